@@ -1,0 +1,9 @@
+//! Bounding volumes fitted to point sets and triangle meshes.
+//!
+//! Everything here works in `f64` on points in one frame (world or a mesh's
+//! local frame, as the caller chooses); units are the model's.
+
+pub mod covariance;
+pub mod obb;
+
+pub use obb::Obb;

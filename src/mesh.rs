@@ -1,0 +1,216 @@
+//! The loaded model: mesh instances placed in the world, and the flattened
+//! triangle soup that fitting and collision work on.
+//!
+//! Units are the file's own (glTF: metres by convention; OBJ and STL: whatever
+//! the author used). Positions are kept in `f64` from the moment they are read.
+
+use nalgebra::{Matrix4, Point3};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Where a triangle came from, in the file's own terms, so that an answer can
+/// name a triangle the way the file names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct TriangleSource {
+    /// glTF node index; `None` for OBJ and STL.
+    pub node: Option<u32>,
+    /// `EXT_mesh_gpu_instancing` instance of that node (0 otherwise).
+    pub instance: u32,
+    /// glTF mesh index; OBJ object/group in file order; STL solid in file order.
+    pub mesh: u32,
+    /// Primitive index within the glTF mesh (0 for OBJ and STL).
+    pub primitive: u32,
+    /// Triangle index within the primitive, after strip/fan/polygon triangulation.
+    pub triangle: u32,
+}
+
+/// Triangle geometry as stored in the file, in the mesh's own (local) frame.
+///
+/// Shared by every instance that places it, so a mesh reused by many nodes is
+/// stored once.
+#[derive(Clone, Debug, Default)]
+pub struct Geometry {
+    /// Every vertex of the position data (for glTF, every element of the
+    /// POSITION accessor, referenced or not).
+    pub positions: Vec<Point3<f64>>,
+    /// Triangles as indices into `positions`, in the file's winding.
+    pub triangles: Vec<[u32; 3]>,
+}
+
+impl Geometry {
+    /// Indices of the vertices that at least one triangle references, ascending.
+    pub fn referenced_vertices(&self) -> Vec<u32> {
+        let mut used = vec![false; self.positions.len()];
+        for t in &self.triangles {
+            for &i in t {
+                used[i as usize] = true;
+            }
+        }
+        (0..self.positions.len() as u32)
+            .filter(|&i| used[i as usize])
+            .collect()
+    }
+}
+
+/// One primitive placed in the world by one node (and one GPU instance).
+#[derive(Clone, Debug)]
+pub struct MeshInstance {
+    /// glTF node index; `None` for OBJ and STL.
+    pub node: Option<u32>,
+    /// The node's name, if the file gives one.
+    pub node_name: Option<String>,
+    /// `EXT_mesh_gpu_instancing` instance index (0 otherwise).
+    pub instance: u32,
+    /// glTF mesh index, OBJ object/group index or STL solid index.
+    pub mesh: u32,
+    /// The mesh's (object's, solid's) name, if the file gives one.
+    pub mesh_name: Option<String>,
+    /// Primitive index within the mesh.
+    pub primitive: u32,
+    /// Local → world transform (the node's world matrix; identity for OBJ/STL).
+    pub transform: Matrix4<f64>,
+    /// The geometry, in local coordinates.
+    pub geometry: Arc<Geometry>,
+}
+
+impl MeshInstance {
+    /// True when the transform mirrors (negative determinant), so the
+    /// world-space winding is the reverse of the file's.
+    pub fn is_mirrored(&self) -> bool {
+        self.transform.fixed_view::<3, 3>(0, 0).determinant() < 0.0
+    }
+
+    /// A local point mapped to world space.
+    pub fn to_world(&self, p: &Point3<f64>) -> Point3<f64> {
+        self.transform.transform_point(p)
+    }
+}
+
+/// The file format a scene was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// glTF 2.0 JSON (`.gltf`).
+    Gltf,
+    /// glTF 2.0 binary container (`.glb`).
+    Glb,
+    /// Wavefront OBJ.
+    Obj,
+    /// STL, ASCII or binary.
+    Stl,
+}
+
+/// A model file, loaded: every mesh instance of the scene it renders.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Its format.
+    pub format: Format,
+    /// Every primitive instance, in scene traversal order.
+    pub instances: Vec<MeshInstance>,
+    /// Primitives that were skipped because they are not triangles (POINTS,
+    /// LINES, LINE_LOOP, LINE_STRIP; OBJ `l`/`p` elements count here as well).
+    pub skipped_primitives: usize,
+    /// glTF extensions the file uses (`extensionsUsed`), sorted.
+    pub extensions: Vec<String>,
+}
+
+impl Scene {
+    /// Triangles after flattening (each instance counted).
+    pub fn triangle_count(&self) -> usize {
+        self.instances
+            .iter()
+            .map(|i| i.geometry.triangles.len())
+            .sum()
+    }
+
+    /// Vertices placed in the world (each instance's position data counted).
+    pub fn vertex_count(&self) -> usize {
+        self.instances
+            .iter()
+            .map(|i| i.geometry.positions.len())
+            .sum()
+    }
+
+    /// World-space vertices of every instance: by default only the vertices
+    /// the triangles reference; with `all_vertices`, every vertex of the
+    /// position data (as D3DX and the glTF accessor `min`/`max` do).
+    pub fn world_points(&self, all_vertices: bool) -> Vec<Point3<f64>> {
+        let mut out = Vec::new();
+        for inst in &self.instances {
+            instance_points(inst, all_vertices, true, &mut out);
+        }
+        out
+    }
+
+    /// The whole scene as one world-space triangle soup. Mirrored instances
+    /// get their winding reversed so that it stays consistent in world space.
+    pub fn flatten(&self) -> TriMesh {
+        let mut mesh = TriMesh::default();
+        for inst in &self.instances {
+            let base = mesh.vertices.len() as u32;
+            let g = &inst.geometry;
+            mesh.vertices
+                .extend(g.positions.iter().map(|p| inst.to_world(p)));
+            let flip = inst.is_mirrored();
+            for (k, t) in g.triangles.iter().enumerate() {
+                let t = if flip { [t[0], t[2], t[1]] } else { *t };
+                mesh.triangles.push([t[0] + base, t[1] + base, t[2] + base]);
+                mesh.sources.push(TriangleSource {
+                    node: inst.node,
+                    instance: inst.instance,
+                    mesh: inst.mesh,
+                    primitive: inst.primitive,
+                    triangle: k as u32,
+                });
+            }
+        }
+        mesh
+    }
+}
+
+/// The points of one instance, in world space or (with `world == false`) in
+/// the instance's own frame, appended to `out`.
+pub fn instance_points(
+    inst: &MeshInstance,
+    all_vertices: bool,
+    world: bool,
+    out: &mut Vec<Point3<f64>>,
+) {
+    let g = &inst.geometry;
+    let map = |p: &Point3<f64>| if world { inst.to_world(p) } else { *p };
+    if all_vertices {
+        out.extend(g.positions.iter().map(map));
+    } else {
+        out.extend(
+            g.referenced_vertices()
+                .into_iter()
+                .map(|i| map(&g.positions[i as usize])),
+        );
+    }
+}
+
+/// A flattened triangle soup in one frame, each triangle knowing its source.
+#[derive(Clone, Debug, Default)]
+pub struct TriMesh {
+    /// Vertex positions.
+    pub vertices: Vec<Point3<f64>>,
+    /// Triangles as indices into `vertices`.
+    pub triangles: Vec<[u32; 3]>,
+    /// Where each triangle came from (parallel to `triangles`).
+    pub sources: Vec<TriangleSource>,
+}
+
+impl TriMesh {
+    /// The three corners of triangle `i`.
+    pub fn triangle(&self, i: usize) -> [Point3<f64>; 3] {
+        let t = self.triangles[i];
+        [
+            self.vertices[t[0] as usize],
+            self.vertices[t[1] as usize],
+            self.vertices[t[2] as usize],
+        ]
+    }
+}

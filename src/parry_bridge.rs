@@ -1,0 +1,58 @@
+//! The one place where bvtool's nalgebra `f64` types meet parry3d's glam `f32`
+//! types. Everything that asks parry3d a question converts through here;
+//! nothing else in the crate touches glam.
+
+use crate::fit::Obb;
+use crate::mesh::TriMesh;
+use crate::pose::Pose;
+use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
+use parry3d::math::{Pose as PPose, Rot3, Vector as PVec};
+use parry3d::shape::{Cuboid, TriMesh as PTriMesh};
+
+/// A point or vector, rounded to `f32`.
+pub fn vec3(p: &Point3<f64>) -> PVec {
+    PVec::new(p.x as f32, p.y as f32, p.z as f32)
+}
+
+/// A parry vector as an `f64` point.
+pub fn point(v: PVec) -> Point3<f64> {
+    Point3::new(v.x as f64, v.y as f64, v.z as f64)
+}
+
+/// A unit quaternion, rounded to `f32`.
+pub fn rotation(q: &UnitQuaternion<f64>) -> Rot3 {
+    Rot3::from_xyzw(q.i as f32, q.j as f32, q.k as f32, q.w as f32).normalize()
+}
+
+/// A pose as parry's isometry.
+pub fn pose(p: &Pose) -> PPose {
+    let t = &p.translation;
+    PPose::from_parts(
+        PVec::new(t.x as f32, t.y as f32, t.z as f32),
+        rotation(&p.rotation),
+    )
+}
+
+/// A triangle soup as parry's `TriMesh` (in `f32`).
+pub fn trimesh(mesh: &TriMesh) -> Result<PTriMesh, String> {
+    let vertices = mesh.vertices.iter().map(vec3).collect();
+    PTriMesh::new(vertices, mesh.triangles.clone())
+        .map_err(|e| format!("parry3d refused the mesh: {e:?}"))
+}
+
+/// An OBB as a parry cuboid and the pose that places it.
+pub fn cuboid(obb: &Obb) -> (Cuboid, PPose) {
+    let h = &obb.half_extents;
+    let r = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(obb.axes));
+    let p = Pose::new(obb.center.coords, r);
+    (
+        Cuboid::new(PVec::new(h.x as f32, h.y as f32, h.z as f32)),
+        pose(&p),
+    )
+}
+
+/// A parry 3×3 matrix in `f64`.
+pub fn matrix(m: &parry3d::math::Matrix) -> Matrix3<f64> {
+    let c = |v: PVec| Vector3::new(v.x as f64, v.y as f64, v.z as f64);
+    Matrix3::from_columns(&[c(m.x_axis), c(m.y_axis), c(m.z_axis)])
+}

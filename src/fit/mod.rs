@@ -3,7 +3,11 @@
 //! Everything here works in `f64` on points in one frame (world or a mesh's
 //! local frame, as the caller chooses); units are the model's.
 
+pub mod aabb;
 pub mod covariance;
 pub mod obb;
+pub mod sphere;
 
+pub use aabb::Aabb;
 pub use obb::Obb;
+pub use sphere::Sphere;

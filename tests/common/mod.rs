@@ -1,0 +1,77 @@
+//! Helpers shared by the integration tests: where the real-model corpus is,
+//! and what its manifest says.
+#![allow(dead_code)]
+
+use serde::Deserialize;
+use std::path::PathBuf;
+
+/// The corpus folder: `$BVTOOL_MODELS`, else `../shared/models` beside the
+/// crate. `None` when absent — which is a failure under `CI=true`.
+pub fn models_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("BVTOOL_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/models"));
+    if dir.join("manifest.json").is_file() {
+        return Some(dir);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!(
+            "CI=true but the model corpus is missing at {}",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "skipping: no model corpus at {} (set BVTOOL_MODELS)",
+        dir.display()
+    );
+    None
+}
+
+/// One file of `manifest.json`.
+#[derive(Debug, Deserialize, Clone)]
+pub struct Entry {
+    pub path: String,
+    pub format: String,
+    pub triangles: Option<u64>,
+    #[serde(default)]
+    pub intent: Option<String>,
+    #[serde(default)]
+    pub features: Vec<String>,
+}
+
+impl Entry {
+    /// Files that a correct loader must refuse: the corpus marks them
+    /// INVALID, says they should be refused, or gives them non-finite positions.
+    pub fn must_fail(&self) -> bool {
+        self.intent.as_deref().is_some_and(|i| {
+            i.contains("INVALID")
+                || i.contains("should be refused")
+                || i.contains("infinite POSITION")
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    files: Vec<Entry>,
+}
+
+/// Every entry of the manifest.
+pub fn manifest(dir: &std::path::Path) -> Vec<Entry> {
+    let text = std::fs::read_to_string(dir.join("manifest.json")).expect("read manifest.json");
+    serde_json::from_str::<Manifest>(&text)
+        .expect("parse manifest.json")
+        .files
+}
+
+/// The manifest's valid entries that load, with their loaded scenes.
+pub fn valid_scenes(dir: &std::path::Path) -> Vec<(Entry, bvtool::Scene)> {
+    manifest(dir)
+        .into_iter()
+        .filter(|e| !e.must_fail())
+        .filter_map(|e| {
+            let scene = bvtool::load::load(&dir.join(&e.path), &Default::default()).ok()?;
+            Some((e, scene))
+        })
+        .collect()
+}

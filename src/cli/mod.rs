@@ -1,0 +1,84 @@
+//! Command-line parsing, dispatch, and the exit-code contract:
+//! 0 success, 1 bad input (the error is printed on stderr as one line naming
+//! the file), 2 usage error.
+
+use bvtool::load::{LoadOptions, load};
+use bvtool::{Error, Scene};
+use clap::{Parser, Subcommand};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+mod info;
+
+const ABOUT: &str =
+    "Bounding volumes and exact mesh-vs-mesh collision for glTF, OBJ and STL models.";
+
+const LONG_ABOUT: &str = "\
+bvtool loads triangle meshes (glTF 2.0 .gltf/.glb, Wavefront OBJ, STL), fits
+bounding volumes to them (AABB, spheres, oriented boxes), builds OBB trees and
+answers exactly whether two meshes touch at a relative pose.
+
+Conventions: units are the model file's own; output is in world space (the
+scene graph flattened with node transforms) unless --frame local is given;
+boxes are reported with HALF extents; quaternions are written (x, y, z, w);
+touching counts as contact. Exit codes: 0 success, 1 bad input, 2 usage.";
+
+/// The top-level command line.
+#[derive(Parser, Debug)]
+#[command(name = "bvtool", version, about = ABOUT, long_about = LONG_ABOUT)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Let glTF files read buffers outside their own folder (`../` or absolute URIs).
+    #[arg(long, global = true)]
+    allow_external_uris: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Info(info::Args),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let opts = LoadOptions {
+        allow_external_uris: cli.allow_external_uris,
+    };
+    let result = match &cli.command {
+        Command::Info(args) => info::run(args, &opts),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("bvtool: {e}");
+            1
+        }
+    }
+}
+
+/// Loads every file in parallel; results come back in the order given. The
+/// first error (in that order) is returned.
+pub fn load_all(files: &[PathBuf], opts: &LoadOptions) -> Result<Vec<Scene>, Error> {
+    files
+        .par_iter()
+        .map(|f| load(f, opts))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Error::Input(format!("JSON output: {e}")))?;
+    println!("{text}");
+    Ok(())
+}

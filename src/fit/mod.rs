@@ -5,9 +5,16 @@
 
 pub mod aabb;
 pub mod covariance;
+pub mod hull;
+pub mod method;
+pub mod min_rect;
+pub mod min_sphere;
 pub mod obb;
 pub mod sphere;
+pub mod tight_obb;
 
 pub use aabb::Aabb;
+pub use hull::{ConvexHull, HullError};
+pub use method::{ObbMethod, SphereMethod, UnknownMethod, obb, sphere};
 pub use obb::Obb;
 pub use sphere::Sphere;

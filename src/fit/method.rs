@@ -1,0 +1,118 @@
+//! Named fitting methods: the entry points the command line uses.
+
+use super::tight_obb::tight_frame;
+use super::{ConvexHull, Obb, Sphere, covariance};
+use nalgebra::{Matrix3, Point3};
+use std::fmt;
+use std::str::FromStr;
+
+/// How to fit a bounding sphere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SphereMethod {
+    /// Mean of the points, radius to the farthest ([`Sphere::centroid`]).
+    Centroid,
+    /// Ritter's grow pass as DirectXMath ([`Sphere::ritter`]).
+    Ritter,
+    /// The minimum enclosing sphere ([`Sphere::exact`]).
+    Exact,
+}
+
+/// How to fit an oriented bounding box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ObbMethod {
+    /// Principal axes of the vertex covariance.
+    Pca,
+    /// Principal axes of the hull surface's area-weighted covariance (RAPID).
+    Hull,
+    /// Near-minimal volume: face-flush min-rectangle boxes plus local search.
+    Tight,
+}
+
+/// An unknown method name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown method {0:?}")]
+pub struct UnknownMethod(pub String);
+
+macro_rules! named {
+    ($ty:ident { $($var:ident => $name:literal),* }) => {
+        impl $ty {
+            /// Every method, in documentation order.
+            pub const ALL: &'static [$ty] = &[$($ty::$var),*];
+
+            /// The method's name on the command line and in JSON.
+            pub fn as_str(self) -> &'static str {
+                match self { $($ty::$var => $name),* }
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = UnknownMethod;
+            fn from_str(s: &str) -> Result<Self, UnknownMethod> {
+                match s { $($name => Ok($ty::$var),)* _ => Err(UnknownMethod(s.to_owned())) }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+named!(SphereMethod { Centroid => "centroid", Ritter => "ritter", Exact => "exact" });
+named!(ObbMethod { Pca => "pca", Hull => "hull", Tight => "tight" });
+
+/// A bounding sphere of `points` by method `m`; it contains every point.
+/// `None` for no points.
+pub fn sphere(points: &[Point3<f64>], m: SphereMethod) -> Option<Sphere> {
+    match m {
+        SphereMethod::Centroid => Sphere::centroid(points),
+        SphereMethod::Ritter => Sphere::ritter(points),
+        SphereMethod::Exact => Sphere::exact(points),
+    }
+}
+
+/// An oriented box around `points` by method `m`, given their convex `hull`
+/// (from [`ConvexHull::new`] on the same points).
+///
+/// Each method proposes frames (`pca`: vertex covariance; `hull`: RAPID
+/// triangle covariance of the hull surface, or the hull vertices' covariance
+/// for a flat hull; `tight`: [`tight_frame`](super::tight_obb::tight_frame)
+/// seeded with both covariance frames) and the result is the smallest box
+/// over those frames **and the axis-aligned one**, so no method is ever worse
+/// than the AABB and `tight` never worse than `pca` or `hull`. Axes are
+/// right-handed; the box contains every point (rounding margin of
+/// [`Obb::from_frame_and_points`]). `None` for no points.
+pub fn obb(points: &[Point3<f64>], hull: &ConvexHull, m: ObbMethod) -> Option<Obb> {
+    let pca = || {
+        covariance::of_points(points)
+            .map(|(_, c)| covariance::principal_frame(&c))
+            .unwrap_or_default()
+    };
+    let surface = || {
+        let tris = hull
+            .faces
+            .iter()
+            .map(|f| f.map(|i| hull.vertices[i as usize]));
+        covariance::of_triangles(tris)
+            .or_else(|| covariance::of_points(&hull.vertices))
+            .map(|(_, c)| covariance::principal_frame(&c))
+            .unwrap_or_default()
+    };
+    let mut frames = vec![Matrix3::identity()];
+    match m {
+        ObbMethod::Pca => frames.push(pca()),
+        ObbMethod::Hull => frames.push(surface()),
+        ObbMethod::Tight => {
+            frames.extend([pca(), surface()]);
+            frames.push(tight_frame(hull, &frames));
+        }
+    }
+    frames
+        .iter()
+        .filter_map(|f| Obb::from_frame_and_points(f, points))
+        .min_by(|a, b| a.volume().total_cmp(&b.volume()))
+}

@@ -13,6 +13,7 @@
 //! boxes carry **half** extents; quaternions are written (x, y, z, w);
 //! touching counts as contact, as in parry3d.
 
+pub mod check;
 pub mod error;
 pub mod fit;
 pub mod load;

@@ -56,3 +56,25 @@ pub fn matrix(m: &parry3d::math::Matrix) -> Matrix3<f64> {
     let c = |v: PVec| Vector3::new(v.x as f64, v.y as f64, v.z as f64);
     Matrix3::from_columns(&[c(m.x_axis), c(m.y_axis), c(m.z_axis)])
 }
+
+/// parry3d's AABB of a point cloud (`local_point_cloud_aabb`), in `f64`.
+/// The points are rounded to `f32` first, as parry3d sees them.
+pub fn point_cloud_aabb(points: &[Point3<f64>]) -> crate::fit::Aabb {
+    let b = parry3d::bounding_volume::details::local_point_cloud_aabb(points.iter().map(vec3));
+    crate::fit::Aabb {
+        min: point(b.mins),
+        max: point(b.maxs),
+    }
+}
+
+/// parry3d's bounding sphere of a point cloud (`point_cloud_bounding_sphere`:
+/// centred on the mean of the points, radius to the farthest — the same rule
+/// as D3DX's), in `f64`.
+pub fn point_cloud_sphere(points: &[Point3<f64>]) -> crate::fit::Sphere {
+    let pts: Vec<PVec> = points.iter().map(vec3).collect();
+    let s = parry3d::bounding_volume::details::point_cloud_bounding_sphere(&pts);
+    crate::fit::Sphere {
+        center: point(s.center()),
+        radius: s.radius() as f64,
+    }
+}

@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn model_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
@@ -30,16 +34,25 @@ fn run(args: &[&str], file: &Path) -> (Option<i32>, String) {
         .arg(file)
         .output()
         .expect("run bvtool");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
 #[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn binary_never_panics_on_the_corpus() {
-    let Some(dir) = common::models_dir() else { return };
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
     let mut files = Vec::new();
     model_files(&dir, &mut files);
-    assert!(files.len() > 200, "expected the whole corpus, found {} files", files.len());
+    assert!(
+        files.len() > 200,
+        "expected the whole corpus, found {} files",
+        files.len()
+    );
     let problems: Vec<String> = files
         .par_iter()
         .flat_map(|f| {
@@ -53,12 +66,23 @@ fn binary_never_panics_on_the_corpus() {
                     _ => false,
                 };
                 if !ok || stderr.contains("panicked") {
-                    bad.push(format!("{} {:?}: exit {:?}: {}", f.display(), args, code, stderr.trim()));
+                    bad.push(format!(
+                        "{} {:?}: exit {:?}: {}",
+                        f.display(),
+                        args,
+                        code,
+                        stderr.trim()
+                    ));
                 }
             }
             bad
         })
         .collect();
     eprintln!("ran the binary on {} files", files.len());
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

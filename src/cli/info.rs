@@ -33,7 +33,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
         .map(|(f, s)| FileInfo::new(&f.display().to_string(), s))
         .collect();
     if args.json {
-        print_json(&FilesDoc { files: infos })
+        print_json(&FilesDoc { files: &infos })
     } else {
         for i in &infos {
             print!("{}", i.to_text());

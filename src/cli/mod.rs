@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
+mod fit;
 mod info;
 
 const ABOUT: &str =
@@ -37,6 +38,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     Info(info::Args),
+    Fit(fit::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -54,6 +56,7 @@ pub fn run() -> i32 {
     };
     let result = match &cli.command {
         Command::Info(args) => info::run(args, &opts),
+        Command::Fit(args) => fit::run(args, &opts),
     };
     match result {
         Ok(()) => 0,

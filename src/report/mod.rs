@@ -6,14 +6,15 @@
 
 use serde::Serialize;
 
+pub mod fit;
 pub mod info;
 pub mod table;
 
 /// The JSON document of every per-file command: `{"files": [...]}`.
 #[derive(Debug, Serialize)]
-pub struct FilesDoc<T> {
+pub struct FilesDoc<'a, T> {
     /// One object per input file, in the order given.
-    pub files: Vec<T>,
+    pub files: &'a [T],
 }
 
 /// `[x, y, z]` from a point or vector.

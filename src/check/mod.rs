@@ -1,0 +1,4 @@
+//! Cross-checks against parry3d: the same question asked of an independent
+//! implementation, with the tolerance its `f32` arithmetic calls for.
+
+pub mod fit;

@@ -1,0 +1,106 @@
+//! `bvtool fit`.
+
+use super::{load_all, print_json};
+use bvtool::Error;
+use bvtool::fit::{ObbMethod, SphereMethod};
+use bvtool::load::LoadOptions;
+use bvtool::report::FilesDoc;
+use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+/// Fit bounding volumes to each file: the AABB, an oriented box and a sphere,
+/// with the convex hull's volume as the yardstick.
+///
+/// AABB: min/max over the vertices (Direct3D's D3DXComputeBoundingBox rule).
+/// OBB methods: `pca` (vertex covariance, as DirectXMath), `hull` (area-weighted
+/// covariance of the convex hull's triangles, as RAPID), `tight` (near-minimal
+/// volume: hull-face-flush minimum rectangles, then a local search over
+/// rotations). Sphere methods: `centroid` (D3DXComputeBoundingSphere: mean of
+/// the vertices, radius to the farthest), `ritter` (DirectXMath
+/// BoundingSphere::CreateFromPoints), `exact` (the minimum enclosing sphere).
+/// Every volume contains every vertex it was fitted to. Boxes are reported
+/// with half extents; rotations as quaternions (x, y, z, w).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Model files (.gltf, .glb, .obj, .stl), fitted in parallel and reported in order.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// OBB method, or `all` for every method (reported under `obbs`).
+    #[arg(long, default_value = "tight", value_parser = ["pca", "hull", "tight", "all"])]
+    obb: String,
+    /// Sphere method, or `all` for every method (reported under `spheres`).
+    #[arg(long, default_value = "exact", value_parser = ["centroid", "ritter", "exact", "all"])]
+    sphere: String,
+    /// Also fit each mesh instance (node, mesh, primitive) separately.
+    #[arg(long)]
+    per_mesh: bool,
+    /// Frame of the per-mesh volumes: `world` (node transforms applied) or
+    /// `local` (each instance in its own frame; implies --per-mesh). The
+    /// file's own volumes are always in world space.
+    #[arg(long, value_enum, default_value = "world")]
+    frame: Frame,
+    /// Fit every vertex of the position data, referenced by a triangle or not
+    /// (as D3DX and the glTF accessor min/max do). Default: only the vertices
+    /// the triangles use.
+    #[arg(long)]
+    all_vertices: bool,
+    /// Recompute the AABB and the centroid sphere with parry3d and report
+    /// whether they agree; a disagreement is an error (exit 1).
+    #[arg(long)]
+    check: bool,
+    /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
+    #[arg(long)]
+    json: bool,
+}
+
+fn methods<T: Copy + std::str::FromStr>(name: &str, all: &[T]) -> Vec<T> {
+    if name == "all" {
+        all.to_vec()
+    } else {
+        name.parse().ok().into_iter().collect()
+    }
+}
+
+pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
+    let scenes = load_all(&args.files, opts)?;
+    let fit = FitOptions {
+        obb_methods: methods(
+            &args.obb,
+            &[ObbMethod::Tight, ObbMethod::Hull, ObbMethod::Pca],
+        ),
+        sphere_methods: methods(
+            &args.sphere,
+            &[
+                SphereMethod::Exact,
+                SphereMethod::Ritter,
+                SphereMethod::Centroid,
+            ],
+        ),
+        all_methods: args.obb == "all" || args.sphere == "all",
+        all_vertices: args.all_vertices,
+        per_mesh: args.per_mesh || args.frame == Frame::Local,
+        frame: args.frame,
+        check: args.check,
+    };
+    let reports = args
+        .files
+        .par_iter()
+        .zip(&scenes)
+        .map(|(f, s)| FileVolumes::new(&f.display().to_string(), s, &fit))
+        .collect::<Result<Vec<_>, _>>()?;
+    if args.json {
+        print_json(&FilesDoc { files: &reports })?;
+    } else {
+        for r in &reports {
+            print!("{}", r.to_text());
+        }
+    }
+    if let Some(bad) = reports.iter().find(|r| !r.checks_agree()) {
+        return Err(Error::Input(format!(
+            "{}: parry3d disagrees with a fitted volume (see the check lines)",
+            bad.file
+        )));
+    }
+    Ok(())
+}

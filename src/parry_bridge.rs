@@ -56,3 +56,13 @@ pub fn matrix(m: &parry3d::math::Matrix) -> Matrix3<f64> {
     let c = |v: PVec| Vector3::new(v.x as f64, v.y as f64, v.z as f64);
     Matrix3::from_columns(&[c(m.x_axis), c(m.y_axis), c(m.z_axis)])
 }
+
+/// The identity pose.
+pub fn identity() -> PPose {
+    PPose::IDENTITY
+}
+
+/// A triangle given by `f64` corners, rounded to `f32`.
+pub fn triangle(t: &[Point3<f64>; 3]) -> parry3d::shape::Triangle {
+    parry3d::shape::Triangle::new(vec3(&t[0]), vec3(&t[1]), vec3(&t[2]))
+}

@@ -78,3 +78,13 @@ pub fn point_cloud_sphere(points: &[Point3<f64>]) -> crate::fit::Sphere {
         radius: s.radius() as f64,
     }
 }
+
+/// The identity pose.
+pub fn identity() -> PPose {
+    PPose::IDENTITY
+}
+
+/// A triangle given by `f64` corners, rounded to `f32`.
+pub fn triangle(t: &[Point3<f64>; 3]) -> parry3d::shape::Triangle {
+    parry3d::shape::Triangle::new(vec3(&t[0]), vec3(&t[1]), vec3(&t[2]))
+}

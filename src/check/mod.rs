@@ -1,4 +1,5 @@
 //! Cross-checks against parry3d: the same question asked of an independent
 //! implementation, with the tolerance its `f32` arithmetic calls for.
 
+pub mod collide;
 pub mod fit;

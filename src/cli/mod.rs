@@ -3,13 +3,17 @@
 //! the file), 2 usage error.
 
 use bvtool::load::{LoadOptions, load};
+use bvtool::report::collide::Side;
 use bvtool::{Error, Scene};
 use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
+mod collide;
 mod fit;
 mod info;
+mod tree;
+mod verify;
 
 const ABOUT: &str =
     "Bounding volumes and exact mesh-vs-mesh collision for glTF, OBJ and STL models.";
@@ -39,6 +43,9 @@ pub struct Cli {
 enum Command {
     Info(info::Args),
     Fit(fit::Args),
+    Tree(tree::Args),
+    Collide(collide::Args),
+    Verify(verify::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -57,6 +64,9 @@ pub fn run() -> i32 {
     let result = match &cli.command {
         Command::Info(args) => info::run(args, &opts),
         Command::Fit(args) => fit::run(args, &opts),
+        Command::Tree(args) => tree::run(args, &opts),
+        Command::Collide(args) => collide::run(args, &opts),
+        Command::Verify(args) => verify::run(args, &opts),
     };
     match result {
         Ok(()) => 0,
@@ -67,15 +77,43 @@ pub fn run() -> i32 {
     }
 }
 
-/// Loads every file in parallel; results come back in the order given. The
-/// first error (in that order) is returned.
+/// Loads every file in parallel; results come back in the order given. When
+/// some fail, every failure but the last is printed on stderr (one line
+/// each) and the last is returned.
 pub fn load_all(files: &[PathBuf], opts: &LoadOptions) -> Result<Vec<Scene>, Error> {
-    files
-        .par_iter()
-        .map(|f| load(f, opts))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .collect()
+    let results: Vec<Result<Scene, Error>> = files.par_iter().map(|f| load(f, opts)).collect();
+    let mut errors: Vec<Error> = Vec::new();
+    let mut scenes = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(s) => scenes.push(s),
+            Err(e) => errors.push(e),
+        }
+    }
+    match errors.pop() {
+        None => Ok(scenes),
+        Some(last) => {
+            for e in errors {
+                eprintln!("bvtool: {e}");
+            }
+            Err(last)
+        }
+    }
+}
+
+/// Loads two files (in parallel), flattens each and builds its OBB tree.
+pub fn load_pair(
+    a: &std::path::Path,
+    b: &std::path::Path,
+    opts: &LoadOptions,
+) -> Result<(Side, Side), Error> {
+    let files = [a.to_path_buf(), b.to_path_buf()];
+    let scenes = load_all(&files, opts)?;
+    let (sa, sb) = rayon::join(
+        || Side::new(&a.display().to_string(), &scenes[0]),
+        || Side::new(&b.display().to_string(), &scenes[1]),
+    );
+    Ok((sa?, sb?))
 }
 
 /// Prints a value as pretty JSON on stdout.

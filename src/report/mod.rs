@@ -6,9 +6,12 @@
 
 use serde::Serialize;
 
+pub mod collide;
 pub mod fit;
 pub mod info;
 pub mod table;
+pub mod tree;
+pub mod verify;
 
 /// The JSON document of every per-file command: `{"files": [...]}`.
 #[derive(Debug, Serialize)]

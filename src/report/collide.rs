@@ -1,0 +1,261 @@
+//! `bvtool collide` and `bvtool verify`: the answers at each pose.
+
+use super::table::{Table, num};
+use crate::check::collide::{Checker, PoseCheck};
+use crate::error::{Error, Result};
+use crate::mesh::{Scene, TriMesh, TriangleSource};
+use crate::pose::{Pose, PoseJson};
+use crate::query::{ContactMode, collide};
+use crate::tree::ObbTree;
+use serde::Serialize;
+use std::time::Instant;
+
+/// One mesh of the pair, flattened and with its tree.
+pub struct Side {
+    /// The file as given.
+    pub file: String,
+    /// The flattened scene.
+    pub mesh: TriMesh,
+    /// Its OBB tree.
+    pub tree: ObbTree,
+    /// Tree build time in milliseconds.
+    pub build_ms: f64,
+}
+
+impl Side {
+    /// Flattens `scene` and builds its tree (timed).
+    pub fn new(file: &str, scene: &Scene) -> Result<Side> {
+        let mesh = scene.flatten();
+        if mesh.triangles.is_empty() {
+            return Err(Error::geometry(&scene.path, "no triangles to collide"));
+        }
+        let t = Instant::now();
+        let tree = ObbTree::build(&mesh);
+        Ok(Side {
+            file: file.to_string(),
+            mesh,
+            tree,
+            build_ms: t.elapsed().as_secs_f64() * 1e3,
+        })
+    }
+}
+
+/// A file of the pair.
+#[derive(Debug, Serialize)]
+pub struct SideJson {
+    /// The file as given.
+    pub file: String,
+    /// Triangles after flattening.
+    pub triangles: usize,
+}
+
+/// Tree build times.
+#[derive(Debug, Serialize)]
+pub struct BuildMs {
+    /// Mesh A's tree, milliseconds.
+    pub a: f64,
+    /// Mesh B's tree, milliseconds.
+    pub b: f64,
+}
+
+/// An intersecting pair of triangles, each named as its file names it.
+#[derive(Debug, Serialize)]
+pub struct PairJson {
+    /// The triangle of A.
+    pub a: TriangleSource,
+    /// The triangle of B.
+    pub b: TriangleSource,
+}
+
+/// The answer at one pose.
+#[derive(Debug, Serialize)]
+pub struct PoseResult {
+    /// Position in the pose list, from 0.
+    pub index: usize,
+    /// The pose (B's vertices map v → R·v + t into A's frame; rotation x, y, z, w).
+    pub pose: PoseJson,
+    /// Whether any triangle of A meets any of B (touching counts).
+    pub intersecting: bool,
+    /// Intersecting triangle pairs (`null` in first-contact mode).
+    pub pair_count: Option<usize>,
+    /// The pairs (with `--all-pairs`), sorted by A's then B's triangle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<Vec<PairJson>>,
+    /// Box–box tests the descent made.
+    pub box_tests: u64,
+    /// Exact triangle–triangle tests made.
+    pub triangle_tests: u64,
+    /// Query time, microseconds (trees already built).
+    pub query_us: f64,
+    /// parry3d's answer (with `--check`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<PoseCheck>,
+}
+
+/// The whole `bvtool collide --json` document.
+#[derive(Debug, Serialize)]
+pub struct CollideDoc {
+    /// Mesh A (at identity).
+    pub a: SideJson,
+    /// Mesh B (at each pose).
+    pub b: SideJson,
+    /// Tree build times.
+    pub build_ms: BuildMs,
+    /// `first` (stop at the first contact) or `all` (every pair).
+    pub mode: &'static str,
+    /// One answer per pose, in order.
+    pub poses: Vec<PoseResult>,
+}
+
+/// How to collide.
+#[derive(Clone, Copy, Debug)]
+pub struct CollideOptions {
+    /// Stop at the first contact (no pair count).
+    pub first_contact: bool,
+    /// List every pair.
+    pub list_pairs: bool,
+    /// Ask parry3d too.
+    pub check: bool,
+}
+
+/// Collides `a` with `b` at every pose.
+pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<CollideDoc> {
+    let mode = if opts.first_contact {
+        ContactMode::First
+    } else {
+        ContactMode::All
+    };
+    let checker = if opts.check {
+        Some(Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?)
+    } else {
+        None
+    };
+    let mut results = Vec::with_capacity(poses.len());
+    for (index, pose) in poses.iter().enumerate() {
+        let t = Instant::now();
+        let c = collide(&a.tree, &b.tree, pose, mode);
+        let query_us = t.elapsed().as_secs_f64() * 1e6;
+        let check = match &checker {
+            Some(ch) => Some(
+                ch.check(pose, &c, !opts.first_contact && opts.list_pairs)
+                    .map_err(Error::Input)?,
+            ),
+            None => None,
+        };
+        results.push(PoseResult {
+            index,
+            pose: pose.to_json(),
+            intersecting: c.intersecting,
+            pair_count: (!opts.first_contact).then_some(c.pairs.len()),
+            pairs: opts.list_pairs.then(|| {
+                c.pairs
+                    .iter()
+                    .map(|&(i, j)| PairJson {
+                        a: a.mesh.sources[i as usize],
+                        b: b.mesh.sources[j as usize],
+                    })
+                    .collect()
+            }),
+            box_tests: c.box_tests,
+            triangle_tests: c.triangle_tests,
+            query_us,
+            check,
+        });
+    }
+    Ok(CollideDoc {
+        a: SideJson {
+            file: a.file.clone(),
+            triangles: a.mesh.triangles.len(),
+        },
+        b: SideJson {
+            file: b.file.clone(),
+            triangles: b.mesh.triangles.len(),
+        },
+        build_ms: BuildMs {
+            a: a.build_ms,
+            b: b.build_ms,
+        },
+        mode: if opts.first_contact { "first" } else { "all" },
+        poses: results,
+    })
+}
+
+/// A triangle named as its file names it.
+pub fn triangle_name(s: &TriangleSource) -> String {
+    let mut out = String::new();
+    if let Some(n) = s.node {
+        out += &format!("node {n} ");
+        if s.instance > 0 {
+            out += &format!("instance {} ", s.instance);
+        }
+    }
+    out + &format!(
+        "mesh {} primitive {} triangle {}",
+        s.mesh, s.primitive, s.triangle
+    )
+}
+
+impl CollideDoc {
+    /// Whether every parry3d disagreement is explained (true without `--check`).
+    pub fn checks_ok(&self) -> bool {
+        self.poses
+            .iter()
+            .filter_map(|p| p.check.as_ref())
+            .all(PoseCheck::ok)
+    }
+
+    /// The human-readable form.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "A {} ({} triangles, tree {} ms)\nB {} ({} triangles, tree {} ms)\n",
+            self.a.file,
+            self.a.triangles,
+            num(self.build_ms.a, 3),
+            self.b.file,
+            self.b.triangles,
+            num(self.build_ms.b, 3)
+        );
+        let mut t = Table::new(&[
+            "pose",
+            "translation",
+            "rotation (x,y,z,w)",
+            "touching",
+            "pairs",
+            "box tests",
+            "tri tests",
+            "µs",
+            "parry3d",
+        ]);
+        for p in &self.poses {
+            let v = |x: &[f64]| x.iter().map(|c| num(*c, 4)).collect::<Vec<_>>().join(",");
+            t.row(vec![
+                p.index.to_string(),
+                v(&p.pose.translation),
+                v(&p.pose.rotation),
+                if p.intersecting { "yes" } else { "no" }.into(),
+                p.pair_count.map_or("-".into(), |n| n.to_string()),
+                p.box_tests.to_string(),
+                p.triangle_tests.to_string(),
+                num(p.query_us, 3),
+                match &p.check {
+                    None => String::new(),
+                    Some(c) if c.agrees && c.differing_pairs.unwrap_or(0) == 0 => "agrees".into(),
+                    Some(c) if c.ok() => "differs: f32 touching case".into(),
+                    Some(_) => "DISAGREES".into(),
+                },
+            ]);
+        }
+        out += &t.render(0);
+        for p in &self.poses {
+            for pair in p.pairs.iter().flatten() {
+                out += &format!(
+                    "  pose {}: A {}  x  B {}\n",
+                    p.index,
+                    triangle_name(&pair.a),
+                    triangle_name(&pair.b)
+                );
+            }
+        }
+        out
+    }
+}

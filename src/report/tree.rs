@@ -1,0 +1,80 @@
+//! `bvtool tree`: the OBB tree of a file, and how much tighter it is than an
+//! AABB tree of the same split.
+
+use super::table::{Table, num};
+use crate::error::{Error, Result};
+use crate::mesh::Scene;
+use crate::tree::{ObbTree, TreeStats};
+use serde::Serialize;
+use std::time::Instant;
+
+/// The `bvtool tree` report of one file.
+#[derive(Debug, Serialize)]
+pub struct TreeReport {
+    /// The file as given.
+    pub file: String,
+    /// Build time in milliseconds (flattened mesh to finished tree).
+    pub build_ms: f64,
+    /// Size and per-level volumes.
+    #[serde(flatten)]
+    pub stats: TreeStats,
+}
+
+impl TreeReport {
+    /// Builds the tree of `scene` with leaves of at most `leaf_size` triangles.
+    pub fn new(file: &str, scene: &Scene, leaf_size: Option<usize>) -> Result<TreeReport> {
+        let mesh = scene.flatten();
+        if mesh.triangles.is_empty() {
+            return Err(Error::geometry(
+                &scene.path,
+                "no triangles to build a tree over",
+            ));
+        }
+        let t = Instant::now();
+        let tree = match leaf_size {
+            Some(n) => ObbTree::build_with_leaf_size(&mesh, n),
+            None => ObbTree::build(&mesh),
+        };
+        let build_ms = t.elapsed().as_secs_f64() * 1e3;
+        Ok(TreeReport {
+            file: file.to_string(),
+            build_ms,
+            stats: TreeStats::of(&tree),
+        })
+    }
+
+    /// The human-readable form.
+    pub fn to_text(&self) -> String {
+        let s = &self.stats;
+        let out = format!(
+            "{}\n  {} triangles, {} nodes ({} leaves, at most {} triangles each), depth {}\n  {} bytes per triangle, built in {} ms\n",
+            self.file,
+            s.triangles,
+            s.nodes,
+            s.leaves,
+            s.leaf_size,
+            s.depth,
+            num(s.bytes_per_triangle, 3),
+            num(self.build_ms, 3)
+        );
+        let mut t = Table::new(&["level", "OBB volume", "AABB volume", "OBB / AABB"]);
+        for (d, (o, a)) in s
+            .obb_volume_per_level
+            .iter()
+            .zip(&s.aabb_volume_per_level)
+            .enumerate()
+        {
+            t.row(vec![
+                d.to_string(),
+                num(*o, 5),
+                num(*a, 5),
+                if *a > 0.0 {
+                    format!("{:.3}", o / a)
+                } else {
+                    "-".into()
+                },
+            ]);
+        }
+        out + &t.render(2)
+    }
+}

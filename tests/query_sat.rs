@@ -1,0 +1,261 @@
+//! The 15-axis box test against parry3d's cuboid–cuboid test, against an
+//! independent corner-projection separation measure, and a regression for the
+//! "full extents on the cross axes" bug.
+
+use bvtool::fit::Obb;
+use bvtool::query::parry_check::boxes_intersect;
+use bvtool::query::poses::random_rotation;
+use bvtool::query::sat::{obb_overlap, overlap_relative};
+use nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The largest gap between the two boxes' corner projections over the 15
+/// candidate axes (normalized; degenerate cross axes skipped): > 0 iff the
+/// boxes are disjoint (up to rounding), its size is the separation along the
+/// best axis. Independent of the SAT formula under test.
+fn separation(a: &Obb, b: &Obb) -> f64 {
+    let mut axes = Vec::new();
+    for i in 0..3 {
+        axes.push(a.axis(i));
+        axes.push(b.axis(i));
+        for j in 0..3 {
+            let c = a.axis(i).cross(&b.axis(j));
+            if c.norm() > 1e-9 {
+                axes.push(c.normalize());
+            }
+        }
+    }
+    let (ca, cb) = (a.corners(), b.corners());
+    axes.iter()
+        .map(|l| {
+            let range = |c: &[Point3<f64>; 8]| {
+                c.iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                        let x = l.dot(&p.coords);
+                        (lo.min(x), hi.max(x))
+                    })
+            };
+            let ((alo, ahi), (blo, bhi)) = (range(&ca), range(&cb));
+            (blo - ahi).max(alo - bhi)
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+fn random_box(rng: &mut impl Rng, rot: Matrix3<f64>, flat: bool) -> Obb {
+    let mut h = Vector3::new(
+        rng.random_range(0.05..1.5),
+        rng.random_range(0.05..1.5),
+        rng.random_range(0.05..1.5),
+    );
+    if flat {
+        h[rng.random_range(0..3)] = 0.0;
+    }
+    Obb {
+        center: Point3::new(
+            rng.random_range(-2.0..2.0),
+            rng.random_range(-2.0..2.0),
+            rng.random_range(-2.0..2.0),
+        ),
+        axes: rot,
+        half_extents: h,
+    }
+}
+
+#[test]
+fn random_boxes_agree_with_parry_and_corner_projection() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let (mut overlaps, mut disagree) = (0, 0);
+    let n = 20_000;
+    for k in 0..n {
+        let ra = random_rotation(&mut rng).to_rotation_matrix().into_inner();
+        let rb = match k % 4 {
+            // exactly parallel, nearly parallel, general
+            0 => ra,
+            1 => {
+                let tiny = 10f64.powf(rng.random_range(-9.0..-3.0));
+                let axis = nalgebra::Unit::new_normalize(Vector3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                ));
+                (UnitQuaternion::from_axis_angle(&axis, tiny)
+                    .to_rotation_matrix()
+                    .into_inner())
+                    * ra
+            }
+            _ => random_rotation(&mut rng).to_rotation_matrix().into_inner(),
+        };
+        let a = random_box(&mut rng, ra, k % 5 == 0);
+        let b = random_box(&mut rng, rb, k % 3 == 0);
+        let mine = obb_overlap(&a, &b);
+        let sep = separation(&a, &b);
+        overlaps += mine as usize;
+        // Conservative: never "separated" when the boxes overlap.
+        if !mine {
+            assert!(sep > 0.0, "false separation: {a:?} {b:?} sep {sep}");
+        }
+        // And not loose: a clear gap is always found.
+        if sep > 1e-9 {
+            assert!(!mine, "missed a gap of {sep}: {a:?} {b:?}");
+        }
+        if mine != boxes_intersect(&a, &b) {
+            disagree += 1;
+            // parry works in f32: allowed only within f32 tolerance of touching.
+            assert!(sep.abs() < 1e-5, "clear disagreement with parry: sep {sep}");
+        }
+    }
+    eprintln!("{overlaps}/{n} overlapping, {disagree} disagreements with parry (all |gap| < 1e-5)");
+    assert!(overlaps > n / 10 && overlaps < n * 9 / 10);
+}
+
+#[test]
+fn touching_boxes_overlap() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for k in 0..5_000 {
+        let r = random_rotation(&mut rng).to_rotation_matrix().into_inner();
+        let a = random_box(&mut rng, r, k % 4 == 0);
+        let mut b = random_box(&mut rng, r, k % 3 == 0);
+        // Face to face along axis i, offsets inside the face on the others.
+        let i = k % 3;
+        let mut off = Vector3::zeros();
+        for j in 0..3 {
+            off[j] = if j == i {
+                a.half_extents[j] + b.half_extents[j]
+            } else {
+                rng.random_range(-1.0..1.0) * (a.half_extents[j] + b.half_extents[j])
+            };
+        }
+        b.center = a.center + r * off;
+        assert!(obb_overlap(&a, &b), "face-touching boxes reported apart");
+        // Corner of B touching A's face exactly (axis-aligned, dyadic numbers).
+        let a = Obb::from_min_max(&Point3::new(-1.0, -1.0, -1.0), &Point3::new(1.0, 1.0, 1.0));
+        let q = UnitQuaternion::from_euler_angles(0.3, 0.7, 1.1).to_rotation_matrix();
+        let mut c = Obb {
+            center: Point3::origin(),
+            axes: q.into_inner(),
+            half_extents: Vector3::new(0.25, 0.5, 0.125),
+        };
+        let lowest = c
+            .corners()
+            .iter()
+            .map(|p| p.x)
+            .fold(f64::INFINITY, f64::min);
+        c.center.x = 1.0 - lowest;
+        assert!(obb_overlap(&a, &c), "corner-touching boxes reported apart");
+    }
+}
+
+/// The cross-axis test with the bug: full extents instead of half extents
+/// on the 9 cross-product axes (face axes correct).
+fn buggy_overlap(r: &Matrix3<f64>, t: &Vector3<f64>, ea: &Vector3<f64>, eb: &Vector3<f64>) -> bool {
+    let ar = r.abs();
+    for i in 0..3 {
+        if t[i].abs() > ea[i] + eb.dot(&ar.row(i).transpose()) {
+            return false;
+        }
+        let tl = t.dot(&r.column(i));
+        if tl.abs() > ea.dot(&ar.column(i)) + eb[i] {
+            return false;
+        }
+    }
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let ra = 2.0 * (ea[i1] * ar[(i2, j)] + ea[i2] * ar[(i1, j)]);
+            let rb = 2.0 * (eb[j1] * ar[(i, j2)] + eb[j2] * ar[(i, j1)]);
+            if (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs() > ra + rb {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[test]
+fn full_extent_cross_axis_bug_regression() {
+    // Two unit cubes, B turned 45° about z then about x, so that an edge of
+    // B faces an edge of A across the diagonal direction; only a cross axis
+    // separates them.
+    let ea = Vector3::new(1.0, 1.0, 1.0);
+    let eb = Vector3::new(1.0, 1.0, 1.0);
+    let rot = (UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_4)
+        * UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4))
+    .to_rotation_matrix()
+    .into_inner();
+    let a = Obb {
+        center: Point3::origin(),
+        axes: Matrix3::identity(),
+        half_extents: ea,
+    };
+    // Slide B along (1,1,0) until it is just past edge contact.
+    let dir = Vector3::new(1.0, 1.0, 0.0).normalize();
+    let mut b = Obb {
+        center: Point3::origin(),
+        axes: rot,
+        half_extents: eb,
+    };
+    let mut lo = 0.0;
+    let mut hi = 10.0;
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        b.center = Point3::from(dir * mid);
+        if separation(&a, &b) > 0.0 {
+            hi = mid
+        } else {
+            lo = mid
+        }
+    }
+    b.center = Point3::from(dir * (hi + 0.05));
+    let r = rot;
+    let t = b.center.coords;
+    // The face axes do not separate: this needs a cross axis.
+    let face_sep = (0..3).any(|i| {
+        t[i].abs() > ea[i] + eb.dot(&r.abs().row(i).transpose())
+            || t.dot(&r.column(i)).abs() > ea.dot(&r.abs().column(i)) + eb[i]
+    });
+    assert!(!face_sep, "construction should need a cross axis");
+    assert!(
+        buggy_overlap(&r, &t, &ea, &eb),
+        "the buggy formula should claim overlap"
+    );
+    assert!(
+        !overlap_relative(&r, &t, &ea, &eb, 0.0),
+        "the correct test must separate"
+    );
+    assert!(!obb_overlap(&a, &b));
+    // Independent proof: a plane with every corner of A strictly on one side
+    // and every corner of B strictly on the other.
+    let mut found = false;
+    for i in 0..3 {
+        for j in 0..3 {
+            let l = a.axis(i).cross(&b.axis(j));
+            if l.norm() < 1e-9 {
+                continue;
+            }
+            let ma = a
+                .corners()
+                .iter()
+                .map(|p| l.dot(&p.coords))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let nb = b
+                .corners()
+                .iter()
+                .map(|p| l.dot(&p.coords))
+                .fold(f64::INFINITY, f64::min);
+            let mb = b
+                .corners()
+                .iter()
+                .map(|p| l.dot(&p.coords))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let na = a
+                .corners()
+                .iter()
+                .map(|p| l.dot(&p.coords))
+                .fold(f64::INFINITY, f64::min);
+            found |= ma < nb - 1e-3 || mb < na - 1e-3;
+        }
+    }
+    assert!(found, "no separating plane found");
+}

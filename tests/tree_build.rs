@@ -1,0 +1,100 @@
+//! Structural checks of the OBB tree on synthetic meshes: every node's box
+//! contains every corner of its triangles, children partition their parent's
+//! range, the permutation is one, degenerate triangles are kept, and the
+//! statistics match a direct walk.
+
+use bvtool::TriMesh;
+use bvtool::fit::Aabb;
+use bvtool::tree::{ObbTree, TreeStats};
+use nalgebra::{Point3, Vector3};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn soup(n: usize, seed: u64) -> TriMesh {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut m = TriMesh::default();
+    for k in 0..n {
+        // A stretched, rotated cloud so that OBBs differ from AABBs.
+        let s: f64 = rng.random_range(-1.0..1.0);
+        let c = Point3::new(
+            10.0 * s,
+            10.0 * s + rng.random::<f64>(),
+            rng.random::<f64>(),
+        );
+        let mut p =
+            || c + Vector3::new(rng.random(), rng.random(), rng.random()).map(|x: f64| x * 0.3);
+        let (a, b) = (p(), p());
+        let third = if k % 9 == 0 { a } else { p() }; // some degenerate
+        let base = m.vertices.len() as u32;
+        m.vertices.extend([a, b, third]);
+        m.triangles.push([base, base + 1, base + 2]);
+        m.sources.push(bvtool::TriangleSource {
+            node: None,
+            instance: 0,
+            mesh: 0,
+            primitive: 0,
+            triangle: k as u32,
+        });
+    }
+    m
+}
+
+#[test]
+fn structure_and_containment() {
+    for (n, leaf) in [(1, 2), (5, 1), (1000, 1), (1000, 4), (9000, 2)] {
+        let mesh = soup(n, n as u64);
+        let tree = ObbTree::build_with_leaf_size(&mesh, leaf);
+        let mut seen = vec![false; n];
+        for (k, &o) in tree.original.iter().enumerate() {
+            assert!(!seen[o as usize]);
+            seen[o as usize] = true;
+            assert_eq!(tree.triangles[k], mesh.triangle(o as usize));
+        }
+        assert!(
+            seen.iter().all(|&s| s),
+            "every triangle, degenerate ones too"
+        );
+        let mut leaves = 0;
+        for (i, node) in tree.nodes.iter().enumerate() {
+            for t in tree.node_triangles(node) {
+                for p in t {
+                    assert!(node.obb.contains(p, 0.0), "corner outside node {i}");
+                }
+            }
+            let det = node.obb.axes.determinant();
+            assert!((det - 1.0).abs() < 1e-9);
+            if node.is_leaf() {
+                leaves += 1;
+                assert!(node.count >= 1 && node.count as usize <= leaf);
+            } else {
+                let (l, r) = (&tree.nodes[i + 1], &tree.nodes[node.right as usize]);
+                assert_eq!(l.start, node.start);
+                assert_eq!(r.start, l.start + l.count);
+                assert_eq!(l.count + r.count, node.count);
+                assert!(l.count > 0 && r.count > 0);
+            }
+        }
+        let stats = TreeStats::of(&tree);
+        assert_eq!(stats.nodes, tree.nodes.len());
+        assert_eq!(stats.leaves, leaves);
+        assert_eq!(stats.nodes, 2 * leaves - 1);
+        assert_eq!(stats.obb_volume_per_level[0], tree.nodes[0].obb.volume());
+        let all = Aabb::from_points(&mesh.vertices).unwrap();
+        assert_eq!(stats.aabb_volume_per_level[0], all.volume());
+        assert!(stats.depth + 1 == stats.obb_volume_per_level.len());
+        assert!(stats.depth >= (leaves as f64).log2().ceil() as usize);
+        assert!(stats.bytes_per_triangle > 0.0);
+        if n >= 1000 {
+            // The diagonal cloud: an oriented root box is much tighter.
+            assert!(stats.obb_volume_per_level[0] < 0.5 * stats.aabb_volume_per_level[0]);
+        }
+    }
+}
+
+#[test]
+fn empty_mesh_gives_empty_tree() {
+    let tree = ObbTree::build(&TriMesh::default());
+    assert!(tree.nodes.is_empty());
+    let s = TreeStats::of(&tree);
+    assert_eq!((s.nodes, s.depth, s.leaves), (0, 0, 0));
+}

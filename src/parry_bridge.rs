@@ -56,3 +56,24 @@ pub fn matrix(m: &parry3d::math::Matrix) -> Matrix3<f64> {
     let c = |v: PVec| Vector3::new(v.x as f64, v.y as f64, v.z as f64);
     Matrix3::from_columns(&[c(m.x_axis), c(m.y_axis), c(m.z_axis)])
 }
+
+/// parry3d's convex hull of `points` (computed in `f32`), as `f64` vertices
+/// and outward triangles. For cross-checking the `fit` hull.
+pub fn convex_hull(points: &[Point3<f64>]) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
+    let pts: Vec<PVec> = points.iter().map(vec3).collect();
+    let (v, f) = parry3d::transformation::convex_hull(&pts);
+    (v.into_iter().map(point).collect(), f)
+}
+
+/// parry3d's AABB of a point cloud (in `f32`), as `(min, max)`.
+pub fn point_cloud_aabb(points: &[Point3<f64>]) -> (Point3<f64>, Point3<f64>) {
+    let aabb = parry3d::bounding_volume::details::local_point_cloud_aabb(points.iter().map(vec3));
+    (point(aabb.mins), point(aabb.maxs))
+}
+
+/// parry3d's bounding sphere of a point cloud (in `f32`), as `(center, radius)`.
+pub fn point_cloud_bounding_sphere(points: &[Point3<f64>]) -> (Point3<f64>, f64) {
+    let pts: Vec<PVec> = points.iter().map(vec3).collect();
+    let s = parry3d::bounding_volume::details::point_cloud_bounding_sphere(&pts);
+    (point(s.center), s.radius as f64)
+}

@@ -57,28 +57,6 @@ pub fn matrix(m: &parry3d::math::Matrix) -> Matrix3<f64> {
     Matrix3::from_columns(&[c(m.x_axis), c(m.y_axis), c(m.z_axis)])
 }
 
-/// parry3d's AABB of a point cloud (`local_point_cloud_aabb`), in `f64`.
-/// The points are rounded to `f32` first, as parry3d sees them.
-pub fn point_cloud_aabb(points: &[Point3<f64>]) -> crate::fit::Aabb {
-    let b = parry3d::bounding_volume::details::local_point_cloud_aabb(points.iter().map(vec3));
-    crate::fit::Aabb {
-        min: point(b.mins),
-        max: point(b.maxs),
-    }
-}
-
-/// parry3d's bounding sphere of a point cloud (`point_cloud_bounding_sphere`:
-/// centred on the mean of the points, radius to the farthest — the same rule
-/// as D3DX's), in `f64`.
-pub fn point_cloud_sphere(points: &[Point3<f64>]) -> crate::fit::Sphere {
-    let pts: Vec<PVec> = points.iter().map(vec3).collect();
-    let s = parry3d::bounding_volume::details::point_cloud_bounding_sphere(&pts);
-    crate::fit::Sphere {
-        center: point(s.center()),
-        radius: s.radius() as f64,
-    }
-}
-
 /// The identity pose.
 pub fn identity() -> PPose {
     PPose::IDENTITY
@@ -87,4 +65,25 @@ pub fn identity() -> PPose {
 /// A triangle given by `f64` corners, rounded to `f32`.
 pub fn triangle(t: &[Point3<f64>; 3]) -> parry3d::shape::Triangle {
     parry3d::shape::Triangle::new(vec3(&t[0]), vec3(&t[1]), vec3(&t[2]))
+}
+
+/// parry3d's convex hull of `points` (computed in `f32`), as `f64` vertices
+/// and outward triangles. For cross-checking the `fit` hull.
+pub fn convex_hull(points: &[Point3<f64>]) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
+    let pts: Vec<PVec> = points.iter().map(vec3).collect();
+    let (v, f) = parry3d::transformation::convex_hull(&pts);
+    (v.into_iter().map(point).collect(), f)
+}
+
+/// parry3d's AABB of a point cloud (in `f32`), as `(min, max)`.
+pub fn point_cloud_aabb(points: &[Point3<f64>]) -> (Point3<f64>, Point3<f64>) {
+    let aabb = parry3d::bounding_volume::details::local_point_cloud_aabb(points.iter().map(vec3));
+    (point(aabb.mins), point(aabb.maxs))
+}
+
+/// parry3d's bounding sphere of a point cloud (in `f32`), as `(center, radius)`.
+pub fn point_cloud_bounding_sphere(points: &[Point3<f64>]) -> (Point3<f64>, f64) {
+    let pts: Vec<PVec> = points.iter().map(vec3).collect();
+    let s = parry3d::bounding_volume::details::point_cloud_bounding_sphere(&pts);
+    (point(s.center), s.radius as f64)
 }

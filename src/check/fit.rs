@@ -31,11 +31,10 @@ fn f32_tolerance(scale: f64) -> f64 {
 pub fn fit(points: &[Point3<f64>], aabb: &Aabb, centroid: &Sphere) -> Vec<Agreement> {
     let scale = points.iter().map(|p| p.coords.amax()).fold(0.0, f64::max);
     let tol = f32_tolerance(scale);
-    let pa = parry_bridge::point_cloud_aabb(points);
-    let d_aabb = (aabb.min - pa.min).amax().max((aabb.max - pa.max).amax());
-    let ps = parry_bridge::point_cloud_sphere(points);
-    let d_sphere =
-        nalgebra::distance(&centroid.center, &ps.center).max((centroid.radius - ps.radius).abs());
+    let (pmin, pmax) = parry_bridge::point_cloud_aabb(points);
+    let d_aabb = (aabb.min - pmin).amax().max((aabb.max - pmax).amax());
+    let (pc, pr) = parry_bridge::point_cloud_bounding_sphere(points);
+    let d_sphere = nalgebra::distance(&centroid.center, &pc).max((centroid.radius - pr).abs());
     // parry3d sums the points in f32 to find their mean; the rounding of such
     // a sum grows like √n ulps in practice.
     let sphere_tol = tol * (8.0 + (points.len() as f64).sqrt());

@@ -25,7 +25,8 @@ pub enum HullError {
 /// boundary, each triangle counter-clockwise seen from outside, and every input
 /// point lies inside or on the hull **exactly** (all side tests are Shewchuk's
 /// adaptive-exact `orient3d`). Coplanar hull facets stay triangulated, so
-/// `faces` may hold several triangles per planar facet.
+/// `faces` may hold several triangles per planar facet, and a point lying
+/// exactly on a facet may be kept as a (non-extreme) vertex of it.
 ///
 /// Degenerate input is reported, not refused: `dimension` 2 (all points
 /// coplanar) keeps the 2-D hull polygon in counter-clockwise order as

@@ -1,0 +1,145 @@
+//! The convex hull against parry3d, exact containment and known shapes.
+
+use bvtool::fit::{ConvexHull, HullError};
+use bvtool::parry_bridge;
+use nalgebra::{Point3, Vector3};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+
+fn volume_of(v: &[Point3<f64>], f: &[[u32; 3]]) -> f64 {
+    f.iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| v[i as usize].coords);
+            a.dot(&b.cross(&c))
+        })
+        .sum::<f64>()
+        / 6.0
+}
+
+/// Every directed edge appears once and its reverse once: a closed,
+/// consistently oriented surface; and V − E + F = 2.
+fn assert_closed(h: &ConvexHull) {
+    let mut edges = HashMap::new();
+    for f in &h.faces {
+        for i in 0..3 {
+            *edges.entry((f[i], f[(i + 1) % 3])).or_insert(0) += 1;
+        }
+    }
+    for (&(a, b), &n) in &edges {
+        assert_eq!(n, 1, "edge {a}->{b} used {n} times");
+        assert_eq!(edges.get(&(b, a)), Some(&1), "edge {a}->{b} has no twin");
+    }
+    let (v, e, f) = (h.vertices.len(), edges.len() / 2, h.faces.len());
+    assert_eq!(v + f, e + 2, "Euler characteristic");
+}
+
+fn rand_cloud(seed: u64, n: usize) -> Vec<Point3<f64>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| Point3::from(Vector3::from_fn(|_, _| rng.random_range(-1.0..1.0))))
+        .collect()
+}
+
+#[test]
+fn random_cloud_matches_parry_and_contains_every_point() {
+    for seed in 0..20 {
+        let pts = rand_cloud(seed, 50 + 200 * seed as usize);
+        let h = ConvexHull::new(&pts).unwrap();
+        assert_eq!(h.dimension, 3);
+        assert_closed(&h);
+        for p in &pts {
+            assert!(h.contains(p), "seed {seed}: {p} outside the hull");
+        }
+        let (pv, pf) = parry_bridge::convex_hull(&pts);
+        let parry = volume_of(&pv, &pf);
+        let ours = h.volume();
+        assert!(
+            (ours - parry).abs() <= 1e-5 * parry,
+            "seed {seed}: volume {ours} vs parry3d {parry}"
+        );
+        assert!(h.surface_area() > 0.0);
+    }
+}
+
+#[test]
+fn cube_with_interior_face_and_duplicate_points() {
+    let mut pts = rand_cloud(99, 500);
+    // Duplicated corners of [-1,1]³.
+    for k in 0..16 {
+        let s = |b: usize| if k & b == 0 { -1.0 } else { 1.0 };
+        pts.push(Point3::new(s(1), s(2), s(4)));
+    }
+    let h = ConvexHull::new(&pts).unwrap();
+    assert_eq!(h.vertices.len(), 8);
+    assert_eq!(h.volume(), 8.0);
+    assert_eq!(h.surface_area(), 24.0);
+    assert_closed(&h);
+    // Points on the faces may survive as (non-extreme) vertices of a
+    // triangulated facet, but never change the solid.
+    pts.extend((0..100).map(|i| {
+        let t = i as f64 / 100.0 - 0.5;
+        Point3::new(1.0, t, -t * 0.5)
+    }));
+    pts.rotate_left(400);
+    let h = ConvexHull::new(&pts).unwrap();
+    assert_eq!(h.volume(), 8.0);
+    assert!((h.surface_area() - 24.0).abs() < 1e-12);
+    assert_closed(&h);
+    assert!(pts.iter().all(|p| h.contains(p)));
+}
+
+#[test]
+fn degenerate_inputs_are_reported() {
+    let tri = [
+        Point3::new(0.0, 0.0, 1.0),
+        Point3::new(2.0, 0.0, 1.0),
+        Point3::new(0.0, 3.0, 1.0),
+    ];
+    let h = ConvexHull::new(&tri).unwrap();
+    assert_eq!((h.dimension, h.vertices.len(), h.volume()), (2, 3, 0.0));
+    assert!((h.surface_area() - 6.0).abs() < 1e-12);
+
+    // A flat quad with interior points, tilted.
+    let (u, v) = (Vector3::new(0.6, 0.8, 0.0), Vector3::new(0.0, 0.0, 1.0));
+    let mut quad: Vec<_> = [
+        (0.0, 0.0),
+        (4.0, 0.0),
+        (4.0, 1.0),
+        (0.0, 1.0),
+        (1.0, 0.5),
+        (2.0, 0.2),
+    ]
+    .map(|(a, b)| Point3::from(u * a + v * b))
+    .to_vec();
+    quad.push(quad[1]);
+    let h = ConvexHull::new(&quad).unwrap();
+    assert_eq!((h.dimension, h.vertices.len(), h.volume()), (2, 4, 0.0));
+    assert!((h.surface_area() - 8.0).abs() < 1e-12);
+
+    let line: Vec<_> = (0..10)
+        .map(|i| Point3::new(i as f64, 2.0 * i as f64, -1.0))
+        .collect();
+    let h = ConvexHull::new(&line).unwrap();
+    assert_eq!((h.dimension, h.volume(), h.surface_area()), (1, 0.0, 0.0));
+    let mut ends = h.vertices.clone();
+    ends.sort_by(|a, b| a.x.total_cmp(&b.x));
+    assert_eq!(ends, vec![line[0], line[9]]);
+
+    let h = ConvexHull::new(&[Point3::new(1.0, 2.0, 3.0); 5]).unwrap();
+    assert_eq!((h.dimension, h.vertices.len()), (0, 1));
+
+    assert_eq!(ConvexHull::new(&[]).unwrap_err(), HullError::Empty);
+    let mut bad = rand_cloud(1, 10);
+    bad[4].y = f64::NAN;
+    assert_eq!(
+        ConvexHull::new(&bad).unwrap_err(),
+        HullError::NonFinite { index: 4 }
+    );
+    bad[4].y = 0.0;
+    bad[7].z = f64::INFINITY;
+    assert_eq!(
+        ConvexHull::new(&bad).unwrap_err(),
+        HullError::NonFinite { index: 7 }
+    );
+}

@@ -20,6 +20,7 @@ pub mod mesh;
 pub mod parry_bridge;
 pub mod pose;
 pub mod query;
+pub mod render;
 pub mod tree;
 
 pub use error::{Error, Result};

@@ -259,11 +259,11 @@ fn stl_ascii_solids_become_instances() {
         [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)].map(|(x, y)| Point3::new(x, y, 2.5))
     );
     assert_eq!(g.triangles, [[0, 1, 2]]);
-    // Upper-case extension goes through the dispatcher too.
-    assert_eq!(
-        load_ok(&write("ascii", "MULTI.STL", two_solids().as_bytes())).triangle_count(),
-        3
-    );
+    // Upper-case keywords and extension (through the dispatcher) too.
+    let shouting = two_solids().to_uppercase();
+    let scene = load_ok(&write("ascii", "MULTI.STL", shouting.as_bytes()));
+    assert_eq!(scene.instances[1].mesh_name.as_deref(), Some("THIRD ONE"));
+    assert_eq!(scene.triangle_count(), 3);
 }
 
 #[test]

@@ -76,7 +76,8 @@ fn read_solids(bytes: &[u8]) -> Result<Vec<Solid>, String> {
         return read_binary(&bytes[HEADER..]).map(|s| vec![s]);
     }
     // NUL bytes mark a binary file whose header merely begins with `solid`.
-    if bytes.trim_ascii_start().starts_with(b"solid") && !bytes.contains(&0) {
+    let start = bytes.trim_ascii_start();
+    if start.len() >= 5 && start[..5].eq_ignore_ascii_case(b"solid") && !bytes.contains(&0) {
         let text = decode_text(bytes)?;
         return read_ascii(&text).map_err(|m| {
             format!("{m} (read as ASCII STL: the size does not fit a binary STL's count)")
@@ -118,7 +119,7 @@ fn read_binary(records: &[u8]) -> Result<Solid, String> {
 
 /// ASCII statements: `solid [name]`, `facet normal …`, `outer loop`,
 /// `vertex x y z` (three per loop), `endloop`, `endfacet`, `endsolid`.
-/// Several solids may follow each other; a facet outside any `solid` or a
+/// Keywords in any case. Several solids may follow each other; a facet outside any `solid` or a
 /// missing `endsolid` at the end of the file is tolerated.
 fn read_ascii(text: &str) -> Result<Vec<Solid>, String> {
     let mut solids: Vec<Solid> = Vec::new();
@@ -131,7 +132,8 @@ fn read_ascii(text: &str) -> Result<Vec<Solid>, String> {
         let Some(keyword) = words.next() else {
             continue;
         };
-        match keyword {
+        // Keywords are matched case-insensitively: some exporters shout.
+        match keyword.to_ascii_lowercase().as_str() {
             "solid" => {
                 let name = line.trim_start()["solid".len()..].trim();
                 solids.push(Solid {

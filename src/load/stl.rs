@@ -177,8 +177,9 @@ fn read_ascii(text: &str) -> Result<Vec<Solid>, String> {
                     solids.push(Solid::default());
                     open = true;
                 }
-                let solid = solids.last_mut().expect("a solid is open");
-                solid.positions.append(&mut corners);
+                if let Some(solid) = solids.last_mut() {
+                    solid.positions.append(&mut corners);
+                }
                 in_loop = false;
             }
             other => return Err(at(format!("unexpected '{}'", truncate(other)))),

@@ -432,10 +432,13 @@ fn glb_loads_and_truncated_glb_is_refused() {
     }
 }
 
+/// A refusal case: file name, how to build it, and a word the error must hold.
+type Case = (&'static str, Box<dyn Fn(&mut Doc) -> Value>, &'static str);
+
 #[test]
 fn invalid_files_are_refused_with_the_reason() {
     let dir = scratch("bad");
-    let cases: Vec<(&str, Box<dyn Fn(&mut Doc) -> Value>, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "range",
             Box::new(|d: &mut Doc| {

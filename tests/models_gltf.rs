@@ -58,10 +58,10 @@ fn every_gltf_entry_matches_the_manifest() {
                 }
                 let mirrored = s.instances.iter().filter(|i| i.is_mirrored()).count();
                 for f in &e.features {
-                    if let Some(n) = f.strip_suffix(" mirrored (negative-determinant) instances") {
-                        if n.parse::<usize>().unwrap() != mirrored {
-                            problems.push(format!("{}: {mirrored} mirrored, manifest {n}", e.path));
-                        }
+                    if let Some(n) = f.strip_suffix(" mirrored (negative-determinant) instances")
+                        && n.parse::<usize>().unwrap() != mirrored
+                    {
+                        problems.push(format!("{}: {mirrored} mirrored, manifest {n}", e.path));
                     }
                 }
             }

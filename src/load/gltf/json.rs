@@ -120,8 +120,6 @@ pub struct Accessor {
     pub count: u64,
     #[serde(rename = "type")]
     pub kind: String,
-    pub min: Option<Vec<f64>>,
-    pub max: Option<Vec<f64>>,
     pub sparse: Option<Sparse>,
 }
 

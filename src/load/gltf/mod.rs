@@ -3,7 +3,7 @@
 //! a panic in a third-party reader.
 //!
 //! What is read: the default scene (else the first scene, else every root
-//! node), flattened down the node hierarchy (see [`scene`]); the triangle
+//! node), flattened down the node hierarchy (iteratively; see `scene.rs`); the triangle
 //! modes TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN, indexed or not (other
 //! modes are validated, then counted in `Scene::skipped_primitives`);
 //! interleaved and sparse accessors, `KHR_mesh_quantization`,
@@ -33,7 +33,7 @@ mod draco;
 mod json;
 mod meshopt;
 mod primitive;
-pub mod scene;
+mod scene;
 mod validate;
 
 /// Internal error message, turned into [`Error::Load`] at the entry point.

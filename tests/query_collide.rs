@@ -175,7 +175,7 @@ fn tori_match_brute_force_on_near_boundary_poses() {
     let poses = near_boundary(&a, &b, 60, 1);
     assert_eq!(poses.len(), 60);
     let hits = check_against_brute_force(&a, &b, &poses, 2);
-    assert!(hits >= 20 && hits <= 45, "{hits} of 60 collide");
+    assert!((20..=45).contains(&hits), "{hits} of 60 collide");
 }
 
 #[test]

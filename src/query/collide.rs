@@ -104,9 +104,8 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
         let na = &a.nodes[ia as usize];
         let nb = &b.nodes[pb.node as usize];
         out.box_tests += 1;
-        let at = na.obb.axes.transpose();
-        let r = at * pb.axes;
-        let t = at * (pb.center - na.obb.center);
+        let r = na.obb.axes.tr_mul(&pb.axes);
+        let t = na.obb.axes.tr_mul(&(pb.center - na.obb.center));
         if !overlap_relative(&r, &t, &na.obb.half_extents, &nb.obb.half_extents, slack) {
             continue;
         }

@@ -31,9 +31,16 @@ impl ParryPair {
     /// parry3d's boolean: `query::intersection_test` of the two `TriMesh`
     /// shapes, A at identity and B at `pose` (rounded to `f32`).
     pub fn intersects(&self, pose: &Pose) -> bool {
+        self.intersection(pose).is_some()
+    }
+
+    /// Like [`ParryPair::intersects`], returning the triangle pair (A's, B's)
+    /// that parry found intersecting, so that a disagreement can be examined.
+    pub fn intersection(&self, pose: &Pose) -> Option<(u32, u32)> {
         intersection_test(&bridge::identity(), &self.a, &bridge::pose(pose), &self.b)
-            .map(|r| r.intersecting)
-            .unwrap_or(false)
+            .ok()
+            .filter(|r| r.intersecting)
+            .map(|r| (r.subshape1, r.subshape2))
     }
 
     /// parry3d's set of intersecting triangle pairs, sorted: B's corners are

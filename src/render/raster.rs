@@ -12,9 +12,9 @@ use super::canvas::Canvas;
 use super::scene::{MeshLayer, Rgb};
 
 /// Light every face gets, whatever its orientation.
-pub const AMBIENT: f64 = 0.35;
+pub const AMBIENT: f64 = 0.3;
 /// Light a face gets from the headlight when it faces the viewer.
-pub const DIFFUSE: f64 = 0.65;
+pub const DIFFUSE: f64 = 0.7;
 
 /// A pixel rectangle `[x0, x1) × [y0, y1)`.
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,11 @@
 //! `bvtool collide`.
 
+use super::render::options;
 use super::{load_pair, print_json};
 use bvtool::load::LoadOptions;
+use bvtool::query::{ContactMode, collide as collide_trees};
+use bvtool::render::compose::collision_picture;
+use bvtool::render::save_png;
 use bvtool::report::collide::{CollideOptions, run as collide};
 use bvtool::{Error, Pose};
 use std::path::PathBuf;
@@ -42,6 +46,15 @@ pub struct Args {
     /// not a touching case within f32 rounding is an error (exit 1).
     #[arg(long)]
     check: bool,
+    /// Draw A and B at the first pose, intersecting triangles highlighted, to this PNG.
+    #[arg(long)]
+    render: Option<PathBuf>,
+    /// View of the picture: `iso`, `front`, `side`, `top` or `grid`.
+    #[arg(long, default_value = "iso", requires = "render")]
+    view: String,
+    /// Size of the picture, WxH.
+    #[arg(long, default_value = "1024x768", requires = "render")]
+    size: String,
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
@@ -66,6 +79,17 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             check: args.check,
         },
     )?;
+    if let Some(path) = &args.render {
+        let c = collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All);
+        let image = collision_picture(
+            &a.mesh,
+            &b.mesh,
+            &poses[0],
+            &c.pairs,
+            &options(&args.view, &args.size)?,
+        )?;
+        save_png(&image, path)?;
+    }
     if args.json {
         print_json(&doc)?;
     } else {

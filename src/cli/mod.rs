@@ -10,8 +10,10 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 
 mod collide;
+mod compare;
 mod fit;
 mod info;
+mod render;
 mod tree;
 mod verify;
 
@@ -46,6 +48,8 @@ enum Command {
     Tree(tree::Args),
     Collide(collide::Args),
     Verify(verify::Args),
+    Compare(compare::Args),
+    Render(render::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -67,6 +71,8 @@ pub fn run() -> i32 {
         Command::Tree(args) => tree::run(args, &opts),
         Command::Collide(args) => collide::run(args, &opts),
         Command::Verify(args) => verify::run(args, &opts),
+        Command::Compare(args) => compare::run(args, &opts),
+        Command::Render(args) => render::run(args, &opts),
     };
     match result {
         Ok(()) => 0,

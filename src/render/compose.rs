@@ -1,0 +1,108 @@
+//! Pictures of whole models and collisions, composed from the pieces: what
+//! `bvtool render` and `bvtool collide --render` draw.
+
+use super::picture::render;
+use super::scene::{RenderOptions, RenderScene, Volume};
+use crate::error::{Error, Result};
+use crate::fit::{self, Aabb, ConvexHull, ObbMethod, SphereMethod};
+use crate::mesh::{Scene, TriMesh};
+use crate::pose::Pose;
+use image::RgbImage;
+
+/// Which fitted volumes to draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VolumeKind {
+    /// The world AABB.
+    Aabb,
+    /// The OBB of the given method.
+    Obb(ObbMethod),
+    /// The sphere of the given method.
+    Sphere(SphereMethod),
+}
+
+impl VolumeKind {
+    /// Parses a comma-separated list: `aabb`, `obb` (tight), `obb:pca`,
+    /// `sphere` (exact), `sphere:ritter`, …
+    pub fn parse_list(s: &str) -> Result<Vec<VolumeKind>> {
+        s.split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                let (kind, method) = t.split_once(':').unwrap_or((t, ""));
+                let bad = |m: &str| Error::Input(format!("unknown method '{m}' in --volumes '{s}'"));
+                match kind {
+                    "aabb" if method.is_empty() => Ok(VolumeKind::Aabb),
+                    "obb" => Ok(VolumeKind::Obb(if method.is_empty() { ObbMethod::Tight } else { method.parse().map_err(|_| bad(method))? })),
+                    "sphere" => Ok(VolumeKind::Sphere(if method.is_empty() { SphereMethod::Exact } else { method.parse().map_err(|_| bad(method))? })),
+                    _ => Err(Error::Input(format!("unknown volume '{t}' in --volumes (expected aabb, obb[:METHOD], sphere[:METHOD])"))),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The model (world frame, shaded) with the chosen volumes as wireframes and
+/// a legend.
+pub fn model_picture(
+    scene: &Scene,
+    kinds: &[VolumeKind],
+    opts: &RenderOptions,
+) -> Result<RgbImage> {
+    let mesh = scene.flatten();
+    if mesh.triangles.is_empty() {
+        return Err(Error::geometry(&scene.path, "no triangles to draw"));
+    }
+    let points = scene.world_points(false);
+    let mut hull = None;
+    let mut picture = RenderScene::new();
+    picture.add_mesh(mesh);
+    for &k in kinds {
+        let (volume, label) = match k {
+            VolumeKind::Aabb => (
+                Volume::Aabb(Aabb::from_points(&points).expect("points")),
+                "AABB".to_string(),
+            ),
+            VolumeKind::Obb(m) => {
+                if hull.is_none() {
+                    hull = Some(
+                        ConvexHull::new(&points)
+                            .map_err(|e| Error::geometry(&scene.path, e.to_string()))?,
+                    );
+                }
+                let b = fit::obb(&points, hull.as_ref().expect("just built"), m).expect("points");
+                (Volume::Obb(b), format!("OBB ({m})"))
+            }
+            VolumeKind::Sphere(m) => (
+                Volume::Sphere(fit::sphere(&points, m).expect("points")),
+                format!("sphere ({m})"),
+            ),
+        };
+        picture.add_volume(volume, label);
+    }
+    render(&picture, opts)
+}
+
+/// Mesh A at identity and mesh B at `pose`, with the triangles of the
+/// intersecting `pairs` (indices into A and B) highlighted.
+pub fn collision_picture(
+    a: &TriMesh,
+    b: &TriMesh,
+    pose: &Pose,
+    pairs: &[(u32, u32)],
+    opts: &RenderOptions,
+) -> Result<RgbImage> {
+    let mut placed = b.clone();
+    for v in &mut placed.vertices {
+        *v = pose.transform_point(v);
+    }
+    let mut picture = RenderScene::new();
+    let la = picture.add_mesh(a.clone());
+    la.label = Some("A".into());
+    la.highlight_label = "intersecting triangles".into();
+    la.highlighted = pairs.iter().map(|p| p.0 as usize).collect();
+    let lb = picture.add_mesh(placed);
+    lb.label = Some("B".into());
+    lb.highlight_label = "intersecting triangles".into();
+    lb.highlighted = pairs.iter().map(|p| p.1 as usize).collect();
+    render(&picture, opts)
+}

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 
 mod collide;
+mod export;
 mod fit;
 mod info;
 mod tree;
@@ -46,6 +47,7 @@ enum Command {
     Tree(tree::Args),
     Collide(collide::Args),
     Verify(verify::Args),
+    Export(export::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -67,6 +69,7 @@ pub fn run() -> i32 {
         Command::Tree(args) => tree::run(args, &opts),
         Command::Collide(args) => collide::run(args, &opts),
         Command::Verify(args) => verify::run(args, &opts),
+        Command::Export(args) => export::run(args, &opts),
     };
     match result {
         Ok(()) => 0,

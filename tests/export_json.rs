@@ -60,10 +60,10 @@ fn validate(root: &Value, s: &Value, v: &Value, at: &str, errors: &mut Vec<Strin
     if let Some(e) = s["enum"].as_array().filter(|e| !e.contains(v)) {
         errors.push(format!("{at}: {v} not in {e:?}"));
     }
-    if let (Some(m), Some(x)) = (s["minimum"].as_f64(), v.as_f64()) {
-        if x < m {
-            errors.push(format!("{at}: {x} < {m}"));
-        }
+    if let (Some(m), Some(x)) = (s["minimum"].as_f64(), v.as_f64())
+        && x < m
+    {
+        errors.push(format!("{at}: {x} < {m}"));
     }
     if let Some(o) = v.as_object() {
         for r in s["required"].as_array().into_iter().flatten() {

@@ -398,6 +398,19 @@ fn sphere_lines(r: f32) -> (Vec<[f32; 3]>, Vec<u32>) {
     (pts, idx)
 }
 
+/// How a collider node names the mesh instance it bounds (after "of "):
+/// `node N [instance I] mesh M primitive P` (`node -` for OBJ/STL), or
+/// `file` for the whole scene.
+pub fn instance_label(node: Option<u32>, instance: u32, mesh: u32, primitive: u32) -> String {
+    let node = node.map_or("-".into(), |n| n.to_string());
+    let inst = if instance > 0 {
+        format!(" instance {instance}")
+    } else {
+        String::new()
+    };
+    format!("node {node}{inst} mesh {mesh} primitive {primitive}")
+}
+
 fn add_colliders(d: &mut Doc, doc: &ExportDoc, debug_lines: bool) {
     let used = arr_mut(&mut d.json, "extensionsUsed");
     for e in [SHAPES_EXT, BODIES_EXT] {
@@ -406,10 +419,11 @@ fn add_colliders(d: &mut Doc, doc: &ExportDoc, debug_lines: bool) {
         }
     }
     let mut children = Vec::new();
-    let names = std::iter::once("file".to_string()).chain(doc.meshes.iter().map(|m| {
-        let node = m.node.map_or("-".into(), |n| n.to_string());
-        format!("node {node} mesh {} primitive {}", m.mesh, m.primitive)
-    }));
+    let names = std::iter::once("file".to_string()).chain(
+        doc.meshes
+            .iter()
+            .map(|m| instance_label(m.node, m.instance, m.mesh, m.primitive)),
+    );
     for (v, name) in doc.volume_sets().zip(names) {
         let (rotation, b) = collider_box(&v.obb);
         let size = f64s(&b.half_extents.map(|h| f32box::round_up(2.0 * h as f64)));

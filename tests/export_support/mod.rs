@@ -4,6 +4,9 @@
 //! to f32 matters.
 #![allow(dead_code)]
 
+pub mod gltf_check;
+pub mod schema;
+
 use bvtool::export::{ExportDoc, ExportOptions};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};

@@ -22,6 +22,7 @@ pub mod mesh;
 pub mod parry_bridge;
 pub mod pose;
 pub mod query;
+pub mod render;
 pub mod report;
 pub mod tree;
 

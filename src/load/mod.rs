@@ -13,6 +13,7 @@ use std::path::Path;
 pub mod gltf;
 pub mod obj;
 pub mod stl;
+pub mod triangulate;
 
 /// What a loader may do beyond the defaults.
 #[derive(Clone, Copy, Debug, Default)]

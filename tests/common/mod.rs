@@ -46,6 +46,7 @@ impl Entry {
         self.intent.as_deref().is_some_and(|i| {
             i.contains("INVALID")
                 || i.contains("should be refused")
+                || i.contains("should refuse")
                 || i.contains("infinite POSITION")
         })
     }

@@ -1,0 +1,140 @@
+//! Buffer and buffer-view bytes: external files (percent-decoded URIs,
+//! confined to the model's folder unless allowed), base64 `data:` URIs, the
+//! GLB BIN chunk, and `EXT_meshopt_compression` views decoded on first use.
+//! Buffers are read lazily, so a meshopt fallback buffer that has no data
+//! and images (never read at all) do not stop a load.
+
+use super::json::Root;
+use super::{Msg, meshopt};
+use base64::Engine;
+use std::cell::OnceCell;
+use std::path::{Component, Path};
+
+/// Lazily loaded buffers and decoded views of one document.
+pub struct Buffers<'a> {
+    root: &'a Root,
+    dir: &'a Path,
+    bin: Option<&'a [u8]>,
+    allow_external: bool,
+    buffers: Vec<OnceCell<Vec<u8>>>,
+    decoded_views: Vec<OnceCell<Vec<u8>>>,
+}
+
+impl<'a> Buffers<'a> {
+    /// Buffers of `root`, resolving URIs against `dir`.
+    pub fn new(root: &'a Root, dir: &'a Path, bin: Option<&'a [u8]>, allow_external: bool) -> Self {
+        Buffers {
+            root,
+            dir,
+            bin,
+            allow_external,
+            buffers: (0..root.buffers.len()).map(|_| OnceCell::new()).collect(),
+            decoded_views: (0..root.buffer_views.len())
+                .map(|_| OnceCell::new())
+                .collect(),
+        }
+    }
+
+    /// The bytes of buffer `i`, exactly `byteLength` long.
+    pub fn buffer(&self, i: u32) -> Result<&[u8], Msg> {
+        let def = self
+            .root
+            .buffers
+            .get(i as usize)
+            .ok_or_else(|| format!("buffer {i} does not exist"))?;
+        let cell = &self.buffers[i as usize];
+        if let Some(b) = cell.get() {
+            return Ok(b);
+        }
+        let mut data = match &def.uri {
+            None if i == 0 => self
+                .bin
+                .ok_or("buffer 0 has no URI and there is no GLB BIN chunk")?
+                .to_vec(),
+            None => return Err(format!("buffer {i} has no URI and no data")),
+            Some(uri) => self.read_uri(i, uri)?,
+        };
+        let want = def.byte_length;
+        if (data.len() as u64) < want {
+            return Err(format!(
+                "buffer {i} has {} bytes, byteLength says {want}",
+                data.len()
+            ));
+        }
+        data.truncate(want as usize);
+        Ok(cell.get_or_init(|| data))
+    }
+
+    fn read_uri(&self, i: u32, uri: &str) -> Result<Vec<u8>, Msg> {
+        if let Some(rest) = uri.strip_prefix("data:") {
+            let (_, payload) = rest
+                .split_once(";base64,")
+                .ok_or_else(|| format!("buffer {i}: data URI is not base64"))?;
+            return base64::engine::general_purpose::STANDARD
+                .decode(payload.trim())
+                .map_err(|e| format!("buffer {i}: bad base64 data URI: {e}"));
+        }
+        let decoded = percent_encoding::percent_decode_str(uri)
+            .decode_utf8()
+            .map_err(|_| format!("buffer {i}: URI is not UTF-8 after percent-decoding"))?;
+        let rel = Path::new(decoded.as_ref());
+        let escapes = decoded.contains("://")
+            || rel.is_absolute()
+            || rel
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+        if escapes && !self.allow_external {
+            return Err(format!(
+                "buffer {i} URI '{uri}' points outside the model's folder (not allowed)"
+            ));
+        }
+        std::fs::read(self.dir.join(rel))
+            .map_err(|e| format!("buffer {i} '{decoded}' could not be read: {e}"))
+    }
+
+    /// The bytes of buffer view `i` (decompressed for meshopt views).
+    pub fn view(&self, i: u32) -> Result<&[u8], Msg> {
+        let def = self
+            .root
+            .buffer_views
+            .get(i as usize)
+            .ok_or_else(|| format!("bufferView {i} does not exist"))?;
+        if let Some(m) = def.extensions.as_ref().and_then(|e| e.meshopt.as_ref()) {
+            let cell = &self.decoded_views[i as usize];
+            if let Some(b) = cell.get() {
+                return Ok(b);
+            }
+            let src =
+                slice(self.buffer(m.buffer)?, m.byte_offset, m.byte_length).ok_or_else(|| {
+                    format!(
+                        "bufferView {i}: meshopt data lies outside buffer {}",
+                        m.buffer
+                    )
+                })?;
+            let data = meshopt::decode(m, src).map_err(|e| format!("bufferView {i}: {e}"))?;
+            if (data.len() as u64) < def.byte_length {
+                return Err(format!(
+                    "bufferView {i}: meshopt decodes {} bytes, byteLength says {}",
+                    data.len(),
+                    def.byte_length
+                ));
+            }
+            return Ok(cell.get_or_init(|| data));
+        }
+        slice(self.buffer(def.buffer)?, def.byte_offset, def.byte_length).ok_or_else(|| {
+            format!(
+                "bufferView {i} (offset {}, length {}) lies outside buffer {}",
+                def.byte_offset, def.byte_length, def.buffer
+            )
+        })
+    }
+}
+
+/// `bytes[offset..offset + len]`, or `None` when out of bounds.
+pub fn slice(bytes: &[u8], offset: u64, len: u64) -> Option<&[u8]> {
+    let end = offset.checked_add(len)?;
+    if end > bytes.len() as u64 {
+        return None;
+    }
+    Some(&bytes[offset as usize..end as usize])
+}

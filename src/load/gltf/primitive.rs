@@ -1,0 +1,83 @@
+//! One mesh primitive turned into [`Geometry`]: POSITION and indices read
+//! and validated, and TRIANGLES / TRIANGLE_STRIP / TRIANGLE_FAN assembled
+//! into triangles exactly as the glTF spec numbers them (degenerate
+//! triangles kept, so a strip or fan of n vertices gives n - 2 triangles).
+
+use super::buffers::Buffers;
+use super::json::{Primitive, Root};
+use super::{Msg, accessor, draco};
+use crate::mesh::Geometry;
+
+const TRIANGLES: u32 = 4;
+const TRIANGLE_STRIP: u32 = 5;
+const TRIANGLE_FAN: u32 = 6;
+
+/// The geometry of a primitive; `None` for the modes that are not
+/// triangles (POINTS, LINES, LINE_LOOP, LINE_STRIP), which are still read
+/// and validated.
+pub fn geometry(root: &Root, bufs: &Buffers, p: &Primitive) -> Result<Option<Geometry>, Msg> {
+    if p.mode > TRIANGLE_FAN {
+        return Err(format!("primitive mode {} is invalid", p.mode));
+    }
+    let pos = *p
+        .attributes
+        .get("POSITION")
+        .ok_or("primitive has no POSITION attribute")?;
+    if let Some(d) = p.extensions.as_ref().and_then(|e| e.draco.as_ref()) {
+        let id = *d
+            .attributes
+            .get("POSITION")
+            .ok_or("KHR_draco_mesh_compression has no POSITION attribute")?;
+        let (positions, triangles) = draco::decode(bufs.view(d.buffer_view)?, id)?;
+        // Draco always stores triangle faces, whatever strip order the
+        // uncompressed accessors had.
+        if p.mode < TRIANGLES {
+            return Ok(None);
+        }
+        return Ok(Some(Geometry {
+            positions,
+            triangles,
+        }));
+    }
+    let quantized_ok = root
+        .extensions_used
+        .iter()
+        .any(|e| e == "KHR_mesh_quantization");
+    let positions = accessor::positions(root, bufs, pos, quantized_ok)?;
+    let indices = match p.indices {
+        Some(i) => accessor::indices(root, bufs, i, positions.len())?,
+        None => (0..positions.len() as u32).collect(),
+    };
+    if p.mode < TRIANGLES {
+        return Ok(None);
+    }
+    let triangles = assemble(p.mode, &indices)?;
+    Ok(Some(Geometry {
+        positions,
+        triangles,
+    }))
+}
+
+/// Triangles of a TRIANGLES, TRIANGLE_STRIP or TRIANGLE_FAN index list.
+/// Strip triangle i is (v_i, v_{i+1+i%2}, v_{i+2-i%2}); fan triangle i is
+/// (v_{i+1}, v_{i+2}, v_0), as in the glTF 2.0 spec, section 3.7.2.1.
+pub fn assemble(mode: u32, v: &[u32]) -> Result<Vec<[u32; 3]>, Msg> {
+    match mode {
+        TRIANGLES => {
+            if !v.len().is_multiple_of(3) {
+                return Err(format!(
+                    "TRIANGLES primitive has {} vertices, not a multiple of 3",
+                    v.len()
+                ));
+            }
+            Ok(v.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect())
+        }
+        TRIANGLE_STRIP => Ok((0..v.len().saturating_sub(2))
+            .map(|i| [v[i], v[i + 1 + i % 2], v[i + 2 - i % 2]])
+            .collect()),
+        TRIANGLE_FAN => Ok((0..v.len().saturating_sub(2))
+            .map(|i| [v[i + 1], v[i + 2], v[0]])
+            .collect()),
+        m => Err(format!("primitive mode {m} is not a triangle mode")),
+    }
+}

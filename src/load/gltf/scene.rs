@@ -1,0 +1,181 @@
+//! Scene flattening: the default scene (else the first, else every root
+//! node), walked iteratively so that deep hierarchies cannot overflow the
+//! stack; world = parent · local with local = `matrix` or T·R·S; a node
+//! reached twice (a cycle, or a node with two parents, which glTF forbids)
+//! is an error. `EXT_mesh_gpu_instancing` nodes give one instance per
+//! TRANSLATION/ROTATION/SCALE element, placed as node world · instance TRS.
+
+use super::buffers::Buffers;
+use super::json::{Node, Root};
+use super::{Msg, accessor, primitive};
+use crate::mesh::{Geometry, MeshInstance};
+use nalgebra::{Matrix4, Quaternion, Translation3, UnitQuaternion, Vector3};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::sync::Arc;
+
+/// The placed primitives of the scene, and how many non-triangle
+/// primitive instances were skipped.
+pub fn flatten(root: &Root, bufs: &Buffers) -> Result<(Vec<MeshInstance>, usize), Msg> {
+    let roots = root_nodes(root)?;
+    let mut visited = vec![false; root.nodes.len()];
+    let mut cache: HashMap<(u32, u32), Option<Arc<Geometry>>> = HashMap::new();
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    let mut stack: Vec<(u32, Matrix4<f64>)> = roots
+        .iter()
+        .rev()
+        .map(|&n| (n, Matrix4::identity()))
+        .collect();
+    while let Some((n, parent)) = stack.pop() {
+        let node = root
+            .nodes
+            .get(n as usize)
+            .ok_or_else(|| format!("node {n} does not exist"))?;
+        if std::mem::replace(&mut visited[n as usize], true) {
+            return Err(format!(
+                "node {n} is reached twice: the node hierarchy has a cycle or a shared child"
+            ));
+        }
+        let world = parent * local_matrix(node).map_err(|e| format!("node {n}: {e}"))?;
+        if let Some(m) = node.mesh {
+            let mesh = root
+                .meshes
+                .get(m as usize)
+                .ok_or_else(|| format!("node {n}: mesh {m} does not exist"))?;
+            let placements =
+                instance_matrices(root, bufs, node).map_err(|e| format!("node {n}: {e}"))?;
+            for (k, p) in mesh.primitives.iter().enumerate() {
+                let key = (m, k as u32);
+                let geometry = match cache.entry(key) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => e.insert(
+                        primitive::geometry(root, bufs, p)
+                            .map_err(|e| format!("mesh {m} primitive {k}: {e}"))?
+                            .map(Arc::new),
+                    ),
+                };
+                let Some(geometry) = geometry else {
+                    skipped += placements.len();
+                    continue;
+                };
+                for (instance, local) in placements.iter().enumerate() {
+                    out.push(MeshInstance {
+                        node: Some(n),
+                        node_name: node.name.clone(),
+                        instance: instance as u32,
+                        mesh: m,
+                        mesh_name: mesh.name.clone(),
+                        primitive: k as u32,
+                        transform: world * local,
+                        geometry: Arc::clone(geometry),
+                    });
+                }
+            }
+        }
+        stack.extend(node.children.iter().rev().map(|&c| (c, world)));
+    }
+    Ok((out, skipped))
+}
+
+/// The nodes to start from: the default scene's, else the first scene's,
+/// else every node that is nobody's child. A `scene` index in a file with
+/// no scenes and no nodes at all renders nothing rather than failing.
+fn root_nodes(root: &Root) -> Result<Vec<u32>, Msg> {
+    if root.scenes.is_empty() && root.nodes.is_empty() {
+        return Ok(Vec::new());
+    }
+    if let Some(s) = root.scene {
+        return root
+            .scenes
+            .get(s as usize)
+            .map(|s| s.nodes.clone())
+            .ok_or_else(|| format!("default scene {s} does not exist"));
+    }
+    if let Some(s) = root.scenes.first() {
+        return Ok(s.nodes.clone());
+    }
+    let mut is_child = vec![false; root.nodes.len()];
+    for c in root.nodes.iter().flat_map(|n| &n.children) {
+        if let Some(f) = is_child.get_mut(*c as usize) {
+            *f = true;
+        }
+    }
+    Ok((0..root.nodes.len() as u32)
+        .filter(|&i| !is_child[i as usize])
+        .collect())
+}
+
+/// T·R·S from optional parts (quaternion in x, y, z, w order).
+fn trs(t: Option<[f64; 3]>, r: Option<[f64; 4]>, s: Option<[f64; 3]>) -> Result<Matrix4<f64>, Msg> {
+    let t = t.unwrap_or([0.0; 3]);
+    let [x, y, z, w] = r.unwrap_or([0.0, 0.0, 0.0, 1.0]);
+    let s = s.unwrap_or([1.0; 3]);
+    let q = Quaternion::new(w, x, y, z);
+    if q.norm().is_nan() || q.norm() <= 1e-12 {
+        return Err(format!(
+            "rotation [{x}, {y}, {z}, {w}] is not a usable quaternion"
+        ));
+    }
+    let m = Translation3::new(t[0], t[1], t[2]).to_homogeneous()
+        * UnitQuaternion::from_quaternion(q).to_homogeneous()
+        * Matrix4::new_nonuniform_scaling(&Vector3::new(s[0], s[1], s[2]));
+    if m.iter().all(|v| v.is_finite()) {
+        Ok(m)
+    } else {
+        Err("transform is not finite".into())
+    }
+}
+
+/// The node's local matrix: `matrix` (column-major) if given, else T·R·S.
+fn local_matrix(node: &Node) -> Result<Matrix4<f64>, Msg> {
+    match node.matrix {
+        Some(m) if m.iter().all(|v| v.is_finite()) => Ok(Matrix4::from_column_slice(&m)),
+        Some(_) => Err("matrix is not finite".into()),
+        None => trs(node.translation, node.rotation, node.scale),
+    }
+}
+
+/// The per-instance local matrices of an `EXT_mesh_gpu_instancing` node, or
+/// a single identity for an ordinary node.
+fn instance_matrices(root: &Root, bufs: &Buffers, node: &Node) -> Result<Vec<Matrix4<f64>>, Msg> {
+    let Some(inst) = node
+        .extensions
+        .as_ref()
+        .and_then(|e| e.gpu_instancing.as_ref())
+    else {
+        return Ok(vec![Matrix4::identity()]);
+    };
+    let mut count = None;
+    let mut read = |name: &str, n: usize| -> Result<Option<Vec<f64>>, Msg> {
+        let Some(&a) = inst.attributes.get(name) else {
+            return Ok(None);
+        };
+        let (v, comps) = accessor::read(root, bufs, a)
+            .map_err(|e| format!("EXT_mesh_gpu_instancing {name}: {e}"))?;
+        if comps != n {
+            return Err(format!(
+                "EXT_mesh_gpu_instancing {name} must have {n} components"
+            ));
+        }
+        let c = v.len() / n;
+        if *count.get_or_insert(c) != c {
+            return Err("EXT_mesh_gpu_instancing attributes have different counts".into());
+        }
+        Ok(Some(v))
+    };
+    let t = read("TRANSLATION", 3)?;
+    let r = read("ROTATION", 4)?;
+    let s = read("SCALE", 3)?;
+    let count = count.ok_or("EXT_mesh_gpu_instancing has no TRANSLATION, ROTATION or SCALE")?;
+    (0..count)
+        .map(|i| {
+            let v3 =
+                |v: &Option<Vec<f64>>| v.as_ref().map(|v| [v[3 * i], v[3 * i + 1], v[3 * i + 2]]);
+            let q = r
+                .as_ref()
+                .map(|v| [v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]]);
+            trs(v3(&t), q, v3(&s)).map_err(|e| format!("EXT_mesh_gpu_instancing instance {i}: {e}"))
+        })
+        .collect()
+}

@@ -1,0 +1,173 @@
+//! The drawing surface: an opaque RGBA pixmap with anti-aliased lines and
+//! circles (tiny-skia), axis-aligned rectangles, and text from the
+//! pre-rasterized, anti-aliased Noto Sans Mono glyphs of
+//! `noto-sans-mono-bitmap` (embedded in the binary: no font files, no system
+//! font lookup, the same pixels on every machine).
+
+use super::scene::{Rgb, check_size};
+use image::RgbImage;
+use noto_sans_mono_bitmap::{FontWeight, RasterHeight, get_raster, get_raster_width};
+use tiny_skia::{LineCap, Paint, PathBuilder, Pixmap, Stroke, StrokeDash, Transform};
+
+/// Text sizes (pixel height of a line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextSize {
+    /// 16 px, regular: labels and ticks.
+    Normal,
+    /// 20 px, bold: titles.
+    Title,
+}
+
+impl TextSize {
+    fn font(self) -> (FontWeight, RasterHeight) {
+        match self {
+            TextSize::Normal => (FontWeight::Regular, RasterHeight::Size16),
+            TextSize::Title => (FontWeight::Bold, RasterHeight::Size20),
+        }
+    }
+
+    /// Line height in pixels.
+    pub fn height(self) -> u32 {
+        self.font().1.val() as u32
+    }
+
+    /// Width of `text` in pixels (the font is monospaced).
+    pub fn width(self, text: &str) -> u32 {
+        let (w, h) = self.font();
+        (text.chars().count() * get_raster_width(w, h)) as u32
+    }
+}
+
+/// An opaque picture being drawn. Every colour written is opaque, so the
+/// pixmap's premultiplied bytes are plain RGB(A).
+pub struct Canvas {
+    pixmap: Pixmap,
+}
+
+impl Canvas {
+    /// A `width`×`height` canvas filled with `background`; refuses a zero or
+    /// oversized picture (see [`MAX_SIDE`](super::MAX_SIDE)).
+    pub fn new(width: u32, height: u32, background: Rgb) -> crate::Result<Canvas> {
+        check_size(width, height)?;
+        let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {
+            crate::Error::Input(format!("cannot allocate a {width}x{height} picture"))
+        })?;
+        pixmap.fill(tiny_skia::Color::from_rgba8(
+            background[0],
+            background[1],
+            background[2],
+            255,
+        ));
+        Ok(Canvas { pixmap })
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.pixmap.width()
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.pixmap.height()
+    }
+
+    /// Overwrites pixel `(x, y)` (ignored outside the canvas).
+    pub fn set(&mut self, x: i64, y: i64, c: Rgb) {
+        self.blend(x, y, c, 255);
+    }
+
+    /// Mixes `c` into pixel `(x, y)` with coverage `alpha` (0..=255).
+    fn blend(&mut self, x: i64, y: i64, c: Rgb, alpha: u8) {
+        let (w, h) = (self.width() as i64, self.height() as i64);
+        if x < 0 || y < 0 || x >= w || y >= h || alpha == 0 {
+            return;
+        }
+        let i = 4 * (y * w + x) as usize;
+        let px = &mut self.pixmap.data_mut()[i..i + 3];
+        let a = alpha as u32;
+        for k in 0..3 {
+            px[k] = ((px[k] as u32 * (255 - a) + c[k] as u32 * a + 127) / 255) as u8;
+        }
+    }
+
+    /// Fills the pixels `[x, x+w) × [y, y+h)` exactly (no anti-aliasing, so
+    /// lengths measured in pixels are the lengths asked for).
+    pub fn fill_rect(&mut self, x: i64, y: i64, w: i64, h: i64, c: Rgb) {
+        for yy in y.max(0)..(y + h).min(self.height() as i64) {
+            for xx in x.max(0)..(x + w).min(self.width() as i64) {
+                self.set(xx, yy, c);
+            }
+        }
+    }
+
+    fn stroke(&mut self, path: Option<tiny_skia::Path>, c: Rgb, width: f32, dashed: bool) {
+        let Some(path) = path else { return };
+        let mut paint = Paint::default();
+        paint.set_color_rgba8(c[0], c[1], c[2], 255);
+        paint.anti_alias = true;
+        let stroke = Stroke {
+            width,
+            line_cap: LineCap::Round,
+            dash: if dashed {
+                StrokeDash::new(vec![3.0 * width, 3.0 * width], 0.0)
+            } else {
+                None
+            },
+            ..Stroke::default()
+        };
+        self.pixmap
+            .stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+    }
+
+    /// An anti-aliased segment of `width` pixels with round caps, solid or
+    /// dashed. Non-finite ends draw nothing.
+    pub fn line(&mut self, a: (f64, f64), b: (f64, f64), c: Rgb, width: f32, dashed: bool) {
+        if ![a.0, a.1, b.0, b.1].iter().all(|v| v.is_finite()) {
+            return;
+        }
+        let mut pb = PathBuilder::new();
+        pb.move_to(a.0 as f32, a.1 as f32);
+        pb.line_to(b.0 as f32, b.1 as f32);
+        self.stroke(pb.finish(), c, width, dashed);
+    }
+
+    /// An anti-aliased circle outline. Non-finite or zero radius draws nothing.
+    pub fn circle(&mut self, center: (f64, f64), r: f64, c: Rgb, width: f32) {
+        if [center.0, center.1, r].iter().all(|v| v.is_finite()) && r > 0.0 {
+            let path = PathBuilder::from_circle(center.0 as f32, center.1 as f32, r as f32);
+            self.stroke(path, c, width, false);
+        }
+    }
+
+    /// Draws `text` with its top-left corner at `(x, y)`. Characters the
+    /// font lacks (anything outside printable ASCII) are drawn as `?`.
+    pub fn text(&mut self, x: i64, y: i64, text: &str, c: Rgb, size: TextSize) {
+        let (weight, height) = size.font();
+        let advance = get_raster_width(weight, height) as i64;
+        for (k, ch) in text.chars().enumerate() {
+            let Some(glyph) =
+                get_raster(ch, weight, height).or_else(|| get_raster('?', weight, height))
+            else {
+                continue;
+            };
+            let gx = x + k as i64 * advance;
+            for (row, line) in glyph.rows().enumerate() {
+                for (col, &a) in line.iter().enumerate() {
+                    self.blend(gx + col as i64, y + row as i64, c, a);
+                }
+            }
+        }
+    }
+
+    /// The picture as 8-bit RGB.
+    pub fn into_image(self) -> RgbImage {
+        let (w, h) = (self.width(), self.height());
+        let rgb: Vec<u8> = self
+            .pixmap
+            .data()
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        RgbImage::from_raw(w, h, rgb).expect("buffer size matches the pixmap")
+    }
+}

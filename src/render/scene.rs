@@ -1,0 +1,208 @@
+//! What a picture shows: meshes, bounding volumes, and how to look at them.
+
+use crate::fit::{Aabb, Obb, Sphere};
+use crate::mesh::TriMesh;
+use nalgebra::Point3;
+use std::collections::BTreeSet;
+
+use super::camera::View;
+
+/// An sRGB colour, `[r, g, b]`.
+pub type Rgb = [u8; 3];
+
+/// Distinct, colour-blind-friendly wireframe colours (the Tableau 10 set),
+/// handed out in order by [`RenderScene::add_volume`] and used for the bars
+/// of [`bar_chart`](super::bar_chart).
+pub const PALETTE: [Rgb; 8] = [
+    [214, 39, 40],   // red
+    [31, 119, 180],  // blue
+    [44, 160, 44],   // green
+    [255, 127, 14],  // orange
+    [148, 103, 189], // purple
+    [140, 86, 75],   // brown
+    [227, 119, 194], // pink
+    [23, 190, 207],  // cyan
+];
+
+/// Base colours for successive meshes: light grey, then a warm sand, so two
+/// colliding models stay apart.
+pub const MESH_COLORS: [Rgb; 2] = [[205, 205, 205], [222, 196, 150]];
+
+/// The colour of highlighted triangles (for collisions): magenta, which no
+/// volume colour and no shade of the base colours comes near.
+pub const HIGHLIGHT: Rgb = [230, 0, 200];
+
+/// A triangle mesh to shade, in the world frame.
+#[derive(Clone, Debug)]
+pub struct MeshLayer {
+    /// The triangles (world frame).
+    pub mesh: TriMesh,
+    /// Colour of a triangle facing the light; shading darkens it.
+    pub color: Rgb,
+    /// Triangles (indices into `mesh.triangles`) drawn in `highlight_color`
+    /// instead, e.g. the intersecting triangles of a collision.
+    pub highlighted: BTreeSet<usize>,
+    /// Colour of highlighted triangles.
+    pub highlight_color: Rgb,
+    /// Legend text for the highlighted triangles (shown only when some are).
+    pub highlight_label: String,
+    /// Legend text; no legend entry when `None`.
+    pub label: Option<String>,
+}
+
+/// A bounding volume drawn as a wireframe.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Volume {
+    /// Drawn as its 12 edges.
+    Aabb(Aabb),
+    /// Drawn as its 12 edges.
+    Obb(Obb),
+    /// Drawn as its silhouette: in an orthographic view, the circle of the
+    /// sphere's radius around its projected centre.
+    Sphere(Sphere),
+}
+
+impl Volume {
+    /// The points whose projections bound the volume's drawing, with the
+    /// radius of the disc drawn around each (zero for box corners).
+    pub(crate) fn extent_points(&self) -> Vec<(Point3<f64>, f64)> {
+        match self {
+            Volume::Aabb(b) => Obb::from_min_max(&b.min, &b.max)
+                .corners()
+                .map(|c| (c, 0.0))
+                .to_vec(),
+            Volume::Obb(b) => b.corners().map(|c| (c, 0.0)).to_vec(),
+            Volume::Sphere(s) => vec![(s.center, s.radius)],
+        }
+    }
+}
+
+/// A volume with its legend label and wireframe colour.
+#[derive(Clone, Debug)]
+pub struct VolumeLayer {
+    /// The volume (world frame).
+    pub volume: Volume,
+    /// Legend text, e.g. "OBB (tight)".
+    pub label: String,
+    /// Wireframe and legend swatch colour.
+    pub color: Rgb,
+}
+
+/// Everything one picture shows.
+#[derive(Clone, Debug, Default)]
+pub struct RenderScene {
+    /// Shaded meshes, drawn with a shared depth buffer.
+    pub meshes: Vec<MeshLayer>,
+    /// Wireframes, drawn over the meshes in order.
+    pub volumes: Vec<VolumeLayer>,
+}
+
+impl RenderScene {
+    /// An empty scene.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a mesh in the next of [`MESH_COLORS`], with no highlighted
+    /// triangles; returns it so that the caller can set the highlight set,
+    /// colour or label.
+    pub fn add_mesh(&mut self, mesh: TriMesh) -> &mut MeshLayer {
+        let color = MESH_COLORS[self.meshes.len() % MESH_COLORS.len()];
+        self.meshes.push(MeshLayer {
+            mesh,
+            color,
+            highlighted: BTreeSet::new(),
+            highlight_color: HIGHLIGHT,
+            highlight_label: "highlighted triangles".into(),
+            label: None,
+        });
+        self.meshes.last_mut().expect("just pushed")
+    }
+
+    /// Adds a volume in the next colour of [`PALETTE`].
+    pub fn add_volume(&mut self, volume: Volume, label: impl Into<String>) -> &mut VolumeLayer {
+        let color = PALETTE[self.volumes.len() % PALETTE.len()];
+        self.volumes.push(VolumeLayer {
+            volume,
+            label: label.into(),
+            color,
+        });
+        self.volumes.last_mut().expect("just pushed")
+    }
+}
+
+/// One view, or the four views in a 2×2 grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The whole picture is one view.
+    Single(View),
+    /// Four labelled panels: iso, front (top row), side, top (bottom row).
+    Grid,
+}
+
+impl Layout {
+    /// Parses `iso`, `front`, `side`, `top` or `grid`.
+    pub fn parse(s: &str) -> crate::Result<Layout> {
+        match s {
+            "grid" => Ok(Layout::Grid),
+            _ => View::parse(s).map(Layout::Single),
+        }
+    }
+
+    /// The views drawn, in panel order (row by row).
+    pub fn views(&self) -> Vec<View> {
+        match self {
+            Layout::Single(v) => vec![*v],
+            Layout::Grid => vec![View::Iso, View::Front, View::Side, View::Top],
+        }
+    }
+}
+
+/// The largest width or height accepted, so that a size typed by a user
+/// cannot ask for an unbounded allocation (8192² RGBA is 256 MiB).
+pub const MAX_SIDE: u32 = 8192;
+
+/// How to draw a [`RenderScene`].
+#[derive(Clone, Copy, Debug)]
+pub struct RenderOptions {
+    /// Which view(s).
+    pub layout: Layout,
+    /// Picture width in pixels (1..=[`MAX_SIDE`]).
+    pub width: u32,
+    /// Picture height in pixels (1..=[`MAX_SIDE`]).
+    pub height: u32,
+    /// Background colour.
+    pub background: Rgb,
+}
+
+impl Default for RenderOptions {
+    /// Iso view, 1024×768, white background.
+    fn default() -> Self {
+        RenderOptions {
+            layout: Layout::Single(View::Iso),
+            width: 1024,
+            height: 768,
+            background: [255, 255, 255],
+        }
+    }
+}
+
+/// Parses a size written `WxH` (e.g. `1024x768`), each side 1..=[`MAX_SIDE`].
+pub fn parse_size(s: &str) -> crate::Result<(u32, u32)> {
+    let bad = || crate::Error::Input(format!("bad size {s:?}: expected WxH, e.g. 1024x768"));
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    check_size(w, h)?;
+    Ok((w, h))
+}
+
+/// Refuses a zero or oversized picture with a one-line error.
+pub(crate) fn check_size(w: u32, h: u32) -> crate::Result<()> {
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+        return Err(crate::Error::Input(format!(
+            "picture size {w}x{h} out of range: each side must be 1..={MAX_SIDE}"
+        )));
+    }
+    Ok(())
+}

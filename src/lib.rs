@@ -15,6 +15,7 @@
 
 pub mod check;
 pub mod error;
+pub mod export;
 pub mod fit;
 pub mod load;
 pub mod mesh;

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 mod collide;
 mod compare;
+mod export;
 mod fit;
 mod info;
 mod render;
@@ -50,6 +51,7 @@ enum Command {
     Verify(verify::Args),
     Compare(compare::Args),
     Render(render::Args),
+    Export(export::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -73,6 +75,7 @@ pub fn run() -> i32 {
         Command::Verify(args) => verify::run(args, &opts),
         Command::Compare(args) => compare::run(args, &opts),
         Command::Render(args) => render::run(args, &opts),
+        Command::Export(args) => export::run(args, &opts),
     };
     match result {
         Ok(()) => 0,

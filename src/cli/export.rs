@@ -1,0 +1,108 @@
+//! `bvtool export`.
+
+use bvtool::Error;
+use bvtool::export::gltf::GltfOptions;
+use bvtool::export::{self, ExportDoc, ExportOptions, Format};
+use bvtool::fit::{ObbMethod, SphereMethod};
+use bvtool::load::{LoadOptions, load};
+use bvtool::report::fit::{FitOptions, Frame};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Export the fitted volumes (and optionally the OBB tree) for a runtime.
+///
+/// Formats: `json` (schema docs/bvtool-export.schema.json), `bin` (little-
+/// endian, 16-byte-aligned, mappable; layout in docs/export.md), `c` (a C
+/// header of static const arrays), `gltf` (the model with KHR_implicit_shapes
+/// / KHR_physics_rigid_bodies colliders; .glb or .gltf as -o says). json and c
+/// go to stdout unless -o is given; bin and gltf need -o. Volumes are those of
+/// `bvtool fit`, in world space and model units; boxes carry half extents
+/// (glTF `size` is full extents); quaternions are (x, y, z, w). The f32
+/// numbers of bin, c and gltf are rounded outwards so they still contain
+/// every vertex.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The model file (.gltf, .glb, .obj, .stl).
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum)]
+    format: Format,
+    /// Output file (required for bin and gltf; gltf writes .glb or .gltf by its extension).
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+    /// Also export the OBB tree and its triangles (json, bin, c).
+    #[arg(long)]
+    tree: bool,
+    /// Also export each mesh instance's volumes (world frame).
+    #[arg(long)]
+    per_mesh: bool,
+    /// OBB method.
+    #[arg(long, default_value = "tight", value_parser = ["pca", "hull", "tight"])]
+    obb: String,
+    /// Sphere method.
+    #[arg(long, default_value = "exact", value_parser = ["centroid", "ritter", "exact"])]
+    sphere: String,
+    /// gltf: also draw every collider with LINES primitives.
+    #[arg(long)]
+    debug_lines: bool,
+}
+
+pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
+    let binary = match (args.format, &args.output) {
+        (Format::Bin | Format::Gltf, None) => {
+            return Err(Error::Input(
+                "export: --format bin and gltf need an output file (-o)".into(),
+            ));
+        }
+        (Format::Gltf, Some(out)) => {
+            match out
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase)
+            {
+                Some(e) if e == "glb" => true,
+                Some(e) if e == "gltf" => false,
+                _ => {
+                    return Err(Error::Input(format!(
+                        "{}: glTF output must end in .glb or .gltf",
+                        out.display()
+                    )));
+                }
+            }
+        }
+        _ => false,
+    };
+    let scene = load(&args.file, opts)?;
+    let fit = FitOptions {
+        obb_methods: vec![args.obb.parse::<ObbMethod>().expect("clap checked")],
+        sphere_methods: vec![args.sphere.parse::<SphereMethod>().expect("clap checked")],
+        all_methods: false,
+        all_vertices: false,
+        per_mesh: args.per_mesh,
+        frame: Frame::World,
+        check: false,
+    };
+    let doc = ExportDoc::new(
+        &args.file.display().to_string(),
+        &scene,
+        &ExportOptions {
+            fit,
+            tree: args.tree,
+        },
+    )?;
+    let gltf = GltfOptions {
+        binary,
+        debug_lines: args.debug_lines,
+        allow_external_uris: opts.allow_external_uris,
+    };
+    let bytes = export::render(&scene, &doc, args.format, &gltf)?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &bytes).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        }),
+        None => std::io::stdout()
+            .write_all(&bytes)
+            .map_err(|e| Error::Input(format!("stdout: {e}"))),
+    }
+}

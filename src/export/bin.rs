@@ -1,0 +1,501 @@
+//! The binary form (`.bvt`): a little-endian image a C/C++ runtime can map
+//! and use in place, and a reader that validates one.
+//!
+//! Layout (byte by byte in `docs/export.md`): a 64-byte header — magic
+//! `"BVT1"`, version, header size, flags, file size, then `(offset, count)`
+//! of five sections — followed by the sections, each starting on a 16-byte
+//! boundary: volume records (128 bytes: OBB, AABB, sphere, source ids), tree
+//! nodes (80 bytes: OBB, left, right, first triangle, triangle count),
+//! vertices (3 × f32), triangles (3 × u32, tree order) and triangle sources
+//! (5 × u32). Boxes are [`f32box`](super::f32box)-rounded outwards.
+
+use super::ExportDoc;
+use super::document::VERSION;
+use super::f32box::{self, AabbF32, ObbF32, SphereF32};
+
+/// The file's first four bytes.
+pub const MAGIC: [u8; 4] = *b"BVT1";
+/// Header size in bytes.
+pub const HEADER_SIZE: usize = 64;
+/// Every section starts on a multiple of this.
+pub const ALIGN: usize = 16;
+/// Header flag: the tree sections (nodes, vertices, triangles, sources) are filled.
+pub const FLAG_TREE: u32 = 1;
+/// Header flag: the per-mesh volume records are in each mesh's local frame.
+pub const FLAG_LOCAL_MESHES: u32 = 2;
+/// "No index" in an id field (a file-level record, an OBJ/STL triangle's node).
+pub const NONE: u32 = u32::MAX;
+
+/// The five sections, in file order: name and record stride in bytes.
+const SECTIONS: [(&str, usize); 5] = [
+    ("volumes", 128),
+    ("nodes", 80),
+    ("vertices", 12),
+    ("triangles", 12),
+    ("sources", 20),
+];
+
+/// One volume record: the file's (first record, ids all [`NONE`]) or one
+/// mesh instance's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BinVolume {
+    /// The oriented box.
+    pub obb: ObbF32,
+    /// The axis-aligned box.
+    pub aabb: AabbF32,
+    /// The sphere.
+    pub sphere: SphereF32,
+    /// glTF node ([`NONE`] for the file record and for OBJ/STL).
+    pub node: u32,
+    /// GPU instance ([`NONE`] for the file record).
+    pub instance: u32,
+    /// Mesh ([`NONE`] for the file record).
+    pub mesh: u32,
+    /// Primitive ([`NONE`] for the file record).
+    pub primitive: u32,
+}
+
+/// One tree node. Leaves have `left == right == 0` (node 0, the root, is
+/// nobody's child); otherwise `left == index + 1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BinNode {
+    /// The node's box.
+    pub obb: ObbF32,
+    /// First child (0 for a leaf).
+    pub left: u32,
+    /// Second child (0 for a leaf).
+    pub right: u32,
+    /// First triangle covered.
+    pub first: u32,
+    /// Triangles covered.
+    pub count: u32,
+}
+
+/// A validated binary export, decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BinFile {
+    /// Header flags ([`FLAG_TREE`], [`FLAG_LOCAL_MESHES`]).
+    pub flags: u32,
+    /// Volume records: the file's first, then each mesh instance's.
+    pub volumes: Vec<BinVolume>,
+    /// Tree nodes, root first, depth-first.
+    pub nodes: Vec<BinNode>,
+    /// Vertex positions.
+    pub vertices: Vec<[f32; 3]>,
+    /// Triangles (vertex indices), tree order.
+    pub triangles: Vec<[u32; 3]>,
+    /// Per triangle: node, instance, mesh, primitive, triangle.
+    pub sources: Vec<[u32; 5]>,
+}
+
+/// What is wrong with a binary export.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BinError {
+    /// Fewer bytes than the header or the header's file size says.
+    #[error("truncated: {needed} bytes needed, {len} present")]
+    Truncated {
+        /// Bytes the header requires.
+        needed: u64,
+        /// Bytes present.
+        len: usize,
+    },
+    /// Not a bvtool binary export.
+    #[error("bad magic {0:?} (expected \"BVT1\")")]
+    BadMagic([u8; 4]),
+    /// A version this reader does not know.
+    #[error("unsupported version {0} (this reader reads version 1)")]
+    Version(u32),
+    /// A header size other than 64.
+    #[error("header size {0} (expected 64)")]
+    HeaderSize(u32),
+    /// Unknown flag bits.
+    #[error("unknown flags {0:#x}")]
+    Flags(u32),
+    /// The file is longer than its header says.
+    #[error("file size {header} in the header but {len} bytes present")]
+    SizeMismatch {
+        /// Size in the header.
+        header: u32,
+        /// Bytes present.
+        len: usize,
+    },
+    /// A section offset not on a 16-byte boundary.
+    #[error("section {section}: offset {offset} is not 16-byte aligned")]
+    Misaligned {
+        /// Section name.
+        section: &'static str,
+        /// Its offset.
+        offset: u32,
+    },
+    /// A section that overlaps the header or runs past the end of the file.
+    #[error("section {section}: {count} records at offset {offset} do not fit in {len} bytes")]
+    OutOfRange {
+        /// Section name.
+        section: &'static str,
+        /// Its offset.
+        offset: u32,
+        /// Its record count.
+        count: u32,
+        /// File length.
+        len: usize,
+    },
+    /// A count that contradicts another (no file volume, sources ≠ triangles, …).
+    #[error("{0}")]
+    Counts(String),
+    /// An index that points outside its array (a child node, a triangle
+    /// range, a vertex).
+    #[error("{what} {index}: {field} = {value} is out of range (limit {limit})")]
+    BadIndex {
+        /// Kind of record.
+        what: &'static str,
+        /// Its index.
+        index: usize,
+        /// The offending field.
+        field: &'static str,
+        /// Its value.
+        value: u64,
+        /// The exclusive limit it breaks.
+        limit: u64,
+    },
+    /// A NaN or infinite number in a box or vertex.
+    #[error("{what} {index}: non-finite number")]
+    NotFinite {
+        /// Kind of record.
+        what: &'static str,
+        /// Its index.
+        index: usize,
+    },
+}
+
+/// Why the writer gave up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("binary export larger than 4 GiB ({0} bytes): u32 offsets cannot address it")]
+pub struct TooLarge(pub u64);
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn f32(&mut self, v: f32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn f32s(&mut self, v: &[f32]) {
+        v.iter().for_each(|&x| self.f32(x));
+    }
+    fn align(&mut self) {
+        while !self.0.len().is_multiple_of(ALIGN) {
+            self.0.push(0);
+        }
+    }
+    fn obb(&mut self, b: &ObbF32) {
+        self.f32s(&b.center);
+        b.axes.iter().for_each(|a| self.f32s(a));
+        self.f32s(&b.half_extents);
+        self.f32(0.0);
+    }
+    fn put_u32(&mut self, at: usize, v: u32) {
+        self.0[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Encodes `doc`. Boxes and spheres are rounded outwards to `f32`
+/// ([`f32box`]); vertices are rounded to nearest. Without a tree the four
+/// tree sections are empty.
+pub fn write(doc: &ExportDoc) -> Result<Vec<u8>, TooLarge> {
+    let mut w = Writer(vec![0; HEADER_SIZE]);
+    let local = doc.meshes.iter().any(|m| m.volumes.frame == "local");
+    let flags =
+        if doc.tree.is_some() { FLAG_TREE } else { 0 } | if local { FLAG_LOCAL_MESHES } else { 0 };
+    let mut sections = [(0usize, 0usize); 5];
+
+    sections[0] = (w.0.len(), 1 + doc.meshes.len());
+    let ids = std::iter::once([NONE; 4]).chain(
+        doc.meshes
+            .iter()
+            .map(|m| [m.node.unwrap_or(NONE), m.instance, m.mesh, m.primitive]),
+    );
+    for (v, ids) in doc.volume_sets().zip(ids) {
+        w.obb(&f32box::obb(&v.obb));
+        let a = f32box::aabb(&v.aabb);
+        w.f32s(&a.min);
+        w.f32(0.0);
+        w.f32s(&a.max);
+        w.f32(0.0);
+        let s = f32box::sphere(&v.sphere);
+        w.f32s(&s.center);
+        w.f32(s.radius);
+        ids.iter().for_each(|&i| w.u32(i));
+    }
+    if let Some(t) = &doc.tree {
+        w.align();
+        sections[1] = (w.0.len(), t.nodes.len());
+        for n in &t.nodes {
+            w.obb(&f32box::obb(&n.obb));
+            let [l, r] = n.children.unwrap_or([0, 0]);
+            [l, r, n.first_triangle, n.triangle_count]
+                .iter()
+                .for_each(|&x| w.u32(x));
+        }
+        w.align();
+        sections[2] = (w.0.len(), t.vertices.len());
+        t.vertices.iter().for_each(|v| w.f32s(&v.map(|x| x as f32)));
+        w.align();
+        sections[3] = (w.0.len(), t.triangles.len());
+        t.triangles.iter().flatten().for_each(|&i| w.u32(i));
+        w.align();
+        sections[4] = (w.0.len(), t.sources.len());
+        for s in &t.sources {
+            [
+                s.node.unwrap_or(NONE),
+                s.instance,
+                s.mesh,
+                s.primitive,
+                s.triangle,
+            ]
+            .iter()
+            .for_each(|&x| w.u32(x));
+        }
+    }
+    w.align();
+    let len = w.0.len();
+    if len > u32::MAX as usize {
+        return Err(TooLarge(len as u64));
+    }
+    // Empty sections point at the end of the file (in range, aligned).
+    for s in sections.iter_mut().filter(|s| s.1 == 0) {
+        s.0 = len;
+    }
+    w.0[0..4].copy_from_slice(&MAGIC);
+    w.put_u32(4, VERSION);
+    w.put_u32(8, HEADER_SIZE as u32);
+    w.put_u32(12, flags);
+    w.put_u32(16, len as u32);
+    w.put_u32(20, 0);
+    for (k, (off, count)) in sections.iter().enumerate() {
+        w.put_u32(24 + 8 * k, *off as u32);
+        w.put_u32(28 + 8 * k, *count as u32);
+    }
+    Ok(w.0)
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn f32_at(b: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn f32s<const N: usize>(b: &[u8], at: usize) -> [f32; N] {
+    std::array::from_fn(|i| f32_at(b, at + 4 * i))
+}
+
+fn obb_at(b: &[u8], at: usize) -> ObbF32 {
+    ObbF32 {
+        center: f32s(b, at),
+        axes: std::array::from_fn(|i| f32s(b, at + 12 + 12 * i)),
+        half_extents: f32s(b, at + 48),
+    }
+}
+
+fn finite(obb: &ObbF32) -> bool {
+    obb.center
+        .iter()
+        .chain(obb.axes.iter().flatten())
+        .chain(&obb.half_extents)
+        .all(|x| x.is_finite())
+}
+
+/// Decodes and validates a binary export.
+///
+/// Checked, in order, before anything is allocated: length ≥ header, magic,
+/// version, header size, flags, file size = length, and each section's
+/// alignment and extent (offset ≥ 64, offset + count × stride ≤ length, in
+/// 64-bit arithmetic so no count can overflow). Then the contents: at least
+/// the file's volume record, one source per triangle, finite numbers, child
+/// indices (`left = i + 1`, `i + 1 < right < nodes`, or both 0 for a leaf),
+/// triangle ranges within the triangles, vertex indices within the vertices.
+pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
+    let len = b.len();
+    if len < HEADER_SIZE {
+        return Err(BinError::Truncated {
+            needed: HEADER_SIZE as u64,
+            len,
+        });
+    }
+    let magic: [u8; 4] = b[0..4].try_into().expect("4 bytes");
+    if magic != MAGIC {
+        return Err(BinError::BadMagic(magic));
+    }
+    match u32_at(b, 4) {
+        VERSION => {}
+        v => return Err(BinError::Version(v)),
+    }
+    let header = u32_at(b, 8);
+    if header as usize != HEADER_SIZE {
+        return Err(BinError::HeaderSize(header));
+    }
+    let flags = u32_at(b, 12);
+    if flags & !(FLAG_TREE | FLAG_LOCAL_MESHES) != 0 {
+        return Err(BinError::Flags(flags));
+    }
+    let size = u32_at(b, 16);
+    if size as usize > len {
+        return Err(BinError::Truncated {
+            needed: size as u64,
+            len,
+        });
+    }
+    if size as usize != len {
+        return Err(BinError::SizeMismatch { header: size, len });
+    }
+    let mut spans = [(0usize, 0usize); 5];
+    for (k, (section, stride)) in SECTIONS.iter().enumerate() {
+        let offset = u32_at(b, 24 + 8 * k);
+        let count = u32_at(b, 28 + 8 * k);
+        if !(offset as usize).is_multiple_of(ALIGN) {
+            return Err(BinError::Misaligned { section, offset });
+        }
+        let end = offset as u64 + count as u64 * *stride as u64;
+        if (offset as usize) < HEADER_SIZE || end > len as u64 {
+            return Err(BinError::OutOfRange {
+                section,
+                offset,
+                count,
+                len,
+            });
+        }
+        spans[k] = (offset as usize, count as usize);
+    }
+    let [vols, nodes, verts, tris, srcs] = spans;
+    if vols.1 == 0 {
+        return Err(BinError::Counts(
+            "no volume record (the file's is required)".into(),
+        ));
+    }
+    if srcs.1 != tris.1 {
+        return Err(BinError::Counts(format!(
+            "{} sources for {} triangles",
+            srcs.1, tris.1
+        )));
+    }
+    if (flags & FLAG_TREE != 0) != (nodes.1 > 0) {
+        return Err(BinError::Counts(format!(
+            "tree flag {} but {} nodes",
+            flags & FLAG_TREE != 0,
+            nodes.1
+        )));
+    }
+
+    let volumes: Vec<BinVolume> = (0..vols.1)
+        .map(|i| {
+            let at = vols.0 + 128 * i;
+            BinVolume {
+                obb: obb_at(b, at),
+                aabb: AabbF32 {
+                    min: f32s(b, at + 64),
+                    max: f32s(b, at + 80),
+                },
+                sphere: SphereF32 {
+                    center: f32s(b, at + 96),
+                    radius: f32_at(b, at + 108),
+                },
+                node: u32_at(b, at + 112),
+                instance: u32_at(b, at + 116),
+                mesh: u32_at(b, at + 120),
+                primitive: u32_at(b, at + 124),
+            }
+        })
+        .collect();
+    for (i, v) in volumes.iter().enumerate() {
+        let ok = finite(&v.obb)
+            && v.aabb.min.iter().chain(&v.aabb.max).all(|x| x.is_finite())
+            && v.sphere.center.iter().all(|x| x.is_finite())
+            && v.sphere.radius.is_finite();
+        if !ok {
+            return Err(BinError::NotFinite {
+                what: "volume",
+                index: i,
+            });
+        }
+    }
+
+    let node_list: Vec<BinNode> = (0..nodes.1)
+        .map(|i| {
+            let at = nodes.0 + 80 * i;
+            BinNode {
+                obb: obb_at(b, at),
+                left: u32_at(b, at + 64),
+                right: u32_at(b, at + 68),
+                first: u32_at(b, at + 72),
+                count: u32_at(b, at + 76),
+            }
+        })
+        .collect();
+    let bad = |index: usize, field, value: u64, limit: u64| BinError::BadIndex {
+        what: "node",
+        index,
+        field,
+        value,
+        limit,
+    };
+    for (i, n) in node_list.iter().enumerate() {
+        if !finite(&n.obb) {
+            return Err(BinError::NotFinite {
+                what: "node",
+                index: i,
+            });
+        }
+        let count = node_list.len() as u64;
+        if n.left != 0 || n.right != 0 {
+            if n.left as u64 != i as u64 + 1 || n.left as u64 >= count {
+                return Err(bad(i, "left", n.left as u64, count.min(i as u64 + 2)));
+            }
+            if n.right <= n.left || n.right as u64 >= count {
+                return Err(bad(i, "right", n.right as u64, count));
+            }
+        }
+        let end = n.first as u64 + n.count as u64;
+        if n.count == 0 || end > tris.1 as u64 {
+            return Err(bad(i, "first + count", end, tris.1 as u64 + 1));
+        }
+    }
+
+    let vertices: Vec<[f32; 3]> = (0..verts.1).map(|i| f32s(b, verts.0 + 12 * i)).collect();
+    if let Some(i) = vertices
+        .iter()
+        .position(|v| !v.iter().all(|x| x.is_finite()))
+    {
+        return Err(BinError::NotFinite {
+            what: "vertex",
+            index: i,
+        });
+    }
+    let triangles: Vec<[u32; 3]> = (0..tris.1)
+        .map(|i| std::array::from_fn(|k| u32_at(b, tris.0 + 12 * i + 4 * k)))
+        .collect();
+    for (i, t) in triangles.iter().enumerate() {
+        if let Some(&v) = t.iter().find(|&&v| v as usize >= vertices.len()) {
+            return Err(BinError::BadIndex {
+                what: "triangle",
+                index: i,
+                field: "vertex",
+                value: v as u64,
+                limit: vertices.len() as u64,
+            });
+        }
+    }
+    let sources = (0..srcs.1)
+        .map(|i| std::array::from_fn(|k| u32_at(b, srcs.0 + 20 * i + 4 * k)))
+        .collect();
+    Ok(BinFile {
+        flags,
+        volumes,
+        nodes: node_list,
+        vertices,
+        triangles,
+        sources,
+    })
+}

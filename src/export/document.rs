@@ -1,0 +1,262 @@
+//! The export document: what every export format holds.
+
+use crate::error::{Error, Result};
+use crate::mesh::Scene;
+use crate::report::fit::{FileVolumes, FitOptions};
+use crate::tree::ObbTree;
+use serde::{Deserialize, Serialize};
+
+/// Version of the export document and of the binary format.
+pub const VERSION: u32 = 1;
+
+/// What to export.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// The fit (only the first OBB and sphere method is exported; `per_mesh`
+    /// adds one volume set per mesh instance, `frame` says in which frame).
+    pub fit: FitOptions,
+    /// Also export the OBB tree and the triangles it covers.
+    pub tree: bool,
+}
+
+/// An axis-aligned box, full corners.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AabbDoc {
+    /// Lowest corner.
+    pub min: [f64; 3],
+    /// Highest corner.
+    pub max: [f64; 3],
+}
+
+/// An oriented box.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObbDoc {
+    /// Fitting method (`pca`, `hull`, `tight`); absent for tree nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Centre.
+    pub center: [f64; 3],
+    /// The three unit axes, each `[x, y, z]` (right-handed; the rows here
+    /// are the columns of the rotation matrix).
+    pub axes: [[f64; 3]; 3],
+    /// HALF extents along the axes.
+    pub half_extents: [f64; 3],
+    /// The rotation whose columns are the axes, quaternion `[x, y, z, w]`.
+    pub rotation_xyzw: [f64; 4],
+}
+
+/// A sphere.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SphereDoc {
+    /// Fitting method (`centroid`, `ritter`, `exact`).
+    pub method: String,
+    /// Centre.
+    pub center: [f64; 3],
+    /// Radius.
+    pub radius: f64,
+}
+
+/// The volumes of one point set (the file, or one mesh instance), with the
+/// same field names and numbers as `bvtool fit --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VolumeSet {
+    /// `world` or `local` (the mesh instance's own frame).
+    pub frame: String,
+    /// Triangles bounded.
+    pub triangles: u64,
+    /// Vertices bounded.
+    pub vertices: u64,
+    /// The AABB.
+    pub aabb: AabbDoc,
+    /// The OBB.
+    pub obb: ObbDoc,
+    /// The sphere.
+    pub sphere: SphereDoc,
+}
+
+/// One mesh instance's volumes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshDoc {
+    /// glTF node index (`null` for OBJ/STL).
+    pub node: Option<u32>,
+    /// GPU instance (EXT_mesh_gpu_instancing), 0 otherwise.
+    pub instance: u32,
+    /// Mesh index (glTF mesh, OBJ object, STL solid).
+    pub mesh: u32,
+    /// Primitive within the mesh.
+    pub primitive: u32,
+    /// The volumes.
+    #[serde(flatten)]
+    pub volumes: VolumeSet,
+}
+
+/// One node of the exported OBB tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TreeNodeDoc {
+    /// The node's box (world frame).
+    #[serde(flatten)]
+    pub obb: ObbDoc,
+    /// `[first, second]` child node indices; `null` for a leaf. The first
+    /// child is always the next node (depth-first order).
+    pub children: Option<[u32; 2]>,
+    /// First triangle (index into `triangles`) the node covers.
+    pub first_triangle: u32,
+    /// Number of triangles the node covers (contiguous).
+    pub triangle_count: u32,
+}
+
+/// Where a tree triangle comes from in the input file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceDoc {
+    /// glTF node (`null` for OBJ/STL).
+    pub node: Option<u32>,
+    /// GPU instance.
+    pub instance: u32,
+    /// Mesh.
+    pub mesh: u32,
+    /// Primitive.
+    pub primitive: u32,
+    /// Triangle index within the primitive.
+    pub triangle: u32,
+}
+
+/// The OBB tree and the triangles it refers to, world frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TreeDoc {
+    /// Most triangles per leaf.
+    pub leaf_size: u32,
+    /// Nodes, root first, depth-first.
+    pub nodes: Vec<TreeNodeDoc>,
+    /// Vertex positions (the flattened scene's, world frame).
+    pub vertices: Vec<[f64; 3]>,
+    /// Triangles as vertex index triples, in tree order.
+    pub triangles: Vec<[u32; 3]>,
+    /// Each triangle's source, parallel to `triangles`.
+    pub sources: Vec<SourceDoc>,
+}
+
+/// Everything exported for one file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExportDoc {
+    /// Always `"bvtool-export"`.
+    pub format: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// The input file as given.
+    pub file: String,
+    /// Always `"model units, as in the file"`: nothing is rescaled.
+    pub units: String,
+    /// Always `"world"`: node transforms applied (per-mesh volume sets state
+    /// their own frame).
+    pub frame: String,
+    /// The whole scene's volumes (world frame).
+    pub volumes: VolumeSet,
+    /// Per mesh instance (empty unless asked for).
+    pub meshes: Vec<MeshDoc>,
+    /// The OBB tree (only when asked for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<TreeDoc>,
+}
+
+/// The part of `bvtool fit --json`'s file object the export reads.
+#[derive(Deserialize)]
+struct FitFile {
+    #[serde(flatten)]
+    volumes: VolumeSet,
+    #[serde(default)]
+    meshes: Option<Vec<MeshDoc>>,
+}
+
+impl ExportDoc {
+    /// Fits `scene` exactly as `bvtool fit` does ([`FileVolumes::new`]) and,
+    /// with `opts.tree`, builds the OBB tree of the flattened scene
+    /// ([`ObbTree::build`]). `file` is the path as the user gave it.
+    pub fn new(file: &str, scene: &Scene, opts: &ExportOptions) -> Result<ExportDoc> {
+        let fitted = FileVolumes::new(file, scene, &opts.fit)?;
+        // The fit report is the single source of the numbers; reading it back
+        // through its JSON form keeps the export's field names and values
+        // identical to `bvtool fit --json` (serde_json round-trips f64 exactly).
+        let fit: FitFile = serde_json::to_value(&fitted)
+            .and_then(serde_json::from_value)
+            .map_err(|e| Error::geometry(&scene.path, format!("fit report: {e}")))?;
+        let tree = opts.tree.then(|| tree_doc(scene));
+        Ok(ExportDoc {
+            format: "bvtool-export".into(),
+            version: VERSION,
+            file: file.into(),
+            units: "model units, as in the file".into(),
+            frame: "world".into(),
+            volumes: fit.volumes,
+            meshes: fit.meshes.unwrap_or_default(),
+            tree,
+        })
+    }
+
+    /// Every volume set: the file's first, then each mesh instance's.
+    pub fn volume_sets(&self) -> impl Iterator<Item = &VolumeSet> {
+        std::iter::once(&self.volumes).chain(self.meshes.iter().map(|m| &m.volumes))
+    }
+}
+
+impl ObbDoc {
+    fn from_obb(b: &crate::fit::Obb) -> ObbDoc {
+        ObbDoc {
+            method: None,
+            center: b.center.into(),
+            axes: std::array::from_fn(|i| b.axis(i).into()),
+            half_extents: b.half_extents.into(),
+            rotation_xyzw: b.rotation_xyzw(),
+        }
+    }
+
+    /// The box as the crate's [`Obb`](crate::fit::Obb).
+    pub fn to_obb(&self) -> crate::fit::Obb {
+        crate::fit::Obb {
+            center: self.center.into(),
+            axes: nalgebra::Matrix3::from_columns(&self.axes.map(nalgebra::Vector3::from)),
+            half_extents: self.half_extents.into(),
+        }
+    }
+}
+
+fn tree_doc(scene: &Scene) -> TreeDoc {
+    let mesh = scene.flatten();
+    let tree = ObbTree::build(&mesh);
+    let nodes = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| TreeNodeDoc {
+            obb: ObbDoc::from_obb(&n.obb),
+            children: (!n.is_leaf()).then_some([i as u32 + 1, n.right]),
+            first_triangle: n.start,
+            triangle_count: n.count,
+        })
+        .collect();
+    let triangles = tree
+        .original
+        .iter()
+        .map(|&k| mesh.triangles[k as usize])
+        .collect();
+    let sources = tree
+        .original
+        .iter()
+        .map(|&k| {
+            let s = &mesh.sources[k as usize];
+            SourceDoc {
+                node: s.node,
+                instance: s.instance,
+                mesh: s.mesh,
+                primitive: s.primitive,
+                triangle: s.triangle,
+            }
+        })
+        .collect();
+    TreeDoc {
+        leaf_size: tree.leaf_size as u32,
+        nodes,
+        vertices: mesh.vertices.iter().map(|p| (*p).into()).collect(),
+        triangles,
+        sources,
+    }
+}

@@ -1,0 +1,538 @@
+//! The glTF form: the input model with its fitted volumes added as physics
+//! colliders (`KHR_implicit_shapes` shapes referenced by
+//! `KHR_physics_rigid_bodies` node colliders), optionally drawn as LINES.
+//!
+//! The output is self-contained: every buffer of the input (the GLB chunk,
+//! data URIs, external `.bin` files) and every external image is merged into
+//! one buffer, which is the GLB `BIN` chunk or, in a `.gltf`, a base64 data
+//! URI; buffer views are re-pointed into it. OBJ and STL input becomes a
+//! fresh glTF holding the mesh (one node per mesh instance) and the colliders.
+
+use super::ExportDoc;
+use super::f32box::{self, ObbF32};
+use crate::error::{Error, Result};
+use crate::mesh::{Format, Scene};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use nalgebra::{Matrix4, Quaternion, UnitQuaternion};
+use serde_json::{Value, json};
+use std::path::{Component, Path};
+
+/// The extension holding the shapes.
+pub const SHAPES_EXT: &str = "KHR_implicit_shapes";
+/// The extension holding the node colliders.
+pub const BODIES_EXT: &str = "KHR_physics_rigid_bodies";
+/// Segments per great circle in the sphere's debug lines.
+const CIRCLE_SEGMENTS: usize = 32;
+
+/// How to write the glTF.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GltfOptions {
+    /// Write a binary `.glb` (else a `.gltf` with a data URI buffer).
+    pub binary: bool,
+    /// Add LINES primitives drawing each collider (box edges, three great
+    /// circles of each sphere).
+    pub debug_lines: bool,
+    /// Let a `.gltf` input read buffers and images outside its folder.
+    pub allow_external_uris: bool,
+}
+
+/// A glTF document being edited: its JSON and its one merged buffer.
+struct Doc {
+    json: Value,
+    bin: Vec<u8>,
+}
+
+/// The collider nodes added to the scene, each with a `KHR_implicit_shapes`
+/// shape: the file's OBB and sphere, then each mesh instance's (world frame).
+///
+/// Each box's translation is its `f32` centre, its rotation the `f32`
+/// quaternion (x, y, z, w) of its axes, and its `size` the FULL extents,
+/// rounded outwards ([`f32box::obb_with_axes`] with the axes of the rounded
+/// quaternion) so the collider contains every vertex in `f32`.
+pub fn write(scene: &Scene, doc: &ExportDoc, opts: &GltfOptions) -> Result<Vec<u8>> {
+    let mut d = match scene.format {
+        Format::Gltf | Format::Glb => read_input(&scene.path, opts.allow_external_uris)?,
+        Format::Obj | Format::Stl => fresh(scene),
+    };
+    add_colliders(&mut d, doc, opts.debug_lines);
+    Ok(if opts.binary { to_glb(d) } else { to_gltf(d) })
+}
+
+/// The rounded quaternion, unit-normalised in `f64`, and the axes it
+/// rotates to (what a runtime reading `rotation` gets).
+fn rounded_rotation(q: [f64; 4]) -> ([f64; 4], [[f32; 3]; 3]) {
+    let q32 = q.map(|x| x as f32 as f64);
+    let u = UnitQuaternion::from_quaternion(Quaternion::new(q32[3], q32[0], q32[1], q32[2]));
+    let m = u.to_rotation_matrix();
+    let axes = std::array::from_fn(|i| {
+        let c = m.matrix().column(i);
+        [c[0] as f32, c[1] as f32, c[2] as f32]
+    });
+    ([u.i, u.j, u.k, u.w].map(|x| x as f32 as f64), axes)
+}
+
+/// A collider box as glTF puts it: translation, rotation (x, y, z, w), and
+/// the `f32` box whose half extents are half the `size`.
+pub fn collider_box(b: &super::document::ObbDoc) -> ([f64; 4], ObbF32) {
+    let (rotation, axes) = rounded_rotation(b.rotation_xyzw);
+    (rotation, f32box::obb_with_axes(b, axes))
+}
+
+fn f64s(a: &[f32]) -> Vec<f64> {
+    a.iter().map(|&x| x as f64).collect()
+}
+
+fn arr_mut<'a>(v: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
+    let obj = v
+        .as_object_mut()
+        .expect("glTF root and its extensions are objects");
+    let slot = obj.entry(key).or_insert_with(|| json!([]));
+    if !slot.is_array() {
+        *slot = json!([]);
+    }
+    slot.as_array_mut().expect("just made an array")
+}
+
+fn obj_mut<'a>(v: &'a mut Value, key: &str) -> &'a mut Value {
+    let obj = v.as_object_mut().expect("an object");
+    let slot = obj.entry(key).or_insert_with(|| json!({}));
+    if !slot.is_object() {
+        *slot = json!({});
+    }
+    slot
+}
+
+fn push(v: &mut Value, key: &str, item: Value) -> usize {
+    let a = arr_mut(v, key);
+    a.push(item);
+    a.len() - 1
+}
+
+impl Doc {
+    /// Appends `bytes` (4-byte aligned) as a buffer view of buffer 0.
+    fn view(&mut self, bytes: &[u8], target: u32) -> usize {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        push(
+            &mut self.json,
+            "bufferViews",
+            json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len(), "target": target}),
+        )
+    }
+
+    /// A VEC3 float accessor (with the min/max glTF requires for POSITION).
+    fn positions(&mut self, pts: &[[f32; 3]]) -> usize {
+        let bytes: Vec<u8> = pts.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
+        let view = self.view(&bytes, 34962);
+        let lo: Vec<f32> = (0..3)
+            .map(|k| pts.iter().map(|p| p[k]).fold(f32::INFINITY, f32::min))
+            .collect();
+        let hi: Vec<f32> = (0..3)
+            .map(|k| pts.iter().map(|p| p[k]).fold(f32::NEG_INFINITY, f32::max))
+            .collect();
+        push(
+            &mut self.json,
+            "accessors",
+            json!({"bufferView": view, "componentType": 5126, "count": pts.len(),
+                   "type": "VEC3", "min": f64s(&lo), "max": f64s(&hi)}),
+        )
+    }
+
+    /// A SCALAR u32 index accessor.
+    fn indices(&mut self, idx: &[u32]) -> usize {
+        let bytes: Vec<u8> = idx.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let view = self.view(&bytes, 34963);
+        push(
+            &mut self.json,
+            "accessors",
+            json!({"bufferView": view, "componentType": 5125, "count": idx.len(), "type": "SCALAR"}),
+        )
+    }
+
+    /// A mesh of one primitive (`mode` 4 = TRIANGLES, 1 = LINES).
+    fn mesh(&mut self, name: &str, pts: &[[f32; 3]], idx: &[u32], mode: u32) -> usize {
+        let pos = self.positions(pts);
+        let ind = self.indices(idx);
+        push(
+            &mut self.json,
+            "meshes",
+            json!({"name": name, "primitives": [{"attributes": {"POSITION": pos}, "indices": ind, "mode": mode}]}),
+        )
+    }
+}
+
+/// A fresh glTF of `scene` (OBJ or STL): one mesh and node per instance,
+/// positions rounded to `f32`, the node carrying the instance's transform.
+fn fresh(scene: &Scene) -> Doc {
+    let mut d = Doc {
+        json: json!({"asset": {"version": "2.0", "generator": "bvtool export"},
+                     "scene": 0, "scenes": [{"nodes": []}]}),
+        bin: Vec::new(),
+    };
+    for inst in scene
+        .instances
+        .iter()
+        .filter(|i| !i.geometry.triangles.is_empty())
+    {
+        let g = &inst.geometry;
+        let pts: Vec<[f32; 3]> = g
+            .positions
+            .iter()
+            .map(|p| [p.x as f32, p.y as f32, p.z as f32])
+            .collect();
+        let idx: Vec<u32> = g.triangles.iter().flatten().copied().collect();
+        let name = inst
+            .mesh_name
+            .clone()
+            .unwrap_or_else(|| format!("mesh {}", inst.mesh));
+        let mesh = d.mesh(&name, &pts, &idx, 4);
+        let mut node = json!({"name": name, "mesh": mesh});
+        if inst.transform != Matrix4::identity() {
+            node["matrix"] = json!(inst.transform.as_slice());
+        }
+        let n = push(&mut d.json, "nodes", node);
+        d.json["scenes"][0]["nodes"]
+            .as_array_mut()
+            .expect("made above")
+            .push(json!(n));
+    }
+    d
+}
+
+/// Reads a `.glb` or `.gltf` and merges its buffers into one.
+fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
+    let err = |m: String| Error::load(path, m);
+    let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
+    let (mut json, glb_bin): (Value, Option<Vec<u8>>) = if bytes.starts_with(b"glTF") {
+        let (j, b) = split_glb(&bytes).map_err(err)?;
+        let json = serde_json::from_slice(j).map_err(|e| err(format!("GLB JSON: {e}")))?;
+        (json, b.map(<[u8]>::to_vec))
+    } else {
+        let json = serde_json::from_slice(&bytes).map_err(|e| err(format!("glTF JSON: {e}")))?;
+        (json, None)
+    };
+    if !json.is_object() {
+        return Err(err("glTF JSON is not an object".into()));
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let resolve = |uri: &str| -> Result<Vec<u8>> {
+        if let Some(rest) = uri.strip_prefix("data:") {
+            let (_, data) = rest
+                .split_once(";base64,")
+                .ok_or_else(|| err(format!("data URI without base64: {:.40}", uri)))?;
+            return BASE64
+                .decode(data)
+                .map_err(|e| err(format!("data URI: {e}")));
+        }
+        let rel = percent_encoding::percent_decode_str(uri)
+            .decode_utf8()
+            .map_err(|e| err(format!("URI {uri:?}: {e}")))?;
+        let p = Path::new(rel.as_ref());
+        let escapes = p
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+        if escapes && !allow_external {
+            return Err(err(format!(
+                "URI {uri:?} points outside the file's folder (use --allow-external-uris)"
+            )));
+        }
+        std::fs::read(dir.join(p)).map_err(|e| err(format!("{uri}: {e}")))
+    };
+
+    // Merge the buffers: each placed at an 8-aligned base in one blob.
+    let mut bin = Vec::new();
+    let mut bases = Vec::new();
+    let buffers = json["buffers"].as_array().cloned().unwrap_or_default();
+    for (i, b) in buffers.iter().enumerate() {
+        let len = b["byteLength"]
+            .as_u64()
+            .ok_or_else(|| err(format!("buffer {i}: no byteLength")))?;
+        let data = match (b["uri"].as_str(), i, &glb_bin) {
+            (Some(uri), _, _) => resolve(uri)?,
+            (None, 0, Some(chunk)) => chunk.clone(),
+            (None, _, _) => {
+                return Err(err(format!(
+                    "buffer {i} has no data (no URI and not the GLB chunk)"
+                )));
+            }
+        };
+        if (data.len() as u64) < len {
+            return Err(err(format!(
+                "buffer {i}: byteLength {len} but {} bytes of data",
+                data.len()
+            )));
+        }
+        while !bin.len().is_multiple_of(8) {
+            bin.push(0);
+        }
+        bases.push(bin.len() as u64);
+        bin.extend_from_slice(&data[..len as usize]);
+    }
+    let rebase = |v: &mut Value, what: &str| -> Result<()> {
+        let b = v["buffer"].as_u64().unwrap_or(u64::MAX);
+        let base = *bases
+            .get(b as usize)
+            .ok_or_else(|| err(format!("{what}: buffer {b} does not exist")))?;
+        v["buffer"] = json!(0);
+        v["byteOffset"] = json!(v["byteOffset"].as_u64().unwrap_or(0) + base);
+        Ok(())
+    };
+    if let Some(views) = json["bufferViews"].as_array_mut() {
+        for (i, v) in views.iter_mut().enumerate() {
+            rebase(v, &format!("bufferView {i}"))?;
+            if let Some(m) = v.pointer_mut("/extensions/EXT_meshopt_compression") {
+                rebase(m, &format!("bufferView {i} (EXT_meshopt_compression)"))?;
+            }
+        }
+    }
+    json["buffers"] = json!([{"byteLength": bin.len()}]);
+    let mut d = Doc { json, bin };
+
+    // External images move into the buffer (data URIs stay as they are).
+    let images = d.json["images"].as_array().cloned().unwrap_or_default();
+    for (i, img) in images.iter().enumerate() {
+        let Some(uri) = img["uri"].as_str().filter(|u| !u.starts_with("data:")) else {
+            continue;
+        };
+        let data = resolve(uri)?;
+        let lower = uri.to_ascii_lowercase();
+        let mime = if lower.ends_with(".png") {
+            "image/png"
+        } else if lower.ends_with(".ktx2") {
+            "image/ktx2"
+        } else if lower.ends_with(".webp") {
+            "image/webp"
+        } else {
+            "image/jpeg"
+        };
+        let view = d.view(&data, 0);
+        d.json["bufferViews"][view]
+            .as_object_mut()
+            .expect("a view")
+            .remove("target");
+        let im = &mut d.json["images"][i];
+        im.as_object_mut().expect("an image").remove("uri");
+        im["bufferView"] = json!(view);
+        im["mimeType"] = json!(img["mimeType"].as_str().unwrap_or(mime));
+    }
+    Ok(d)
+}
+
+/// The JSON chunk and the optional BIN chunk of a GLB, every length checked
+/// against the bytes present.
+fn split_glb(b: &[u8]) -> std::result::Result<(&[u8], Option<&[u8]>), String> {
+    let u32_at = |at: usize| {
+        b.get(at..at + 4)
+            .map(|s| u32::from_le_bytes(s.try_into().expect("4")))
+    };
+    let version = u32_at(4).ok_or("GLB header truncated")?;
+    if version != 2 {
+        return Err(format!("GLB version {version} (expected 2)"));
+    }
+    let total = u32_at(8).ok_or("GLB header truncated")? as usize;
+    if total > b.len() {
+        return Err(format!(
+            "GLB says {total} bytes but the file has {}",
+            b.len()
+        ));
+    }
+    let mut at = 12;
+    let mut chunks = Vec::new();
+    while at + 8 <= total {
+        let len = u32_at(at).expect("in range") as usize;
+        let kind = u32_at(at + 4).expect("in range");
+        let end = (at + 8)
+            .checked_add(len)
+            .filter(|&e| e <= total)
+            .ok_or_else(|| format!("GLB chunk at {at} runs past the end"))?;
+        chunks.push((kind, &b[at + 8..end]));
+        at = end;
+    }
+    match chunks.as_slice() {
+        [(0x4E4F_534A, j), rest @ ..] => Ok((
+            j,
+            rest.iter()
+                .find(|(k, _)| *k == 0x004E_4942)
+                .map(|(_, c)| *c),
+        )),
+        _ => Err("GLB has no JSON chunk first".into()),
+    }
+}
+
+/// The eight corners and twelve edges of a box of half extents `h`, local.
+fn box_lines(h: [f32; 3]) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let pts = (0..8)
+        .map(|k| std::array::from_fn(|i| if k >> i & 1 == 1 { h[i] } else { -h[i] }))
+        .collect();
+    let mut idx = Vec::new();
+    for k in 0..8u32 {
+        for bit in [1, 2, 4] {
+            if k & bit == 0 {
+                idx.extend([k, k | bit]);
+            }
+        }
+    }
+    (pts, idx)
+}
+
+/// Three great circles (in the xy, yz and zx planes) of radius `r`, local.
+fn sphere_lines(r: f32) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let mut pts = Vec::new();
+    let mut idx = Vec::new();
+    for plane in 0..3 {
+        let base = pts.len() as u32;
+        for s in 0..CIRCLE_SEGMENTS {
+            let t = s as f64 / CIRCLE_SEGMENTS as f64 * std::f64::consts::TAU;
+            let mut p = [0.0f32; 3];
+            p[plane] = (r as f64 * t.cos()) as f32;
+            p[(plane + 1) % 3] = (r as f64 * t.sin()) as f32;
+            pts.push(p);
+            let n = CIRCLE_SEGMENTS as u32;
+            idx.extend([base + s as u32, base + (s as u32 + 1) % n]);
+        }
+    }
+    (pts, idx)
+}
+
+/// How a collider node names the mesh instance it bounds (after "of "):
+/// `node N [instance I] mesh M primitive P` (`node -` for OBJ/STL), or
+/// `file` for the whole scene.
+pub fn instance_label(node: Option<u32>, instance: u32, mesh: u32, primitive: u32) -> String {
+    let node = node.map_or("-".into(), |n| n.to_string());
+    let inst = if instance > 0 {
+        format!(" instance {instance}")
+    } else {
+        String::new()
+    };
+    format!("node {node}{inst} mesh {mesh} primitive {primitive}")
+}
+
+fn add_colliders(d: &mut Doc, doc: &ExportDoc, debug_lines: bool) {
+    let used = arr_mut(&mut d.json, "extensionsUsed");
+    for e in [SHAPES_EXT, BODIES_EXT] {
+        if !used.iter().any(|u| u == e) {
+            used.push(json!(e));
+        }
+    }
+    let mut children = Vec::new();
+    let names = std::iter::once("file".to_string()).chain(
+        doc.meshes
+            .iter()
+            .map(|m| instance_label(m.node, m.instance, m.mesh, m.primitive)),
+    );
+    for (v, name) in doc.volume_sets().zip(names) {
+        let (rotation, b) = collider_box(&v.obb);
+        let size = f64s(&b.half_extents.map(|h| f32box::round_up(2.0 * h as f64)));
+        let s = f32box::sphere(&v.sphere);
+        let shapes = [
+            json!({"type": "box", "box": {"size": size}}),
+            json!({"type": "sphere", "sphere": {"radius": s.radius as f64}}),
+        ];
+        let placed = [
+            (
+                format!(
+                    "bvtool OBB ({}) of {name}",
+                    v.obb.method.as_deref().unwrap_or("?")
+                ),
+                b.center,
+                Some(rotation),
+            ),
+            (
+                format!("bvtool sphere ({}) of {name}", v.sphere.method),
+                s.center,
+                None,
+            ),
+        ];
+        for (k, (shape, (label, center, rot))) in shapes.into_iter().zip(placed).enumerate() {
+            let exts = obj_mut(obj_mut(&mut d.json, "extensions"), SHAPES_EXT);
+            let index = push(exts, "shapes", shape);
+            let mut node = json!({
+                "name": label,
+                "translation": f64s(&center),
+                "extensions": {BODIES_EXT: {"collider": {"geometry": {"shape": index}}}},
+            });
+            if let Some(r) = rot {
+                node["rotation"] = json!(r);
+            }
+            if debug_lines {
+                let (pts, idx) = if k == 0 {
+                    box_lines(b.half_extents)
+                } else {
+                    sphere_lines(s.radius)
+                };
+                node["mesh"] = json!(d.mesh(&format!("{label} (lines)"), &pts, &idx, 1));
+            }
+            children.push(push(&mut d.json, "nodes", node));
+        }
+    }
+    let root = push(
+        &mut d.json,
+        "nodes",
+        json!({"name": "bvtool colliders (world frame)", "children": children}),
+    );
+    let scene = d.json["scene"].as_u64().unwrap_or(0) as usize;
+    if d.json["scenes"].get(scene).is_none() {
+        push(&mut d.json, "scenes", json!({"nodes": []}));
+        d.json["scene"] = json!(arr_mut(&mut d.json, "scenes").len() - 1);
+    }
+    let scene = d.json["scene"].as_u64().unwrap_or(0) as usize;
+    arr_mut(&mut d.json["scenes"][scene], "nodes").push(json!(root));
+}
+
+fn padded(mut v: Vec<u8>, pad: u8) -> Vec<u8> {
+    while !v.len().is_multiple_of(4) {
+        v.push(pad);
+    }
+    v
+}
+
+/// Points the document at its one buffer, or drops `buffers` when there is
+/// no binary data at all (glTF forbids an empty buffer).
+fn set_buffer(d: &mut Doc, buffer: Value) {
+    let obj = d.json.as_object_mut().expect("glTF root is an object");
+    if d.bin.is_empty() {
+        obj.remove("buffers");
+    } else {
+        obj.insert("buffers".into(), json!([buffer]));
+    }
+}
+
+fn to_glb(mut d: Doc) -> Vec<u8> {
+    d.bin = padded(std::mem::take(&mut d.bin), 0);
+    let len = d.bin.len();
+    set_buffer(&mut d, json!({"byteLength": len}));
+    let bin = d.bin;
+    let text = padded(
+        serde_json::to_vec(&d.json).expect("JSON values serialize"),
+        b' ',
+    );
+    let bin_chunk = if bin.is_empty() { 0 } else { 8 + bin.len() };
+    let total = 12 + 8 + text.len() + bin_chunk;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(&0x4E4F_534Au32.to_le_bytes());
+    out.extend_from_slice(&text);
+    if !bin.is_empty() {
+        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        out.extend_from_slice(&0x004E_4942u32.to_le_bytes());
+        out.extend_from_slice(&bin);
+    }
+    out
+}
+
+fn to_gltf(mut d: Doc) -> Vec<u8> {
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        BASE64.encode(&d.bin)
+    );
+    let len = d.bin.len();
+    set_buffer(&mut d, json!({"byteLength": len, "uri": uri}));
+    serde_json::to_vec_pretty(&d.json).expect("JSON values serialize")
+}

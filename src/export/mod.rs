@@ -1,0 +1,59 @@
+//! `bvtool export`: the fitted volumes (and optionally the OBB tree with its
+//! triangles) written for a runtime to use without bvtool.
+//!
+//! Every format is produced from one [`ExportDoc`], built once from the
+//! volumes `bvtool fit` reports ([`crate::report::fit::FileVolumes`]) and the
+//! OBB tree `bvtool tree` builds ([`crate::tree::ObbTree`]), so all formats
+//! carry the same numbers:
+//!
+//! - [`json`]: the document itself (`f64`), schema in `docs/bvtool-export.schema.json`;
+//! - [`bin`]: a little-endian, 16-byte-aligned binary image a C runtime can
+//!   map and use in place, with a validating reader ([`bin::read`]);
+//! - [`c_header`]: the same data as `static const` C arrays;
+//! - [`gltf`]: the input model with the volumes added as
+//!   `KHR_implicit_shapes` / `KHR_physics_rigid_bodies` colliders.
+//!
+//! The binary, C and glTF forms store `f32`; every box and sphere is rounded
+//! outwards ([`f32box`]) so that it still contains every vertex, whether the
+//! vertex is tested in `f64` or rounded to `f32` and tested in `f32`.
+
+pub mod bin;
+pub mod c_header;
+pub mod document;
+pub mod f32box;
+pub mod gltf;
+pub mod json;
+
+pub use document::{ExportDoc, ExportOptions};
+
+use crate::error::{Error, Result};
+use crate::mesh::Scene;
+
+/// An export format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The [`ExportDoc`] as JSON.
+    Json,
+    /// The binary form ([`bin`]).
+    Bin,
+    /// A C header ([`c_header`]).
+    C,
+    /// The input as glTF with colliders ([`gltf`]).
+    Gltf,
+}
+
+/// The bytes of `doc` in `format`. For [`Format::Gltf`], `scene` is the
+/// model `doc` was made from and `gltf` says how to write it.
+pub fn render(
+    scene: &Scene,
+    doc: &ExportDoc,
+    format: Format,
+    gltf: &gltf::GltfOptions,
+) -> Result<Vec<u8>> {
+    Ok(match format {
+        Format::Json => (json::to_string(doc) + "\n").into_bytes(),
+        Format::C => c_header::to_string(doc).into_bytes(),
+        Format::Bin => bin::write(doc).map_err(|e| Error::geometry(&scene.path, e.to_string()))?,
+        Format::Gltf => gltf::write(scene, doc, gltf)?,
+    })
+}

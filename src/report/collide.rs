@@ -23,6 +23,14 @@ pub struct Side {
 }
 
 impl Side {
+    /// The file and its triangle count, as reported.
+    pub fn summary(&self) -> SideJson {
+        SideJson {
+            file: self.file.clone(),
+            triangles: self.mesh.triangles.len(),
+        }
+    }
+
     /// Flattens `scene` and builds its tree (timed).
     pub fn new(file: &str, scene: &Scene) -> Result<Side> {
         let mesh = scene.flatten();
@@ -163,14 +171,8 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<
         });
     }
     Ok(CollideDoc {
-        a: SideJson {
-            file: a.file.clone(),
-            triangles: a.mesh.triangles.len(),
-        },
-        b: SideJson {
-            file: b.file.clone(),
-            triangles: b.mesh.triangles.len(),
-        },
+        a: a.summary(),
+        b: b.summary(),
         build_ms: BuildMs {
             a: a.build_ms,
             b: b.build_ms,

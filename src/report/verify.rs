@@ -55,14 +55,8 @@ pub fn poses(a: &Side, b: &Side, n: usize, seed: u64) -> Vec<Pose> {
 pub fn run(a: &Side, b: &Side, poses: &[Pose], seed: u64) -> Result<VerifyDoc> {
     let checker = Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?;
     let mut doc = VerifyDoc {
-        a: SideJson {
-            file: a.file.clone(),
-            triangles: a.mesh.triangles.len(),
-        },
-        b: SideJson {
-            file: b.file.clone(),
-            triangles: b.mesh.triangles.len(),
-        },
+        a: a.summary(),
+        b: b.summary(),
         seed,
         both_touching: 0,
         both_apart: 0,

@@ -1,0 +1,133 @@
+//! `bvtool compare`: its figures against independent bounds.
+
+use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
+use bvtool::query::{ContactMode, collide, poses::near_boundary};
+use bvtool::report::compare::{CompareOptions, Comparison};
+use bvtool::tree::ObbTree;
+use nalgebra::{Matrix4, Point3};
+use std::sync::Arc;
+
+/// A unit cube (12 triangles) as a one-instance scene.
+fn cube() -> Scene {
+    let positions: Vec<Point3<f64>> = (0..8)
+        .map(|k| Point3::new((k & 1) as f64, ((k >> 1) & 1) as f64, ((k >> 2) & 1) as f64))
+        .collect();
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    let triangles = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    Scene {
+        path: "cube".into(),
+        format: Format::Obj,
+        instances: vec![MeshInstance {
+            node: None,
+            node_name: None,
+            instance: 0,
+            mesh: 0,
+            mesh_name: None,
+            primitive: 0,
+            transform: Matrix4::identity(),
+            geometry: Arc::new(Geometry {
+                positions,
+                triangles,
+            }),
+        }],
+        skipped_primitives: 0,
+        extensions: Vec::new(),
+    }
+}
+
+#[test]
+fn cube_volumes_and_the_aabb_under_rotation_are_bounded_exactly() {
+    let opts = CompareOptions {
+        rotations: 200,
+        poses: 10,
+        seed: 3,
+    };
+    let c = Comparison::new("cube", &cube(), &opts).unwrap();
+    assert!((c.hull_volume - 1.0).abs() < 1e-12);
+    for v in &c.volumes {
+        let ratio = v.hull_ratio.unwrap();
+        match (v.kind, v.method) {
+            // Every box of an axis-aligned cube is the cube itself.
+            ("aabb", _) | ("obb", _) => assert!(
+                (ratio - 1.0).abs() < 1e-9,
+                "{} {}: {ratio}",
+                v.kind,
+                v.method
+            ),
+            // The minimum sphere has radius √3/2.
+            ("sphere", "exact") => {
+                let expected = 4.0 / 3.0 * std::f64::consts::PI * (3f64.sqrt() / 2.0).powi(3);
+                assert!((v.volume - expected).abs() < 1e-9 * expected);
+            }
+            _ => assert!(
+                ratio >= 2.72,
+                "{} {}: a sphere holds at least the minimum's volume",
+                v.kind,
+                v.method
+            ),
+        }
+    }
+    // A rotated unit cube's AABB has each extent between 1 and √3.
+    let r = &c.aabb_under_rotation;
+    assert_eq!(r.rotations, 200);
+    assert!(r.best_ratio >= 1.0 - 1e-12 && r.worst_ratio <= 3f64.sqrt().powi(3) + 1e-12);
+    assert!(r.best_ratio <= r.mean_ratio && r.mean_ratio <= r.worst_ratio);
+    assert!(
+        r.worst_ratio > 2.0,
+        "200 random rotations reach far from axis-aligned: {}",
+        r.worst_ratio
+    );
+}
+
+#[test]
+fn the_aabb_tree_finds_the_same_pairs_with_more_work() {
+    let scene = bvtool::load::load(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj")),
+        &Default::default(),
+    )
+    .unwrap();
+    let mesh = scene.flatten();
+    let obb = ObbTree::build(&mesh);
+    let aabb = obb.with_aabb_boxes();
+    // Every AABB-tree box is axis-aligned and holds its node's triangles.
+    for (n, m) in aabb.nodes.iter().zip(&obb.nodes) {
+        assert_eq!(n.obb.axes, nalgebra::Matrix3::identity());
+        for t in obb.node_triangles(m) {
+            assert!(t.iter().all(|p| n.obb.contains(p, 0.0)));
+        }
+    }
+    let (mut obb_work, mut aabb_work) = (0, 0);
+    for pose in near_boundary(&mesh, &mesh, 20, 5) {
+        let a = collide(&obb, &obb, &pose, ContactMode::All);
+        let b = collide(&aabb, &aabb, &pose, ContactMode::All);
+        assert_eq!(a.pairs, b.pairs);
+        obb_work += a.triangle_tests;
+        aabb_work += b.triangle_tests;
+    }
+    assert!(
+        obb_work < aabb_work,
+        "OBB leaves {obb_work} vs AABB leaves {aabb_work}"
+    );
+    let c = Comparison::new(
+        "torus",
+        &scene,
+        &CompareOptions {
+            rotations: 10,
+            poses: 20,
+            seed: 5,
+        },
+    )
+    .unwrap();
+    assert_eq!(c.trees.obb.triangle_tests, obb_work);
+    assert_eq!(c.trees.aabb.triangle_tests, aabb_work);
+}

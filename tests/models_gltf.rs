@@ -339,3 +339,31 @@ fn absolute_and_parent_uris_are_refused() {
         assert_eq!(ok.triangle_count(), 1);
     }
 }
+
+/// The meshopt-compressed, quantized pirate and its OBJ twin: same triangle
+/// count, and the same bounds within the quantization step. The GLB stores
+/// positions as unnormalized u16 scaled by the node's uniform `scale`, so a
+/// position is off by at most half that step; the OBJ prints 6 decimals.
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn pirate_obj_and_meshopt_glb_agree_within_quantization() {
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
+    let glb_path = dir.join("gltf/Pirate/glTF-Binary-meshopt/pirate.glb");
+    let obj = load_ok(&dir.join("obj/meshoptimizer/pirate.obj"));
+    let glb = load_ok(&glb_path);
+    assert_eq!(obj.triangle_count(), glb.triangle_count());
+    // The quantization step, read from the file's own JSON chunk.
+    let json = raw_json(&glb_path);
+    let step = json["nodes"][0]["scale"][0].as_f64().unwrap();
+    assert!(
+        step > 0.0 && step < 1e-3,
+        "unexpected quantization scale {step}"
+    );
+    let tol = 0.5 * step + 5e-7;
+    let ((amin, amax), (bmin, bmax)) = (world_aabb(&obj), world_aabb(&glb));
+    let err = (amin - bmin).amax().max((amax - bmax).amax());
+    eprintln!("pirate OBJ vs meshopt GLB: bounds differ by {err:.3e} (tolerance {tol:.3e})");
+    assert!(err <= tol, "bounds differ by {err} > {tol}");
+}

@@ -83,7 +83,11 @@ fn structure_and_containment() {
         assert_eq!(stats.aabb_volume_per_level[0], all.volume());
         assert!(stats.depth + 1 == stats.obb_volume_per_level.len());
         assert!(stats.depth >= (leaves as f64).log2().ceil() as usize);
-        assert!(stats.bytes_per_triangle > 0.0);
+        let structure = (tree.nodes.len() * std::mem::size_of::<bvtool::tree::Node>() + 4 * n)
+            as f64
+            / n as f64;
+        assert_eq!(stats.bytes_per_triangle, structure);
+        assert_eq!(tree.total_bytes_per_triangle(), structure + 72.0);
         if n >= 1000 {
             // The diagonal cloud: an oriented root box is much tighter.
             assert!(stats.obb_volume_per_level[0] < 0.5 * stats.aabb_volume_per_level[0]);

@@ -192,6 +192,15 @@ impl ObbTree {
         bytes as f64 / self.triangles.len().max(1) as f64
     }
 
+    /// Bytes per triangle of everything the tree holds: the structure of
+    /// [`ObbTree::bytes_per_triangle`] plus the triangle corners copied into
+    /// node order (72 bytes per triangle). `Vec` spare capacity is not
+    /// counted.
+    pub fn total_bytes_per_triangle(&self) -> f64 {
+        let corners = self.triangles.len() * std::mem::size_of::<[Point3<f64>; 3]>();
+        self.bytes_per_triangle() + corners as f64 / self.triangles.len().max(1) as f64
+    }
+
     /// The axis-aligned box of node `n`'s triangle corners (the AABB tree of
     /// the same split, for comparison).
     pub fn node_aabb(&self, n: &Node) -> Aabb {

@@ -209,8 +209,9 @@ impl ObbTree {
     }
 }
 
-/// The box of a set of triangles: the frame of their summed covariance
-/// moments (the corners' covariance when their total area is zero), extents
+/// The box of a set of triangles: for one proper triangle its own frame
+/// ([`triangle_frame`]), otherwise the frame of their summed covariance
+/// moments (the corners' covariance when their total area is zero); extents
 /// over their corners.
 fn fit_box(corners: &[[Point3<f64>; 3]], items: &[Item]) -> Obb {
     let mut sum = Moments::default();
@@ -218,14 +219,40 @@ fn fit_box(corners: &[[Point3<f64>; 3]], items: &[Item]) -> Obb {
         sum.add(&it.moments);
     }
     let tris = || items.iter().map(|it| &corners[it.index as usize]);
-    let frame = match sum.covariance() {
-        Some(cov) => principal_frame(&cov),
-        None => of_triangles(tris().copied())
+    let single = match items {
+        [it] => triangle_frame(&corners[it.index as usize]),
+        _ => None,
+    };
+    let frame = match (single, sum.covariance()) {
+        (Some(frame), _) => frame,
+        (None, Some(cov)) => principal_frame(&cov),
+        (None, None) => of_triangles(tris().copied())
             .map(|(_, cov)| principal_frame(&cov))
             .unwrap_or_else(Matrix3::identity),
     };
     Obb::from_frame_and_points(&frame, tris().flat_map(|t| t.iter()))
         .expect("a node covers at least one triangle")
+}
+
+/// The frame of a single non-degenerate triangle: its longest edge, the
+/// in-plane perpendicular and its normal, so its box is flat (as tight as a
+/// box can be) without an eigen-decomposition. `None` when degenerate.
+fn triangle_frame(t: &[Point3<f64>; 3]) -> Option<Matrix3<f64>> {
+    let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let e = edges
+        .iter()
+        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))?;
+    let a0 = e.try_normalize(0.0)?;
+    let n = edges[0].cross(&edges[1]).try_normalize(0.0)?;
+    // For a sliver the computed normal is rounding noise and need not be
+    // perpendicular to the edge: re-orthogonalize, and give up (the caller
+    // uses the covariance) unless the frame is orthonormal to ~1e-12, which
+    // the boxes' rounding margin relies on.
+    let a2 = (n - a0 * a0.dot(&n)).try_normalize(0.0)?;
+    let a1 = a2.cross(&a0);
+    let frame = Matrix3::from_columns(&[a0, a1, a2]);
+    let orthonormal = (frame.tr_mul(&frame) - Matrix3::identity()).amax() < 1e-12;
+    (orthonormal && frame.iter().all(|x| x.is_finite())).then_some(frame)
 }
 
 /// Appends to `out` the subtree over `items` (reordered in place) in depth-

@@ -43,8 +43,10 @@ impl Node {
 /// A top-down OBB tree over a triangle mesh.
 ///
 /// Each node's box takes its axes from the area-weighted covariance of the
-/// node's triangles (RAPID's continuous formula) and its extents from the
-/// node's triangle corners (with a rounding margin, so every corner is inside).
+/// node's triangles (RAPID's continuous formula, summed from per-triangle
+/// moments computed once; a single-triangle leaf uses the triangle's own
+/// frame) and its extents from the node's triangle corners (with a rounding
+/// margin, so every corner is inside).
 /// A node splits along its box's longest axis at the mean of its triangles'
 /// centroids, falling back to the median when one side would be empty, until
 /// it holds at most `leaf_size` triangles. Degenerate triangles are kept.

@@ -5,6 +5,11 @@
 //! `intersection_test` on the same poses runs beside it; leaf sizes 1, 2, 4
 //! and 8 are compared to choose `DEFAULT_LEAF_SIZE`.
 //!
+//! Beside criterion's means it prints per-query medians the way
+//! `shared/peers/collide_peers.py` reports its peers (each pose timed
+//! `REPEAT` times, the median per pose, then the median over poses), so that
+//! the figures compare directly.
+//!
 //! Needs the model corpus (`BVTOOL_MODELS` or `../shared/models`); without it
 //! the bench does nothing.
 
@@ -17,6 +22,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::Point3;
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// The 69k bunny as a soup, through `bvtool::load` when the OBJ loader is
 /// there, else straight through `tobj`.
@@ -51,6 +57,30 @@ fn bunny() -> Option<TriMesh> {
     Some(m)
 }
 
+/// Repeats per pose for the printed medians, as `collide_peers.py --repeat 5`.
+const REPEAT: usize = 5;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The median over poses of the per-pose median time of `f`, in µs.
+fn median_per_query(poses: &[Pose], mut f: impl FnMut(&Pose) -> bool) -> f64 {
+    let per_pose = poses.iter().map(|p| {
+        median(
+            (0..REPEAT)
+                .map(|_| {
+                    let t = Instant::now();
+                    black_box(f(black_box(p)));
+                    t.elapsed().as_secs_f64() * 1e6
+                })
+                .collect(),
+        )
+    });
+    median(per_pose.collect())
+}
+
 fn poses() -> Vec<Pose> {
     let text = include_str!("data/bunny69k_poses.json");
     let json: Vec<PoseJson> = serde_json::from_str(text).expect("pose file");
@@ -76,12 +106,31 @@ fn bench(c: &mut Criterion) {
             .count()
     };
     eprintln!(
-        "{} triangles, {} nodes, {:.1} bytes/triangle, {} of {} poses collide",
+        "{} triangles, {} nodes, {:.1} bytes/triangle (nodes + permutation), {:.1} with the corner copy, {} of {} poses collide",
         mesh.triangles.len(),
         tree.nodes.len(),
         tree.bytes_per_triangle(),
+        tree.total_bytes_per_triangle(),
         run(&tree, ContactMode::First),
         poses.len()
+    );
+    let parry = ParryPair::new(&mesh, &mesh).expect("parry mesh");
+    eprintln!(
+        "median per query (µs): first contact {:.1}, all contacts {:.1}, parry intersection_test {:.1}; build median of {REPEAT}: {:.1} ms",
+        median_per_query(&poses, |p| collide(&tree, &tree, p, ContactMode::First)
+            .intersecting),
+        median_per_query(&poses, |p| collide(&tree, &tree, p, ContactMode::All)
+            .intersecting),
+        median_per_query(&poses, |p| parry.intersects(p)),
+        median(
+            (0..REPEAT)
+                .map(|_| {
+                    let t = Instant::now();
+                    black_box(ObbTree::build(black_box(&mesh)));
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect()
+        ),
     );
     g.bench_function("first_contact_x100", |b| {
         b.iter(|| run(&tree, ContactMode::First))
@@ -89,7 +138,6 @@ fn bench(c: &mut Criterion) {
     g.bench_function("all_contacts_x100", |b| {
         b.iter(|| run(&tree, ContactMode::All))
     });
-    let parry = ParryPair::new(&mesh, &mesh).expect("parry mesh");
     g.bench_function("parry_intersection_test_x100", |b| {
         b.iter(|| poses.iter().filter(|p| parry.intersects(p)).count())
     });

@@ -83,7 +83,11 @@ fn structure_and_containment() {
         assert_eq!(stats.aabb_volume_per_level[0], all.volume());
         assert!(stats.depth + 1 == stats.obb_volume_per_level.len());
         assert!(stats.depth >= (leaves as f64).log2().ceil() as usize);
-        assert!(stats.bytes_per_triangle > 0.0);
+        let structure = (tree.nodes.len() * std::mem::size_of::<bvtool::tree::Node>() + 4 * n)
+            as f64
+            / n as f64;
+        assert_eq!(stats.bytes_per_triangle, structure);
+        assert_eq!(tree.total_bytes_per_triangle(), structure + 72.0);
         if n >= 1000 {
             // The diagonal cloud: an oriented root box is much tighter.
             assert!(stats.obb_volume_per_level[0] < 0.5 * stats.aabb_volume_per_level[0]);
@@ -97,4 +101,41 @@ fn empty_mesh_gives_empty_tree() {
     assert!(tree.nodes.is_empty());
     let s = TreeStats::of(&tree);
     assert_eq!((s.nodes, s.depth, s.leaves), (0, 0, 0));
+}
+
+/// Near-degenerate slivers (third corner within a few ulps of the first
+/// edge's line) and proper triangles, one per leaf: every leaf's box is a
+/// rotation and contains its triangle's corners.
+#[test]
+fn sliver_leaves_contain_their_corners() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut m = TriMesh::default();
+    for k in 0..2000u32 {
+        let a = Point3::new(rng.random(), rng.random(), rng.random()) * 10.0;
+        let d = Vector3::new(rng.random(), rng.random(), rng.random());
+        let off = [1e-15, 1e-12, 1e-9, 0.3][k as usize % 4];
+        let third = a + d * rng.random::<f64>() + Vector3::new(off, -off, off * 0.5);
+        let base = m.vertices.len() as u32;
+        m.vertices.extend([a, a + d, third]);
+        m.triangles.push([base, base + 1, base + 2]);
+        m.sources.push(bvtool::TriangleSource {
+            node: None,
+            instance: 0,
+            mesh: 0,
+            primitive: 0,
+            triangle: k,
+        });
+    }
+    let tree = ObbTree::build_with_leaf_size(&m, 1);
+    for node in &tree.nodes {
+        assert!((node.obb.axes.determinant() - 1.0).abs() < 1e-9);
+        assert!(
+            (node.obb.axes.tr_mul(&node.obb.axes) - nalgebra::Matrix3::identity()).amax() < 1e-9
+        );
+        for t in tree.node_triangles(node) {
+            for p in t {
+                assert!(node.obb.contains(p, 0.0), "{t:?} outside {:?}", node.obb);
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use crate::fit::covariance::{of_triangles, principal_frame};
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Matrix3, Point3, Vector3};
 
 /// Triangles per leaf when none is asked for, chosen in `benches/collide.rs`
 /// (69k-triangle bunny against itself, 100 near-boundary poses, mean per
@@ -43,8 +43,10 @@ impl Node {
 /// A top-down OBB tree over a triangle mesh.
 ///
 /// Each node's box takes its axes from the area-weighted covariance of the
-/// node's triangles (RAPID's continuous formula) and its extents from the
-/// node's triangle corners (with a rounding margin, so every corner is inside).
+/// node's triangles (RAPID's continuous formula, summed from per-triangle
+/// moments computed once; a single-triangle leaf uses the triangle's own
+/// frame) and its extents from the node's triangle corners (with a rounding
+/// margin, so every corner is inside).
 /// A node splits along its box's longest axis at the mean of its triangles'
 /// centroids, falling back to the median when one side would be empty, until
 /// it holds at most `leaf_size` triangles. Degenerate triangles are kept.
@@ -65,11 +67,64 @@ pub struct ObbTree {
     pub max_abs_coord: f64,
 }
 
-/// A triangle during the build: its index and centroid.
+/// A triangle during the build: its index, centroid and its share of the
+/// RAPID covariance sums (see [`Moments`]), computed once so that every node
+/// sums them instead of recomputing cross products.
 #[derive(Clone, Copy)]
 struct Item {
     index: u32,
     centroid: Point3<f64>,
+    moments: Moments,
+}
+
+/// A triangle surface's area, first and second area moments about the
+/// build's origin (RAPID's continuous formula, as in
+/// [`crate::fit::covariance::of_triangles`]): `A`, `A·m` and
+/// `A/12·(9·m·mᵀ + p·pᵀ + q·qᵀ + r·rᵀ)`, the last as its 6 distinct entries
+/// (xx, yy, zz, xy, xz, yz). Sums of these over a node give its covariance.
+#[derive(Clone, Copy, Default)]
+struct Moments {
+    area: f64,
+    first: [f64; 3],
+    second: [f64; 6],
+}
+
+impl Moments {
+    fn of(t: &[Point3<f64>; 3], origin: &Point3<f64>) -> Moments {
+        let [p, q, r] = t.map(|c| c - origin);
+        let area = 0.5 * (q - p).cross(&(r - p)).norm();
+        let m = (p + q + r) / 3.0;
+        let s = |i: usize, j: usize| {
+            (9.0 * m[i] * m[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j]) * (area / 12.0)
+        };
+        Moments {
+            area,
+            first: [m.x * area, m.y * area, m.z * area],
+            second: [s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(0, 2), s(1, 2)],
+        }
+    }
+
+    fn add(&mut self, o: &Moments) {
+        self.area += o.area;
+        for k in 0..3 {
+            self.first[k] += o.first[k];
+        }
+        for k in 0..6 {
+            self.second[k] += o.second[k];
+        }
+    }
+
+    /// The covariance of the summed surface, `None` when its area is zero
+    /// (or the sums overflowed).
+    fn covariance(&self) -> Option<Matrix3<f64>> {
+        if !(self.area > 0.0 && self.area.is_finite()) {
+            return None;
+        }
+        let mean = Vector3::from(self.first) / self.area;
+        let [xx, yy, zz, xy, xz, yz] = self.second.map(|v| v / self.area);
+        let second = Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+        Some(second - mean * mean.transpose())
+    }
 }
 
 impl ObbTree {
@@ -83,25 +138,30 @@ impl ObbTree {
     /// empty tree (no nodes).
     pub fn build_with_leaf_size(mesh: &TriMesh, leaf_size: usize) -> ObbTree {
         let leaf_size = leaf_size.max(1);
-        let mut items: Vec<Item> = (0..mesh.triangles.len())
-            .map(|i| {
-                let [a, b, c] = mesh.triangle(i);
-                Item {
-                    index: i as u32,
-                    centroid: Point3::from((a.coords + b.coords + c.coords) / 3.0),
-                }
+        let corners: Vec<[Point3<f64>; 3]> = (0..mesh.triangles.len())
+            .map(|i| mesh.triangle(i))
+            .collect();
+        // Moments about the corners' bounding-box centre, to limit
+        // cancellation in `second/area - mean·meanᵀ`.
+        let origin = Aabb::from_points(corners.iter().flat_map(|t| t.iter()))
+            .map(|b| nalgebra::center(&b.min, &b.max))
+            .unwrap_or_else(Point3::origin);
+        let mut items: Vec<Item> = corners
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Item {
+                index: i as u32,
+                centroid: Point3::from((t[0].coords + t[1].coords + t[2].coords) / 3.0),
+                moments: Moments::of(t, &origin),
             })
             .collect();
-        let nodes = if items.is_empty() {
-            Vec::new()
-        } else {
-            build_subtree(mesh, &mut items, 0, leaf_size)
-        };
+        let mut nodes = Vec::with_capacity(2 * items.len() / leaf_size + 1);
+        if !items.is_empty() {
+            build_subtree(&corners, &mut items, 0, leaf_size, &mut nodes);
+        }
         let original: Vec<u32> = items.iter().map(|it| it.index).collect();
-        let triangles: Vec<[Point3<f64>; 3]> = original
-            .iter()
-            .map(|&i| mesh.triangle(i as usize))
-            .collect();
+        let triangles: Vec<[Point3<f64>; 3]> =
+            original.iter().map(|&i| corners[i as usize]).collect();
         let max_abs_coord = triangles
             .iter()
             .flat_map(|t| t.iter())
@@ -147,6 +207,15 @@ impl ObbTree {
         tree
     }
 
+    /// Bytes per triangle of everything the tree holds: the structure of
+    /// [`ObbTree::bytes_per_triangle`] plus the triangle corners copied into
+    /// node order (72 bytes per triangle). `Vec` spare capacity is not
+    /// counted.
+    pub fn total_bytes_per_triangle(&self) -> f64 {
+        let corners = self.triangles.len() * std::mem::size_of::<[Point3<f64>; 3]>();
+        self.bytes_per_triangle() + corners as f64 / self.triangles.len().max(1) as f64
+    }
+
     /// The axis-aligned box of node `n`'s triangle corners (the AABB tree of
     /// the same split, for comparison).
     pub fn node_aabb(&self, n: &Node) -> Aabb {
@@ -155,61 +224,97 @@ impl ObbTree {
     }
 }
 
-/// The box of a set of triangles: covariance frame, corner extents.
-fn fit_box(mesh: &TriMesh, items: &[Item]) -> Obb {
-    let tris = items.iter().map(|it| mesh.triangle(it.index as usize));
-    let frame = of_triangles(tris.clone())
-        .map(|(_, cov)| principal_frame(&cov))
-        .unwrap_or_else(nalgebra::Matrix3::identity);
-    let corners: Vec<Point3<f64>> = tris.flat_map(|t| t.into_iter()).collect();
-    Obb::from_frame_and_points(&frame, &corners).expect("a node covers at least one triangle")
+/// The box of a set of triangles: for one proper triangle its own frame
+/// ([`triangle_frame`]), otherwise the frame of their summed covariance
+/// moments (the corners' covariance when their total area is zero); extents
+/// over their corners.
+fn fit_box(corners: &[[Point3<f64>; 3]], items: &[Item]) -> Obb {
+    let mut sum = Moments::default();
+    for it in items {
+        sum.add(&it.moments);
+    }
+    let tris = || items.iter().map(|it| &corners[it.index as usize]);
+    let single = match items {
+        [it] => triangle_frame(&corners[it.index as usize]),
+        _ => None,
+    };
+    let frame = match (single, sum.covariance()) {
+        (Some(frame), _) => frame,
+        (None, Some(cov)) => principal_frame(&cov),
+        (None, None) => of_triangles(tris().copied())
+            .map(|(_, cov)| principal_frame(&cov))
+            .unwrap_or_else(Matrix3::identity),
+    };
+    Obb::from_frame_and_points(&frame, tris().flat_map(|t| t.iter()))
+        .expect("a node covers at least one triangle")
 }
 
-/// Builds the subtree over `items` (reordered in place), with its nodes in
-/// depth-first order and triangle ranges starting at `start`.
-fn build_subtree(mesh: &TriMesh, items: &mut [Item], start: u32, leaf_size: usize) -> Vec<Node> {
-    let obb = fit_box(mesh, items);
-    let count = items.len() as u32;
-    if items.len() <= leaf_size {
-        return vec![Node {
-            obb,
-            start,
-            count,
-            right: 0,
-        }];
-    }
+/// The frame of a single non-degenerate triangle: its longest edge, the
+/// in-plane perpendicular and its normal, so its box is flat (as tight as a
+/// box can be) without an eigen-decomposition. `None` when degenerate.
+fn triangle_frame(t: &[Point3<f64>; 3]) -> Option<Matrix3<f64>> {
+    let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let e = edges
+        .iter()
+        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))?;
+    let a0 = e.try_normalize(0.0)?;
+    let n = edges[0].cross(&edges[1]).try_normalize(0.0)?;
+    // For a sliver the computed normal is rounding noise and need not be
+    // perpendicular to the edge: re-orthogonalize, and give up (the caller
+    // uses the covariance) unless the frame is orthonormal to ~1e-12, which
+    // the boxes' rounding margin relies on.
+    let a2 = (n - a0 * a0.dot(&n)).try_normalize(0.0)?;
+    let a1 = a2.cross(&a0);
+    let frame = Matrix3::from_columns(&[a0, a1, a2]);
+    let orthonormal = (frame.tr_mul(&frame) - Matrix3::identity()).amax() < 1e-12;
+    (orthonormal && frame.iter().all(|x| x.is_finite())).then_some(frame)
+}
+
+/// Appends to `out` the subtree over `items` (reordered in place) in depth-
+/// first order, with triangle ranges starting at `start` and `right` links
+/// as indices into `out`. Large subtrees build their second half on another
+/// thread (rayon) into a separate `Vec`, appended with its links shifted.
+fn build_subtree(
+    corners: &[[Point3<f64>; 3]],
+    items: &mut [Item],
+    start: u32,
+    leaf_size: usize,
+    out: &mut Vec<Node>,
+) {
+    let obb = fit_box(corners, items);
     let n = items.len();
-    let mid = split(items, &obb);
-    let (left_items, right_items) = items.split_at_mut(mid);
-    let right_start = start + mid as u32;
-    let (left, right) = if n >= PARALLEL_MIN {
-        rayon::join(
-            || build_subtree(mesh, left_items, start, leaf_size),
-            || build_subtree(mesh, right_items, right_start, leaf_size),
-        )
-    } else {
-        (
-            build_subtree(mesh, left_items, start, leaf_size),
-            build_subtree(mesh, right_items, right_start, leaf_size),
-        )
-    };
-    let mut nodes = Vec::with_capacity(1 + left.len() + right.len());
-    let right_index = 1 + left.len() as u32;
-    nodes.push(Node {
+    let me = out.len();
+    out.push(Node {
         obb,
         start,
-        count,
-        right: right_index,
+        count: n as u32,
+        right: 0,
     });
-    let shift = |mut n: Node, by: u32| {
-        if n.right != 0 {
-            n.right += by;
-        }
-        n
-    };
-    nodes.extend(left.into_iter().map(|n| shift(n, 1)));
-    nodes.extend(right.into_iter().map(|n| shift(n, right_index)));
-    nodes
+    if n <= leaf_size {
+        return;
+    }
+    let mid = split(items, &out[me].obb);
+    let (left_items, right_items) = items.split_at_mut(mid);
+    let right_start = start + mid as u32;
+    if n >= PARALLEL_MIN {
+        let mut right = Vec::with_capacity(2 * right_items.len() / leaf_size + 1);
+        rayon::join(
+            || build_subtree(corners, left_items, start, leaf_size, out),
+            || build_subtree(corners, right_items, right_start, leaf_size, &mut right),
+        );
+        let base = out.len() as u32;
+        out[me].right = base;
+        out.extend(right.into_iter().map(|mut node| {
+            if node.right != 0 {
+                node.right += base;
+            }
+            node
+        }));
+    } else {
+        build_subtree(corners, left_items, start, leaf_size, out);
+        out[me].right = out.len() as u32;
+        build_subtree(corners, right_items, right_start, leaf_size, out);
+    }
 }
 
 /// Partitions `items` along the box's longest axis at the mean centroid

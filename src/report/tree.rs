@@ -47,7 +47,7 @@ impl TreeReport {
     pub fn to_text(&self) -> String {
         let s = &self.stats;
         let out = format!(
-            "{}\n  {} triangles, {} nodes ({} leaves, at most {} triangles each), depth {}\n  {} bytes per triangle, built in {} ms\n",
+            "{}\n  {} triangles, {} nodes ({} leaves, at most {} triangles each), depth {}\n  {} bytes per triangle of structure ({} with the triangle corners it copies), built in {} ms\n",
             self.file,
             s.triangles,
             s.nodes,
@@ -55,6 +55,7 @@ impl TreeReport {
             s.leaf_size,
             s.depth,
             num(s.bytes_per_triangle, 3),
+            num(s.total_bytes_per_triangle, 3),
             num(self.build_ms, 3)
         );
         let mut t = Table::new(&["level", "OBB volume", "AABB volume", "OBB / AABB"]);

@@ -18,6 +18,9 @@ pub struct TreeStats {
     pub leaf_size: usize,
     /// Bytes of tree structure (nodes + triangle permutation) per triangle.
     pub bytes_per_triangle: f64,
+    /// Bytes per triangle of everything the tree holds: the structure plus
+    /// the triangle corners it copies into node order.
+    pub total_bytes_per_triangle: f64,
     /// Sum of the OBB volumes of the nodes at each depth (index = depth).
     pub obb_volume_per_level: Vec<f64>,
     /// Sum of the AABB volumes of the same nodes (same split), per depth.
@@ -58,6 +61,7 @@ impl TreeStats {
             depth: obb.len().saturating_sub(1),
             leaf_size: tree.leaf_size,
             bytes_per_triangle: tree.bytes_per_triangle(),
+            total_bytes_per_triangle: tree.total_bytes_per_triangle(),
             obb_volume_per_level: obb,
             aabb_volume_per_level: aabb,
         }

@@ -13,7 +13,10 @@ const TORUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj");
 const CHAIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
 
 fn bvtool(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bvtool")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_bvtool"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -51,7 +54,11 @@ fn info_json_reports_files_in_order_with_oracle_bounds() {
     assert_eq!(files.len(), 2);
     assert!(files[0]["file"].as_str().unwrap().ends_with("torus.obj"));
     assert_eq!(files[0]["triangles"], 48 * 24 * 2);
-    assert_eq!(files[1]["triangles"], 2 * 48 * 24 * 2, "two instances of one mesh");
+    assert_eq!(
+        files[1]["triangles"],
+        2 * 48 * 24 * 2,
+        "two instances of one mesh"
+    );
     assert_eq!(files[1]["instances"], 2);
     assert_eq!(files[0]["skipped_primitives"], 0);
     let v = torus_vertices();
@@ -63,7 +70,10 @@ fn info_json_reports_files_in_order_with_oracle_bounds() {
     }
     // The second ring is turned 90° about X and moved 1 along X.
     let max = arr3(&files[1]["aabb"]["max"]);
-    assert!((max[0] - 2.35).abs() < 1e-6 && (max[2] - 1.35).abs() < 1e-6, "{max:?}");
+    assert!(
+        (max[0] - 2.35).abs() < 1e-6 && (max[2] - 1.35).abs() < 1e-6,
+        "{max:?}"
+    );
 }
 
 #[test]
@@ -74,7 +84,10 @@ fn fit_json_volumes_contain_every_vertex_and_are_ordered() {
     let hull = f["hull_volume"].as_f64().unwrap();
     // The hull of a torus is close to a cylinder of radius 1.35, height 0.7.
     let cylinder = std::f64::consts::PI * 1.35 * 1.35 * 0.7;
-    assert!(hull < cylinder && hull > 0.95 * cylinder, "hull {hull} vs {cylinder}");
+    assert!(
+        hull < cylinder && hull > 0.95 * cylinder,
+        "hull {hull} vs {cylinder}"
+    );
     let aabb_volume = f["aabb"]["volume"].as_f64().unwrap();
     for (name, b) in f["obbs"].as_object().unwrap() {
         let c = arr3(&b["center"]);
@@ -87,9 +100,15 @@ fn fit_json_volumes_contain_every_vertex_and_are_ordered() {
             }
         }
         let vol = b["volume"].as_f64().unwrap();
-        assert!(vol >= hull && vol <= aabb_volume * (1.0 + 1e-12), "{name}: {vol}");
+        assert!(
+            vol >= hull && vol <= aabb_volume * (1.0 + 1e-12),
+            "{name}: {vol}"
+        );
     }
-    assert!(f["obbs"]["tight"]["volume"].as_f64().unwrap() <= f["obbs"]["pca"]["volume"].as_f64().unwrap() * (1.0 + 1e-12));
+    assert!(
+        f["obbs"]["tight"]["volume"].as_f64().unwrap()
+            <= f["obbs"]["pca"]["volume"].as_f64().unwrap() * (1.0 + 1e-12)
+    );
     let exact = f["spheres"]["exact"]["radius"].as_f64().unwrap();
     for (name, s) in f["spheres"].as_object().unwrap() {
         let c = arr3(&s["center"]);
@@ -119,8 +138,17 @@ fn fit_per_mesh_local_frame_names_each_instance() {
 
 #[test]
 fn collide_pair_counts_match_brute_force() {
-    let a = load(Path::new(TORUS), &LoadOptions::default()).unwrap().flatten();
-    let specs = ["0,0,0", "0.5,0.2,0,0,0,30", "1,0,0,90,0,0", "2.3,0.1,0,0,0,0", "2.8,0,0", "0.3,0.2,0.1,40,10,70"];
+    let a = load(Path::new(TORUS), &LoadOptions::default())
+        .unwrap()
+        .flatten();
+    let specs = [
+        "0,0,0",
+        "0.5,0.2,0,0,0,30",
+        "1,0,0,90,0,0",
+        "2.3,0.1,0,0,0,0",
+        "2.8,0,0",
+        "0.3,0.2,0.1,40,10,70",
+    ];
     let mut args = vec!["collide", TORUS, TORUS, "--json"];
     for s in &specs {
         args.extend(["--pose", s]);
@@ -132,12 +160,19 @@ fn collide_pair_counts_match_brute_force() {
     for (p, spec) in poses.iter().zip(specs) {
         let pose = Pose::parse_inline(spec).unwrap();
         let brute = brute_force(&a, &a, &pose);
-        assert_eq!(p["pair_count"].as_u64().unwrap() as usize, brute.len(), "pose {spec}");
+        assert_eq!(
+            p["pair_count"].as_u64().unwrap() as usize,
+            brute.len(),
+            "pose {spec}"
+        );
         assert_eq!(p["intersecting"].as_bool().unwrap(), !brute.is_empty());
         assert!(p["query_us"].as_f64().unwrap() >= 0.0);
         touching += usize::from(!brute.is_empty());
     }
-    assert!(touching >= 3 && touching < specs.len(), "the poses should mix contact and separation");
+    assert!(
+        touching >= 3 && touching < specs.len(),
+        "the poses should mix contact and separation"
+    );
 }
 
 #[test]
@@ -150,7 +185,9 @@ fn linked_rings_do_not_touch_and_check_agrees() {
     let n = mesh.triangles.len() / 2;
     let pairs = brute_force(&mesh, &mesh, &Pose::identity());
     assert!(
-        pairs.iter().all(|&(i, j)| (i as usize >= n) == (j as usize >= n)),
+        pairs
+            .iter()
+            .all(|&(i, j)| (i as usize >= n) == (j as usize >= n)),
         "a triangle of one ring touches the other ring"
     );
     let doc = json(&["collide", CHAIN, CHAIN, "--check", "--json"]);

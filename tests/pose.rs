@@ -11,13 +11,20 @@ fn close(a: &Point3<f64>, b: &Point3<f64>) -> bool {
 fn translation_only() {
     let p = Pose::parse_inline("1, -2.5,3e-1").unwrap();
     assert_eq!(p.translation, Vector3::new(1.0, -2.5, 0.3));
-    assert!(close(&p.transform_point(&Point3::new(1.0, 1.0, 1.0)), &Point3::new(2.0, -1.5, 1.3)));
+    assert!(close(
+        &p.transform_point(&Point3::new(1.0, 1.0, 1.0)),
+        &Point3::new(2.0, -1.5, 1.3)
+    ));
 }
 
 #[test]
 fn euler_degrees_are_x_then_y_then_z_about_fixed_axes() {
     // Build R = Rz(30)·Ry(-40)·Rx(75) by hand from elementary matrices.
-    let (x, y, z) = (75f64.to_radians(), (-40f64).to_radians(), 30f64.to_radians());
+    let (x, y, z) = (
+        75f64.to_radians(),
+        (-40f64).to_radians(),
+        30f64.to_radians(),
+    );
     let rx = Matrix3::new(1.0, 0.0, 0.0, 0.0, x.cos(), -x.sin(), 0.0, x.sin(), x.cos());
     let ry = Matrix3::new(y.cos(), 0.0, y.sin(), 0.0, 1.0, 0.0, -y.sin(), 0.0, y.cos());
     let rz = Matrix3::new(z.cos(), -z.sin(), 0.0, z.sin(), z.cos(), 0.0, 0.0, 0.0, 1.0);
@@ -33,8 +40,14 @@ fn quaternion_is_x_y_z_w() {
     // 90° about Z: (0, 0, sin 45°, cos 45°) maps +X to +Y.
     let h = std::f64::consts::FRAC_1_SQRT_2;
     let p = Pose::parse_inline(&format!("0,0,0,0,0,{h},{h}")).unwrap();
-    assert!(close(&p.transform_point(&Point3::new(1.0, 0.0, 0.0)), &Point3::new(0.0, 1.0, 0.0)));
-    assert_eq!(p.rotation_xyzw().map(|c| (c * 1e9).round()), [0.0, 0.0, (h * 1e9).round(), (h * 1e9).round()]);
+    assert!(close(
+        &p.transform_point(&Point3::new(1.0, 0.0, 0.0)),
+        &Point3::new(0.0, 1.0, 0.0)
+    ));
+    assert_eq!(
+        p.rotation_xyzw().map(|c| (c * 1e9).round()),
+        [0.0, 0.0, (h * 1e9).round(), (h * 1e9).round()]
+    );
 }
 
 #[test]
@@ -42,7 +55,10 @@ fn json_single_list_and_lines() {
     let one = r#"{"translation":[1,2,3],"rotation":[0,0,0,1],"intended":"collide"}"#;
     assert_eq!(Pose::parse_json_text(one).unwrap().len(), 1);
     let pretty = "{\n  \"translation\": [1, 2, 3],\n  \"rotation\": [0, 0, 0, 1]\n}\n";
-    assert_eq!(Pose::parse_json_text(pretty).unwrap()[0].translation, Vector3::new(1.0, 2.0, 3.0));
+    assert_eq!(
+        Pose::parse_json_text(pretty).unwrap()[0].translation,
+        Vector3::new(1.0, 2.0, 3.0)
+    );
     let list = format!("[{one}, {one}, {one}]");
     assert_eq!(Pose::parse_json_text(&list).unwrap().len(), 3);
     let lines = format!("{one}\n\n{one}\n");

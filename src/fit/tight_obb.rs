@@ -105,10 +105,11 @@ const GRAZING: f64 = 1e-6;
 struct Rims {
     /// Unit face normals; zero for slivers.
     normals: Vec<Vector3<f64>>,
-    /// `(a, b, f, g)`: edge `a–b` between faces `f` and `g` (`g == u32::MAX`
-    /// for an edge with one face, which never happens on a closed hull but
-    /// is then always on the rim).
+    /// `(a, b, f, g)`: edge `a–b` between faces `f` and `g`.
     edges: Vec<[u32; 4]>,
+    /// Vertices of edges with a single face (none on a closed hull): always
+    /// on the rim.
+    loose: Vec<u32>,
 }
 
 impl Rims {
@@ -142,48 +143,56 @@ impl Rims {
                 }
             }
         }
-        edges.extend(open.into_iter().map(|((a, b), f)| [a, b, f, u32::MAX]));
-        Rims { normals, edges }
+        let loose = open.into_keys().flat_map(|(a, b)| [a, b]).collect();
+        Rims {
+            normals,
+            edges,
+            loose,
+        }
     }
 
-    /// The rim vertices of `hull` seen along unit `n`, using the scratch
-    /// buffers `side` (per face) and `seen` (per vertex, stamped `stamp`).
-    fn rim<'h>(
-        &self,
-        hull: &'h ConvexHull,
-        n: &Vector3<f64>,
-        side: &mut Vec<i8>,
-        seen: &mut Vec<u32>,
-        stamp: u32,
-    ) -> impl Iterator<Item = &'h Point3<f64>> {
+    /// The rim vertices of `hull` seen along unit `n`, into `scratch.out`.
+    fn rim<'h>(&self, hull: &'h ConvexHull, n: &Vector3<f64>, scratch: &mut RimScratch<'h>) {
+        let RimScratch {
+            side,
+            seen,
+            stamp,
+            out,
+        } = scratch;
+        *stamp += 1;
+        // Bit 1: may face forward; bit 2: may face backward (both when
+        // grazing or a sliver). An edge is on the rim iff its faces' bits
+        // together hold both.
         side.clear();
         side.extend(self.normals.iter().map(|w| {
             let c = w.dot(n);
-            // Slivers (zero normal) land in the middle: both sides.
-            if c > GRAZING {
-                1
-            } else if c < -GRAZING {
-                -1
-            } else {
-                0
-            }
+            u8::from(c > -GRAZING) | (u8::from(c < GRAZING) << 1)
         }));
         seen.resize(hull.vertices.len(), 0);
-        let mut out = Vec::new();
-        for &[a, b, f, g] in &self.edges {
-            let (s, t) = (side[f as usize], side.get(g as usize).copied().unwrap_or(0));
-            if s == t && s != 0 {
-                continue;
+        out.clear();
+        let mut take = |v: u32| {
+            if seen[v as usize] != *stamp {
+                seen[v as usize] = *stamp;
+                out.push(&hull.vertices[v as usize]);
             }
-            for v in [a, b] {
-                if seen[v as usize] != stamp {
-                    seen[v as usize] = stamp;
-                    out.push(&hull.vertices[v as usize]);
-                }
+        };
+        for &[a, b, f, g] in &self.edges {
+            if side[f as usize] | side[g as usize] == 3 {
+                take(a);
+                take(b);
             }
         }
-        out.into_iter()
+        self.loose.iter().for_each(|&v| take(v));
     }
+}
+
+/// Per-thread buffers of [`Rims::rim`].
+#[derive(Default)]
+struct RimScratch<'h> {
+    side: Vec<u8>,
+    seen: Vec<u32>,
+    stamp: u32,
+    out: Vec<&'h Point3<f64>>,
 }
 
 /// Coordinate descent on the rotation group: rotate the frame by ±`step`
@@ -253,11 +262,10 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
         let rims = Rims::new(hull);
         dirs.par_iter()
             .map_init(
-                || (Vec::new(), Vec::new(), Vec::new(), 0u32),
-                |(side, seen, flat, stamp), n| {
-                    *stamp += 1;
-                    let rim = rims.rim(hull, n, side, seen, *stamp);
-                    flush_frame(n, pts, rim, flat)
+                || (RimScratch::default(), Vec::new()),
+                |(scratch, flat), n| {
+                    rims.rim(hull, n, scratch);
+                    flush_frame(n, pts, scratch.out.iter().copied(), flat)
                 },
             )
             .collect()

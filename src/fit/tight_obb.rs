@@ -232,6 +232,34 @@ fn refine(mut axes: Matrix3<f64>, pts: &[Point3<f64>]) -> (f64, Matrix3<f64>) {
 const MAX_DIRECTIONS: usize = 16384;
 /// How many of the best candidates are refined.
 const REFINED: usize = 4;
+/// Directions of the probe set that gives cheap lower bounds.
+const PROBES: usize = 64;
+/// Face directions evaluated exactly per parallel batch.
+const BATCH: usize = 64;
+
+/// A few hull vertices spread around it: those extreme (both ways) along
+/// `PROBES` directions of a Fibonacci half-sphere.
+fn probe_set(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let mut idx: Vec<usize> = (0..PROBES)
+        .flat_map(|k| {
+            let z = (k as f64 + 0.5) / PROBES as f64;
+            let r = (1.0 - z * z).sqrt();
+            let (s, c) = (golden * k as f64).sin_cos();
+            let d = Vector3::new(r * c, r * s, z);
+            let key = |i: &usize| d.dot(&pts[*i].coords);
+            let all = 0..pts.len();
+            [
+                all.clone().min_by(|a, b| key(a).total_cmp(&key(b))),
+                all.max_by(|a, b| key(a).total_cmp(&key(b))),
+            ]
+        })
+        .flatten()
+        .collect();
+    idx.sort_unstable();
+    idx.dedup();
+    idx.into_iter().map(|i| pts[i]).collect()
+}
 
 /// The frame of a near-minimal-volume box around `hull`'s vertices:
 ///
@@ -243,6 +271,12 @@ const REFINED: usize = 4;
 ///    0.1 rad direction grouping, so never a worse candidate set;
 /// 2. plus the given `extra` frames (PCA, hull covariance, identity);
 /// 3. local search on the rotation group from the best few.
+///
+/// Step 1 is pruned without changing its outcome: the flush box of a probe
+/// subset of the vertices (see `probe_set`) is a lower bound of the
+/// direction's box volume (lower height, smaller min rectangle), so
+/// directions are evaluated in increasing bound order, in batches, until the
+/// bound of the next one exceeds the `REFINED`-th best volume found.
 ///
 /// The result is never worse than the best candidate, in particular than
 /// any `extra` frame such as the AABB's. Flat hulls (dimension < 3) use the
@@ -258,26 +292,58 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
         vec![frame.column(2).into_owned()]
     };
     dirs.truncate(MAX_DIRECTIONS);
-    let mut cands: Vec<(f64, Matrix3<f64>)> = if hull.dimension == 3 {
-        let rims = Rims::new(hull);
-        dirs.par_iter()
-            .map_init(
-                || (RimScratch::default(), Vec::new()),
-                |(scratch, flat), n| {
-                    rims.rim(hull, n, scratch);
-                    flush_frame(n, pts, scratch.out.iter().copied(), flat)
-                },
-            )
-            .collect()
-    } else {
-        dirs.iter()
-            .map(|n| flush_frame(n, pts, pts.iter(), &mut Vec::new()))
-            .collect()
+    let usable = |c: &(f64, Matrix3<f64>)| c.0.is_finite() && c.1.iter().all(|x| x.is_finite());
+    let mut cands: Vec<(f64, Matrix3<f64>)> = extra
+        .iter()
+        .map(|m| (box_volume(m, pts), *m))
+        .filter(usable)
+        .collect();
+    let keep_best = |cands: &mut Vec<(f64, Matrix3<f64>)>| {
+        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
+        cands.truncate(REFINED);
     };
-    cands.extend(extra.iter().map(|m| (box_volume(m, pts), *m)));
-    cands.retain(|c| c.0.is_finite() && c.1.iter().all(|x| x.is_finite()));
-    cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-    cands.truncate(REFINED);
+    if hull.dimension == 3 {
+        let rims = Rims::new(hull);
+        let probe = probe_set(pts);
+        let mut order: Vec<(f64, &Vector3<f64>)> = dirs
+            .par_iter()
+            .map_init(Vec::new, |flat, n| {
+                (flush_frame(n, &probe, probe.iter(), flat).0, n)
+            })
+            .collect();
+        // NaN bounds (degenerate probes) sort last.
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for batch in order.chunks(BATCH) {
+            keep_best(&mut cands);
+            // The slack absorbs rounding in the bound's evaluation.
+            let cut = match cands.get(REFINED - 1) {
+                Some(c) => c.0 * (1.0 + 1e-9),
+                None => f64::INFINITY,
+            };
+            if batch[0].0 > cut {
+                break;
+            }
+            let exact: Vec<(f64, Matrix3<f64>)> = batch
+                .par_iter()
+                .filter(|(bound, _)| bound.is_nan() || *bound <= cut)
+                .map_init(
+                    || (RimScratch::default(), Vec::new()),
+                    |(scratch, flat), (_, n)| {
+                        rims.rim(hull, n, scratch);
+                        flush_frame(n, pts, scratch.out.iter().copied(), flat)
+                    },
+                )
+                .collect();
+            cands.extend(exact.into_iter().filter(usable));
+        }
+    } else {
+        cands.extend(
+            dirs.iter()
+                .map(|n| flush_frame(n, pts, pts.iter(), &mut Vec::new()))
+                .filter(usable),
+        );
+    }
+    keep_best(&mut cands);
     if hull.dimension < 3 {
         // A flat box is already optimal in its plane; do not tilt it.
         return cands.first().map_or_else(Matrix3::identity, |c| c.1);

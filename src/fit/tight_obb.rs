@@ -233,7 +233,7 @@ const MAX_DIRECTIONS: usize = 16384;
 /// How many of the best candidates are refined.
 const REFINED: usize = 4;
 /// Directions of the probe set that gives cheap lower bounds.
-const PROBES: usize = 64;
+const PROBES: usize = 24;
 /// Face directions evaluated exactly per parallel batch.
 const BATCH: usize = 64;
 

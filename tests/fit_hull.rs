@@ -143,3 +143,50 @@ fn degenerate_inputs_are_reported() {
         HullError::NonFinite { index: 7 }
     );
 }
+
+/// Points exactly on, one ulp outside and one ulp inside the faces of the
+/// extreme-point polytope the pre-filter builds (here the cube itself), far
+/// from the origin so the floating-point filter sees large coordinates with a
+/// small extent: the exact hull must keep every outside point as a vertex
+/// and contain every point exactly.
+#[test]
+fn prefilter_and_float_filter_are_exact_at_the_boundary() {
+    // (Not at 0: one ulp below 0 is subnormal, where orient3d itself underflows.)
+    for offset in [0.5, 1e6] {
+        let o = Vector3::repeat(offset);
+        let mut pts = Vec::new();
+        for i in 0..=12 {
+            for j in 0..=12 {
+                for k in 0..=12 {
+                    pts.push(Point3::new(i as f64, j as f64, k as f64) / 12.0 + o);
+                }
+            }
+        }
+        let mut outside = Vec::new();
+        for axis in 0..3 {
+            for (t, s) in [(1.0 + offset, 1.0), (offset, -1.0)] {
+                let mut p = Point3::new(0.5, 0.25, 0.75) + o;
+                p[axis] = t;
+                let mut q = p;
+                // One ulp out of and one ulp into the cube face.
+                p[axis] = if s > 0.0 { t.next_up() } else { t.next_down() };
+                q[axis] = if s > 0.0 { t.next_down() } else { t.next_up() };
+                outside.push(p);
+                pts.extend([p, q]);
+            }
+        }
+        assert!(pts.len() > 2000, "enough points to run the pre-filter");
+        let h = ConvexHull::new(&pts).unwrap();
+        assert_closed(&h);
+        for p in &pts {
+            assert!(h.contains(p), "offset {offset}: {p} outside the hull");
+        }
+        for p in &outside {
+            assert!(h.vertices.contains(p), "offset {offset}: lost extreme {p}");
+        }
+        let (pv, pf) = parry_bridge::convex_hull(&pts);
+        let parry = volume_of(&pv, &pf);
+        assert!((h.volume() - 1.0).abs() < 1e-6, "volume {}", h.volume());
+        assert!(offset > 1.0 || (parry - 1.0).abs() < 1e-5, "parry {parry}");
+    }
+}

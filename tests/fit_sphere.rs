@@ -1,6 +1,6 @@
 //! Bounding spheres against a brute-force minimal sphere.
 
-use bvtool::fit::{Sphere, SphereMethod, sphere};
+use bvtool::fit::{ConvexHull, Sphere, SphereMethod, sphere, sphere_with_hull};
 use nalgebra::{Matrix2, Matrix3, Point3, Vector2, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -162,6 +162,20 @@ fn exact_on_many_points_contains_all_and_beats_others() {
         exact.radius
     );
     assert_contains(&exact, &pts);
+    // Through the hull: the same sphere, still containing every point.
+    let hull = ConvexHull::new(&pts).unwrap();
+    assert!(hull.vertices.len() < pts.len() / 10);
+    for m in SphereMethod::ALL {
+        let (via, direct) = (
+            sphere_with_hull(&pts, &hull, *m).unwrap(),
+            sphere(&pts, *m).unwrap(),
+        );
+        assert_contains(&via, &pts);
+        assert!(
+            (via.radius - direct.radius).abs() < 1e-9 && (via.center - direct.center).norm() < 1e-9,
+            "{m}: {via:?} vs {direct:?}"
+        );
+    }
     for m in [SphereMethod::Centroid, SphereMethod::Ritter] {
         let s = sphere(&pts, m).unwrap();
         assert_contains(&s, &pts);

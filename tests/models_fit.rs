@@ -6,6 +6,9 @@ mod common;
 use bvtool::fit::{Aabb, ConvexHull, ObbMethod, SphereMethod, obb, sphere};
 use bvtool::parry_bridge;
 
+/// How many vertices per model get the exact hull-containment check.
+const CONTAINMENT_CHECKED: usize = 20_000;
+
 #[test]
 #[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn every_volume_bounds_every_vertex_and_they_are_ordered() {
@@ -74,8 +77,12 @@ fn every_volume_bounds_every_vertex_and_they_are_ordered() {
             assert!(hv <= s.volume() + vol_tol, "{what}: hull > sphere");
         }
         if hull.dimension == 3 {
+            // Exact containment is O(points × faces): every vertex of the
+            // models up to CONTAINMENT_CHECKED vertices, an even stride of
+            // the larger ones (1.6M × 5.5k faces would take minutes).
+            let stride = pts.len().div_ceil(CONTAINMENT_CHECKED);
             assert!(
-                pts.iter().all(|p| hull.contains(p)),
+                pts.iter().step_by(stride).all(|p| hull.contains(p)),
                 "{what}: hull misses a vertex"
             );
         }

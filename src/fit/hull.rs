@@ -58,11 +58,78 @@ fn above(pts: &[Point3<f64>], t: &[u32; 3], p: &Point3<f64>) -> bool {
     orient3d(a, b, c, coord(p)) < 0.0
 }
 
+/// A static floating-point filter in front of the exact `orient3d`.
+///
+/// With every coordinate difference at most `extent` in magnitude, the
+/// float value of `n·(p − a)` with `n = (b − a) × (c − a)` (the orient3d
+/// determinant up to sign, same evaluation structure) is off by at most
+/// about 7ε times its permanent, which is at most 6·extent³ (Shewchuk's
+/// `o3derrboundA`), i.e. below 5e-15·extent³. A float value beyond
+/// `tol = 1e-12·extent³` therefore has the exact sign; anything closer goes
+/// to the adaptive-exact predicate. The filter is off (tol = ∞) when
+/// extent³ could overflow or products could underflow out of that bound.
+#[derive(Clone, Copy)]
+struct SideFilter {
+    tol: f64,
+}
+
+impl SideFilter {
+    fn new(pts: &[Point3<f64>]) -> SideFilter {
+        let (lo, hi) = pts
+            .par_iter()
+            .fold(
+                || {
+                    (
+                        Vector3::repeat(f64::INFINITY),
+                        Vector3::repeat(f64::NEG_INFINITY),
+                    )
+                },
+                |(lo, hi), p| (lo.inf(&p.coords), hi.sup(&p.coords)),
+            )
+            .reduce(
+                || {
+                    (
+                        Vector3::repeat(f64::INFINITY),
+                        Vector3::repeat(f64::NEG_INFINITY),
+                    )
+                },
+                |a, b| (a.0.inf(&b.0), a.1.sup(&b.1)),
+            );
+        let extent = (hi - lo).amax();
+        let tol = if (1e-60..=1e60).contains(&extent) {
+            1e-12 * extent * extent * extent
+        } else {
+            f64::INFINITY
+        };
+        SideFilter { tol }
+    }
+
+    /// Exact: whether `p` is strictly above the plane through `a` with
+    /// float normal `n = (b − a) × (c − a)` of triangle `t`.
+    fn above(&self, pts: &[Point3<f64>], t: &[u32; 3], n: &Vector3<f64>, p: &Point3<f64>) -> bool {
+        let v = n.dot(&(p - pts[t[0] as usize]));
+        if v > self.tol {
+            true
+        } else if v < -self.tol {
+            false
+        } else {
+            above(pts, t, p)
+        }
+    }
+
+    /// Whether `p` is certainly strictly below that plane (`false` when in
+    /// doubt): the conservative test of the Akl–Toussaint pre-filter.
+    fn surely_below(&self, a: &Point3<f64>, n: &Vector3<f64>, p: &Point3<f64>) -> bool {
+        n.dot(&(p - a)) < -self.tol
+    }
+}
+
 struct Face {
     v: [u32; 3],
     /// `adj[i]` is the face across edge `v[i] → v[i+1]`.
     adj: [u32; 3],
-    /// Unnormalized outward normal, used only to rank points of this face.
+    /// Unnormalized outward normal `(b − a) × (c − a)` in floating point:
+    /// ranks the points of this face and feeds the [`SideFilter`].
     normal: Vector3<f64>,
     outside: Vec<u32>,
     alive: bool,
@@ -89,8 +156,14 @@ impl ConvexHull {
     /// horizon. Visibility uses exact `orient3d`, so the hull stays
     /// (weakly) convex and the horizon a simple cycle even on coplanar or
     /// duplicate points; points inside or on the current hull are dropped
-    /// early, which makes the typical cost O(n log h). The first
-    /// assignment pass runs in parallel.
+    /// early, which makes the typical cost O(n log h).
+    ///
+    /// Speed-ups that keep this exact: an Akl–Toussaint pre-filter drops
+    /// the points that are certainly strictly inside the hull of the extreme
+    /// points along 26 directions (so inside the final hull); side tests
+    /// first try a static floating-point filter whose error bound is proven
+    /// (see `SideFilter`) and fall back to `orient3d` only when in doubt;
+    /// the first assignment and large reassignments run in parallel.
     ///
     /// Errors on empty input or a non-finite coordinate.
     pub fn new(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
@@ -103,8 +176,11 @@ impl ConvexHull {
         {
             return Err(HullError::NonFinite { index });
         }
+        let filter = SideFilter::new(points);
+        let kept = akl_toussaint(points, filter);
+        let points = kept.as_deref().unwrap_or(points);
         match initial_simplex(points) {
-            Some(simplex) => Ok(quickhull(points, simplex)),
+            Some(simplex) => Ok(quickhull(points, simplex, filter)),
             None => Ok(flat_hull(points)),
         }
     }
@@ -202,7 +278,7 @@ fn initial_simplex(pts: &[Point3<f64>]) -> Option<[usize; 4]> {
     Some([i0, i1, i2, i3])
 }
 
-fn quickhull(pts: &[Point3<f64>], s: [usize; 4]) -> ConvexHull {
+fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHull {
     let s = s.map(|i| i as u32);
     let mut faces: Vec<Face> = Vec::new();
     // Each face of the tetrahedron, oriented so the fourth point is inside.
@@ -222,11 +298,12 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4]) -> ConvexHull {
         }
     }
     // Initial assignment, in parallel: most points fall inside the simplex.
+    let face_above = |f: &Face, p: &Point3<f64>| filter.above(pts, &f.v, &f.normal, p);
     let owner: Vec<u8> = pts
         .par_iter()
         .map(|p| {
             (0..4)
-                .find(|&f| above(pts, &faces[f].v, p))
+                .find(|&f| face_above(&faces[f], p))
                 .map_or(u8::MAX, |f| f as u8)
         })
         .collect();
@@ -273,7 +350,7 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4]) -> ConvexHull {
                 let nb = faces[f].adj[i] as usize;
                 if mark[nb] != stamp {
                     mark[nb] = stamp;
-                    visible_flag[nb] = above(pts, &faces[nb].v, &p);
+                    visible_flag[nb] = face_above(&faces[nb], &p);
                     if visible_flag[nb] {
                         visible.push(nb);
                         todo.push(nb);
@@ -313,15 +390,25 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4]) -> ConvexHull {
             faces[f].alive = false;
             orphans.append(&mut faces[f].outside);
         }
-        for &q in &orphans {
-            if q == eye {
-                continue;
-            }
+        let home = |&q: &u32| {
             let qp = &pts[q as usize];
-            if let Some(&nf) = created
-                .iter()
-                .find(|&&nf| above(pts, &faces[nf as usize].v, qp))
-            {
+            let nf = (q != eye)
+                .then(|| {
+                    created
+                        .iter()
+                        .copied()
+                        .find(|&nf| face_above(&faces[nf as usize], qp))
+                })
+                .flatten();
+            (q, nf)
+        };
+        let homes: Vec<(u32, Option<u32>)> = if orphans.len() >= PARALLEL_ORPHANS {
+            orphans.par_iter().map(home).collect()
+        } else {
+            orphans.iter().map(home).collect()
+        };
+        for (q, nf) in homes {
+            if let Some(nf) = nf {
                 faces[nf as usize].outside.push(q);
             }
         }
@@ -353,6 +440,87 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4]) -> ConvexHull {
         faces: out,
         dimension: 3,
     }
+}
+
+/// Below this many orphaned points a reassignment runs serially.
+const PARALLEL_ORPHANS: usize = 8192;
+
+/// Below this many points the pre-filter is not worth its passes.
+const PREFILTER_MIN_POINTS: usize = 1024;
+
+/// Akl–Toussaint pre-filter: the points not certainly strictly inside the
+/// hull of the extreme points along the 13 directions ±x, ±y, ±z, the face
+/// diagonals (±1, ±1, 0)… and the body diagonals (±1, ±1, ±1). That small
+/// hull is exact (quickhull), and a point is dropped only when the filtered
+/// side test proves it strictly inside every face, so every dropped point
+/// lies inside the hull of the kept ones (which keep the extreme points).
+/// `None` when there is nothing to gain (few points, flat extreme set).
+fn akl_toussaint(pts: &[Point3<f64>], filter: SideFilter) -> Option<Vec<Point3<f64>>> {
+    if pts.len() < PREFILTER_MIN_POINTS {
+        return None;
+    }
+    let dirs: [Vector3<f64>; 13] = [
+        Vector3::new(1.0, 0.0, 0.0),
+        Vector3::new(0.0, 1.0, 0.0),
+        Vector3::new(0.0, 0.0, 1.0),
+        Vector3::new(1.0, 1.0, 0.0),
+        Vector3::new(1.0, -1.0, 0.0),
+        Vector3::new(1.0, 0.0, 1.0),
+        Vector3::new(1.0, 0.0, -1.0),
+        Vector3::new(0.0, 1.0, 1.0),
+        Vector3::new(0.0, 1.0, -1.0),
+        Vector3::new(1.0, 1.0, 1.0),
+        Vector3::new(1.0, 1.0, -1.0),
+        Vector3::new(1.0, -1.0, 1.0),
+        Vector3::new(-1.0, 1.0, 1.0),
+    ];
+    // Per direction: (min value, its index, max value, its index).
+    let none = || [(f64::INFINITY, 0usize, f64::NEG_INFINITY, 0usize); 13];
+    let ext = pts
+        .par_iter()
+        .enumerate()
+        .fold(none, |mut e, (i, p)| {
+            for (k, d) in dirs.iter().enumerate() {
+                let v = d.dot(&p.coords);
+                if v < e[k].0 {
+                    (e[k].0, e[k].1) = (v, i);
+                }
+                if v > e[k].2 {
+                    (e[k].2, e[k].3) = (v, i);
+                }
+            }
+            e
+        })
+        .reduce(none, |mut a, b| {
+            for k in 0..13 {
+                if b[k].0 < a[k].0 {
+                    (a[k].0, a[k].1) = (b[k].0, b[k].1);
+                }
+                if b[k].2 > a[k].2 {
+                    (a[k].2, a[k].3) = (b[k].2, b[k].3);
+                }
+            }
+            a
+        });
+    let mut idx: Vec<usize> = ext.iter().flat_map(|e| [e.1, e.3]).collect();
+    idx.sort_unstable();
+    idx.dedup();
+    let corners: Vec<Point3<f64>> = idx.iter().map(|&i| pts[i]).collect();
+    let small = quickhull(&corners, initial_simplex(&corners)?, filter);
+    let planes: Vec<(Point3<f64>, Vector3<f64>)> = small
+        .faces
+        .iter()
+        .map(|f| {
+            let [a, b, c] = f.map(|i| small.vertices[i as usize]);
+            (a, (b - a).cross(&(c - a)))
+        })
+        .collect();
+    Some(
+        pts.par_iter()
+            .filter(|p| !planes.iter().all(|(a, n)| filter.surely_below(a, n, p)))
+            .copied()
+            .collect(),
+    )
 }
 
 /// The hull of coplanar (or collinear, or coincident) points: the 2-D hull

@@ -75,6 +75,24 @@ pub fn sphere(points: &[Point3<f64>], m: SphereMethod) -> Option<Sphere> {
     }
 }
 
+/// [`sphere`] for points whose convex `hull` (from [`ConvexHull::new`] on
+/// the same points) is already known. The exact method then runs Welzl on
+/// the hull vertices only — the minimum enclosing sphere of a set is that of
+/// its hull's vertices (every point is a convex combination of them, and a
+/// ball is convex) — and takes the radius over all `points` with
+/// [`Sphere::about`]'s margin, so every point is still contained; the other
+/// methods depend on every point and ignore the hull. `None` for no points.
+pub fn sphere_with_hull(
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
+    m: SphereMethod,
+) -> Option<Sphere> {
+    match m {
+        SphereMethod::Exact => Sphere::about(Sphere::exact(&hull.vertices)?.center, points),
+        _ => sphere(points, m),
+    }
+}
+
 /// An oriented box around `points` by method `m`, given their convex `hull`
 /// (from [`ConvexHull::new`] on the same points).
 ///

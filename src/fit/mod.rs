@@ -15,6 +15,6 @@ pub mod tight_obb;
 
 pub use aabb::Aabb;
 pub use hull::{ConvexHull, HullError};
-pub use method::{ObbMethod, SphereMethod, UnknownMethod, obb, sphere};
+pub use method::{ObbMethod, SphereMethod, UnknownMethod, obb, sphere, sphere_with_hull};
 pub use obb::Obb;
 pub use sphere::Sphere;

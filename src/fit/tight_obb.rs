@@ -33,57 +33,166 @@ fn frame_about(n: &Vector3<f64>) -> Matrix3<f64> {
 }
 
 /// For the plane normal `n`: the frame whose third axis is `n` and whose
-/// first two axes bound the minimum-area rectangle of the points' projection
-/// (rotating calipers), with the resulting box volume.
-fn flush_frame(n: &Vector3<f64>, pts: &[Point3<f64>]) -> (f64, Matrix3<f64>) {
+/// first two axes bound the minimum-area rectangle (rotating calipers) of
+/// the projection of `rim`, with the volume of the box it makes with the
+/// extent of `pts` along `n`. `rim` must hold every point of `pts` whose
+/// projection can be a vertex of the projected hull (all of `pts` will do;
+/// [`Rims::rim`] gives far fewer).
+fn flush_frame<'a>(
+    n: &Vector3<f64>,
+    pts: &[Point3<f64>],
+    rim: impl Iterator<Item = &'a Point3<f64>>,
+    flat: &mut Vec<Vector2<f64>>,
+) -> (f64, Matrix3<f64>) {
     let f = frame_about(n);
     let (u, v) = (f.column(0).into_owned(), f.column(1).into_owned());
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    let mut flat: Vec<Vector2<f64>> = pts
+    let (lo, hi) = pts
         .iter()
-        .map(|p| {
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
             let h = n.dot(&p.coords);
-            lo = lo.min(h);
-            hi = hi.max(h);
-            Vector2::new(u.dot(&p.coords), v.dot(&p.coords))
-        })
-        .collect();
-    let poly = convex_hull_2d(&mut flat);
+            (lo.min(h), hi.max(h))
+        });
+    flat.clear();
+    flat.extend(rim.map(|p| Vector2::new(u.dot(&p.coords), v.dot(&p.coords))));
+    let poly = convex_hull_2d(flat);
     let (area, e) = min_area_rect(&poly);
     let a0 = u * e.x + v * e.y;
     let a1 = n.cross(&a0);
     (area * (hi - lo), Matrix3::from_columns(&[a0, a1, *n]))
 }
 
-/// Distinct face directions of a hull (up to sign, clustered to about 1e-4
-/// rad), each represented by the normal of its largest face, largest total
-/// area first.
+/// Every distinct face direction of a hull (up to sign; only exactly equal
+/// unit normals are merged, so no direction is lost), largest face first.
 fn face_directions(hull: &ConvexHull) -> Vec<Vector3<f64>> {
-    let mut groups: HashMap<[i64; 3], (f64, f64, Vector3<f64>)> = HashMap::new();
-    for f in &hull.faces {
-        let [a, b, c] = f.map(|i| hull.vertices[i as usize]);
-        let w = (b - a).cross(&(c - a));
-        let area = w.norm();
-        if area.is_nan() || area <= 0.0 {
-            continue;
-        }
-        let mut n = w / area;
-        // Canonical sign: n and −n bound the same slab.
-        let k = n.iamax();
-        if n[k] < 0.0 {
-            n = -n;
-        }
-        let key = [0, 1, 2].map(|i| (n[i] * 1e4).round() as i64);
-        let g = groups.entry(key).or_insert((0.0, 0.0, n));
-        g.0 += area;
-        if area > g.1 {
-            g.1 = area;
-            g.2 = n;
-        }
-    }
-    let mut dirs: Vec<(f64, Vector3<f64>)> = groups.into_values().map(|g| (g.0, g.2)).collect();
+    let mut dirs: Vec<(f64, Vector3<f64>)> = hull
+        .faces
+        .iter()
+        .filter_map(|f| {
+            let [a, b, c] = f.map(|i| hull.vertices[i as usize]);
+            let w = (b - a).cross(&(c - a));
+            let area = w.norm();
+            if !area.is_finite() || area <= 0.0 {
+                return None;
+            }
+            let n = w / area;
+            // Canonical sign: n and −n bound the same slab.
+            Some((area, if n[n.iamax()] < 0.0 { -n } else { n }))
+        })
+        .collect();
+    let bits = |n: &Vector3<f64>| n.map(f64::to_bits);
+    dirs.sort_unstable_by(|a, b| {
+        bits(&a.1)
+            .iter()
+            .cmp(bits(&b.1).iter())
+            .then(b.0.total_cmp(&a.0))
+    });
+    dirs.dedup_by(|a, b| a.1 == b.1);
     dirs.sort_by(|a, b| b.0.total_cmp(&a.0));
     dirs.into_iter().map(|d| d.1).collect()
+}
+
+/// Faces whose unit normal is within this cosine of perpendicular to a
+/// direction count as both front- and back-facing (a generous margin for the
+/// rounding of the normals).
+const GRAZING: f64 = 1e-6;
+
+/// Hull adjacency for silhouettes: the projection of a convex polytope along
+/// `n` is the projection of its rim, the edges between a front-facing
+/// (normal·n > 0) and a back-facing face, so only rim vertices need the 2-D
+/// hull. Rounding cannot lose a rim vertex: faces within [`GRAZING`] of
+/// perpendicular, and slivers whose normal is unreliable, count as both
+/// sides, which only adds vertices.
+struct Rims {
+    /// Unit face normals; zero for slivers.
+    normals: Vec<Vector3<f64>>,
+    /// `(a, b, f, g)`: edge `a–b` between faces `f` and `g`.
+    edges: Vec<[u32; 4]>,
+    /// Vertices of edges with a single face (none on a closed hull): always
+    /// on the rim.
+    loose: Vec<u32>,
+}
+
+impl Rims {
+    fn new(hull: &ConvexHull) -> Rims {
+        let normals = hull
+            .faces
+            .iter()
+            .map(|f| {
+                let [a, b, c] = f.map(|i| hull.vertices[i as usize]);
+                let (u, v) = (b - a, c - a);
+                let w = u.cross(&v);
+                let area = w.norm();
+                if area > 1e-8 * u.norm() * v.norm() && area.is_finite() {
+                    w / area
+                } else {
+                    Vector3::zeros()
+                }
+            })
+            .collect();
+        let mut open: HashMap<(u32, u32), u32> = HashMap::with_capacity(hull.faces.len() * 2);
+        let mut edges = Vec::with_capacity(hull.faces.len() * 3 / 2);
+        for (fi, f) in hull.faces.iter().enumerate() {
+            for i in 0..3 {
+                let (a, b) = (f[i], f[(i + 1) % 3]);
+                let key = (a.min(b), a.max(b));
+                match open.remove(&key) {
+                    Some(g) => edges.push([key.0, key.1, g, fi as u32]),
+                    None => {
+                        open.insert(key, fi as u32);
+                    }
+                }
+            }
+        }
+        let loose = open.into_keys().flat_map(|(a, b)| [a, b]).collect();
+        Rims {
+            normals,
+            edges,
+            loose,
+        }
+    }
+
+    /// The rim vertices of `hull` seen along unit `n`, into `scratch.out`.
+    fn rim<'h>(&self, hull: &'h ConvexHull, n: &Vector3<f64>, scratch: &mut RimScratch<'h>) {
+        let RimScratch {
+            side,
+            seen,
+            stamp,
+            out,
+        } = scratch;
+        *stamp += 1;
+        // Bit 1: may face forward; bit 2: may face backward (both when
+        // grazing or a sliver). An edge is on the rim iff its faces' bits
+        // together hold both.
+        side.clear();
+        side.extend(self.normals.iter().map(|w| {
+            let c = w.dot(n);
+            u8::from(c > -GRAZING) | (u8::from(c < GRAZING) << 1)
+        }));
+        seen.resize(hull.vertices.len(), 0);
+        out.clear();
+        let mut take = |v: u32| {
+            if seen[v as usize] != *stamp {
+                seen[v as usize] = *stamp;
+                out.push(&hull.vertices[v as usize]);
+            }
+        };
+        for &[a, b, f, g] in &self.edges {
+            if side[f as usize] | side[g as usize] == 3 {
+                take(a);
+                take(b);
+            }
+        }
+        self.loose.iter().for_each(|&v| take(v));
+    }
+}
+
+/// Per-thread buffers of [`Rims::rim`].
+#[derive(Default)]
+struct RimScratch<'h> {
+    side: Vec<u8>,
+    seen: Vec<u32>,
+    stamp: u32,
+    out: Vec<&'h Point3<f64>>,
 }
 
 /// Coordinate descent on the rotation group: rotate the frame by ±`step`
@@ -120,18 +229,54 @@ fn refine(mut axes: Matrix3<f64>, pts: &[Point3<f64>]) -> (f64, Matrix3<f64>) {
 /// How many face directions get the exact min-rectangle treatment; beyond
 /// that the directions with the most hull area are used (the rest of the
 /// search is left to [`refine`]).
-const MAX_DIRECTIONS: usize = 4096;
+const MAX_DIRECTIONS: usize = 16384;
 /// How many of the best candidates are refined.
 const REFINED: usize = 4;
+/// Directions of the probe set that gives cheap lower bounds.
+const PROBES: usize = 24;
+/// Face directions evaluated exactly per parallel batch.
+const BATCH: usize = 64;
+
+/// A few hull vertices spread around it: those extreme (both ways) along
+/// `PROBES` directions of a Fibonacci half-sphere.
+fn probe_set(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let mut idx: Vec<usize> = (0..PROBES)
+        .flat_map(|k| {
+            let z = (k as f64 + 0.5) / PROBES as f64;
+            let r = (1.0 - z * z).sqrt();
+            let (s, c) = (golden * k as f64).sin_cos();
+            let d = Vector3::new(r * c, r * s, z);
+            let key = |i: &usize| d.dot(&pts[*i].coords);
+            let all = 0..pts.len();
+            [
+                all.clone().min_by(|a, b| key(a).total_cmp(&key(b))),
+                all.max_by(|a, b| key(a).total_cmp(&key(b))),
+            ]
+        })
+        .flatten()
+        .collect();
+    idx.sort_unstable();
+    idx.dedup();
+    idx.into_iter().map(|i| pts[i]).collect()
+}
 
 /// The frame of a near-minimal-volume box around `hull`'s vertices:
 ///
-/// 1. for each distinct hull face direction (the optimal box very often has
-///    a face flush with a hull face), the box whose base is the minimum-area
-///    rectangle of the vertices projected on that plane (rotating calipers)
-///    — the method of e.g. trimesh's `oriented_bounds`;
+/// 1. for every distinct hull face direction (the optimal box very often
+///    has a face flush with a hull face), the box whose base is the exact
+///    minimum-area rectangle of the vertices projected on that plane
+///    (rotating calipers over the 2-D hull of the rim vertices only, see
+///    `Rims`) — the method of trimesh's `oriented_bounds`, without its
+///    0.1 rad direction grouping, so never a worse candidate set;
 /// 2. plus the given `extra` frames (PCA, hull covariance, identity);
 /// 3. local search on the rotation group from the best few.
+///
+/// Step 1 is pruned without changing its outcome: the flush box of a probe
+/// subset of the vertices (see `probe_set`) is a lower bound of the
+/// direction's box volume (lower height, smaller min rectangle), so
+/// directions are evaluated in increasing bound order, in batches, until the
+/// bound of the next one exceeds the `REFINED`-th best volume found.
 ///
 /// The result is never worse than the best candidate, in particular than
 /// any `extra` frame such as the AABB's. Flat hulls (dimension < 3) use the
@@ -147,12 +292,58 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
         vec![frame.column(2).into_owned()]
     };
     dirs.truncate(MAX_DIRECTIONS);
-    let mut cands: Vec<(f64, Matrix3<f64>)> =
-        dirs.par_iter().map(|n| flush_frame(n, pts)).collect();
-    cands.extend(extra.iter().map(|m| (box_volume(m, pts), *m)));
-    cands.retain(|c| c.0.is_finite() && c.1.iter().all(|x| x.is_finite()));
-    cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-    cands.truncate(REFINED);
+    let usable = |c: &(f64, Matrix3<f64>)| c.0.is_finite() && c.1.iter().all(|x| x.is_finite());
+    let mut cands: Vec<(f64, Matrix3<f64>)> = extra
+        .iter()
+        .map(|m| (box_volume(m, pts), *m))
+        .filter(usable)
+        .collect();
+    let keep_best = |cands: &mut Vec<(f64, Matrix3<f64>)>| {
+        cands.sort_by(|a, b| a.0.total_cmp(&b.0));
+        cands.truncate(REFINED);
+    };
+    if hull.dimension == 3 {
+        let rims = Rims::new(hull);
+        let probe = probe_set(pts);
+        let mut order: Vec<(f64, &Vector3<f64>)> = dirs
+            .par_iter()
+            .map_init(Vec::new, |flat, n| {
+                (flush_frame(n, &probe, probe.iter(), flat).0, n)
+            })
+            .collect();
+        // NaN bounds (degenerate probes) sort last.
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for batch in order.chunks(BATCH) {
+            keep_best(&mut cands);
+            // The slack absorbs rounding in the bound's evaluation.
+            let cut = match cands.get(REFINED - 1) {
+                Some(c) => c.0 * (1.0 + 1e-9),
+                None => f64::INFINITY,
+            };
+            if batch[0].0 > cut {
+                break;
+            }
+            let exact: Vec<(f64, Matrix3<f64>)> = batch
+                .par_iter()
+                .filter(|(bound, _)| bound.is_nan() || *bound <= cut)
+                .map_init(
+                    || (RimScratch::default(), Vec::new()),
+                    |(scratch, flat), (_, n)| {
+                        rims.rim(hull, n, scratch);
+                        flush_frame(n, pts, scratch.out.iter().copied(), flat)
+                    },
+                )
+                .collect();
+            cands.extend(exact.into_iter().filter(usable));
+        }
+    } else {
+        cands.extend(
+            dirs.iter()
+                .map(|n| flush_frame(n, pts, pts.iter(), &mut Vec::new()))
+                .filter(usable),
+        );
+    }
+    keep_best(&mut cands);
     if hull.dimension < 3 {
         // A flat box is already optimal in its plane; do not tilt it.
         return cands.first().map_or_else(Matrix3::identity, |c| c.1);

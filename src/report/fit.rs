@@ -194,7 +194,10 @@ pub fn fit_points(
     let spheres: Vec<(SphereMethod, Sphere)> = opts
         .sphere_methods
         .iter()
-        .map(|&m| (m, fit::sphere(points, m).expect("points are not empty")))
+        .map(|&m| {
+            let s = fit::sphere_with_hull(points, &hull, m);
+            (m, s.expect("points are not empty"))
+        })
         .collect();
     let check = opts.check.then(|| {
         let centroid = spheres

@@ -1,0 +1,135 @@
+//! `compare` and `render` on real models of the corpus: every ratio is at
+//! least the hull's, the figures agree with `fit`, and the pictures of whole
+//! models and of a collision come out at the requested size.
+//!
+//! Real-model suite: run by `.ci/run` in release mode with `--ignored`.
+
+mod common;
+
+use bvtool::fit::{ObbMethod, SphereMethod};
+use bvtool::load::{LoadOptions, load};
+use bvtool::query::{ContactMode, collide, poses::near_boundary};
+use bvtool::render::compose::{VolumeKind, collision_picture, model_picture};
+use bvtool::render::{Layout, RenderOptions};
+use bvtool::report::compare::{CompareOptions, Comparison};
+use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
+use bvtool::tree::ObbTree;
+
+const MODELS: [&str; 3] = [
+    "gltf/Duck/glTF-Binary/Duck.glb",
+    "obj/stanford-bunny.obj",
+    "stl/mujoco_menagerie/robotiq_2f85/assets/driver.stl",
+];
+
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
+    for m in MODELS {
+        let scene = load(&dir.join(m), &LoadOptions::default()).unwrap();
+        let c = Comparison::new(
+            m,
+            &scene,
+            &CompareOptions {
+                rotations: 50,
+                poses: 10,
+                seed: 1,
+            },
+        )
+        .unwrap();
+        let fit = FileVolumes::new(
+            m,
+            &scene,
+            &FitOptions {
+                obb_methods: ObbMethod::ALL.to_vec(),
+                sphere_methods: SphereMethod::ALL.to_vec(),
+                all_methods: true,
+                all_vertices: false,
+                per_mesh: false,
+                frame: Frame::World,
+                check: false,
+            },
+        )
+        .unwrap();
+        let fit = serde_json::to_value(&fit).unwrap();
+        assert_eq!(c.hull_volume, fit["hull_volume"].as_f64().unwrap());
+        for v in &c.volumes {
+            assert!(
+                v.hull_ratio.unwrap() >= 1.0 - 1e-12,
+                "{m}: {} {} below the hull",
+                v.kind,
+                v.method
+            );
+            let expected = match v.kind {
+                "aabb" => fit["aabb"]["volume"].as_f64(),
+                "obb" => fit["obbs"][v.method]["volume"].as_f64(),
+                _ => fit["spheres"][v.method]["volume"].as_f64(),
+            };
+            assert_eq!(Some(v.volume), expected, "{m}: {} {}", v.kind, v.method);
+        }
+        let r = &c.aabb_under_rotation;
+        assert!(
+            r.best_ratio >= 1.0 - 1e-3
+                && r.best_ratio <= r.mean_ratio
+                && r.mean_ratio <= r.worst_ratio,
+            "{m}: {r:?}"
+        );
+        let t = &c.trees;
+        assert_eq!(t.obb_volume_per_level.len(), t.aabb_volume_per_level.len());
+        assert!(
+            t.obb.triangle_tests <= t.aabb.triangle_tests,
+            "{m}: OBB leaves {} > AABB leaves {}",
+            t.obb.triangle_tests,
+            t.aabb.triangle_tests
+        );
+    }
+}
+
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn render_pictures_of_real_models_and_a_collision() {
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
+    let opts = RenderOptions {
+        layout: Layout::Grid,
+        width: 640,
+        height: 480,
+        ..RenderOptions::default()
+    };
+    for m in MODELS {
+        let scene = load(&dir.join(m), &LoadOptions::default()).unwrap();
+        let kinds = VolumeKind::parse_list("aabb,obb,sphere:ritter").unwrap();
+        let img = model_picture(&scene, &kinds, &opts).unwrap();
+        assert_eq!((img.width(), img.height()), (640, 480));
+        // Something was drawn in every quadrant of the grid.
+        for (qx, qy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let drawn = (0..320)
+                .flat_map(|x| (0..240).map(move |y| (x, y)))
+                .filter(|&(x, y)| img.get_pixel(qx * 320 + x, qy * 240 + y).0 != [255, 255, 255])
+                .count();
+            assert!(drawn > 1000, "{m}: quadrant {qx},{qy} is empty");
+        }
+    }
+    // A touching pose of the bunny against itself highlights its pairs.
+    let mesh = load(&dir.join(MODELS[1]), &LoadOptions::default())
+        .unwrap()
+        .flatten();
+    let tree = ObbTree::build(&mesh);
+    let pose = near_boundary(&mesh, &mesh, 2, 7)[0];
+    let c = collide(&tree, &tree, &pose, ContactMode::All);
+    assert!(c.intersecting, "even poses of near_boundary touch");
+    let single = RenderOptions {
+        width: 400,
+        height: 300,
+        ..RenderOptions::default()
+    };
+    let img = collision_picture(&mesh, &mesh, &pose, &c.pairs, &single).unwrap();
+    let magenta = img
+        .pixels()
+        .filter(|p| p.0 == bvtool::render::HIGHLIGHT)
+        .count();
+    assert!(magenta > 0, "the intersecting triangles are highlighted");
+}

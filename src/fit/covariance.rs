@@ -1,6 +1,7 @@
 //! Covariance matrices and the principal frames built from them.
 
-use nalgebra::{Matrix3, Point3, SymmetricEigen, Vector3};
+use super::symmetric_eigen3::symmetric_eigen3;
+use nalgebra::{Matrix3, Point3, Vector3};
 
 /// Mean and covariance of a point set (each point weighted equally), the
 /// rule of DirectXMath's `BoundingOrientedBox::CreateFromPoints` and parry's
@@ -60,13 +61,14 @@ where
 }
 
 /// The eigenvectors of a symmetric 3×3 matrix as the columns of a
-/// right-handed rotation, sorted by decreasing eigenvalue.
+/// right-handed rotation, sorted by decreasing eigenvalue (cyclic Jacobi,
+/// [`symmetric_eigen3`]); the identity for a non-finite matrix.
 pub fn principal_frame(cov: &Matrix3<f64>) -> Matrix3<f64> {
-    let eig = SymmetricEigen::new(*cov);
+    let (values, vectors) = symmetric_eigen3(cov);
     let mut order = [0usize, 1, 2];
-    order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
-    let a0 = eig.eigenvectors.column(order[0]).normalize();
-    let a1 = eig.eigenvectors.column(order[1]).normalize();
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    let a0 = vectors.column(order[0]).normalize();
+    let a1 = vectors.column(order[1]).normalize();
     // Re-orthogonalize and complete to a right-handed frame.
     let a1 = (a1 - a0 * a0.dot(&a1)).normalize();
     let a2 = a0.cross(&a1);

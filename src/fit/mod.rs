@@ -11,6 +11,7 @@ pub mod min_rect;
 pub mod min_sphere;
 pub mod obb;
 pub mod sphere;
+pub mod symmetric_eigen3;
 pub mod tight_obb;
 
 pub use aabb::Aabb;

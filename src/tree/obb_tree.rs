@@ -9,7 +9,9 @@ use nalgebra::{Matrix3, Point3, Vector3};
 /// Triangles per leaf when none is asked for, chosen in `benches/collide.rs`
 /// (69k-triangle bunny against itself, 100 near-boundary poses, mean per
 /// query, first contact / all contacts): leaf 1: 67 / 391 µs, 2: 57 / 373 µs,
-/// 4: 67 / 492 µs, 8: 55 / 659 µs. 2 is best for all contacts and within
+/// 4: 67 / 492 µs, 8: 55 / 659 µs. Re-measured after the query and build
+/// speed-ups (loaded 2-core machine): 1: 31.6 / 190 µs, 2: 30.5 / 172 µs,
+/// 4: 28.8 / 210 µs, 8: 29.5 / 252 µs. 2 is best for all contacts and within
 /// noise of the best for first contact.
 pub const DEFAULT_LEAF_SIZE: usize = 2;
 

@@ -53,29 +53,29 @@ pub fn model_picture(
         return Err(Error::geometry(&scene.path, "no triangles to draw"));
     }
     let points = scene.world_points(false);
-    let mut hull = None;
+    // The same volumes `bvtool fit` reports: OBBs and spheres from the hull.
+    let hull = if kinds.iter().any(|k| *k != VolumeKind::Aabb) {
+        Some(ConvexHull::new(&points).map_err(|e| Error::geometry(&scene.path, e.to_string()))?)
+    } else {
+        None
+    };
     let mut picture = RenderScene::new();
     picture.add_mesh(mesh);
     for &k in kinds {
-        let (volume, label) = match k {
-            VolumeKind::Aabb => (
+        let (volume, label) = match (k, &hull) {
+            (VolumeKind::Aabb, _) => (
                 Volume::Aabb(Aabb::from_points(&points).expect("points")),
                 "AABB".to_string(),
             ),
-            VolumeKind::Obb(m) => {
-                if hull.is_none() {
-                    hull = Some(
-                        ConvexHull::new(&points)
-                            .map_err(|e| Error::geometry(&scene.path, e.to_string()))?,
-                    );
-                }
-                let b = fit::obb(&points, hull.as_ref().expect("just built"), m).expect("points");
-                (Volume::Obb(b), format!("OBB ({m})"))
-            }
-            VolumeKind::Sphere(m) => (
-                Volume::Sphere(fit::sphere(&points, m).expect("points")),
+            (VolumeKind::Obb(m), Some(h)) => (
+                Volume::Obb(fit::obb(&points, h, m).expect("points")),
+                format!("OBB ({m})"),
+            ),
+            (VolumeKind::Sphere(m), Some(h)) => (
+                Volume::Sphere(fit::sphere_with_hull(&points, h, m).expect("points")),
                 format!("sphere ({m})"),
             ),
+            (_, None) => unreachable!("the hull is built for every kind but the AABB"),
         };
         picture.add_volume(volume, label);
     }

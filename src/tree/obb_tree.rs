@@ -247,8 +247,20 @@ fn fit_box(corners: &[[Point3<f64>; 3]], items: &[Item]) -> Obb {
             .map(|(_, cov)| principal_frame(&cov))
             .unwrap_or_else(Matrix3::identity),
     };
-    Obb::from_frame_and_points(&frame, tris().flat_map(|t| t.iter()))
-        .expect("a node covers at least one triangle")
+    let obb = Obb::from_frame_and_points(&frame, tris().flat_map(|t| t.iter()))
+        .expect("a node covers at least one triangle");
+    if single.is_some() {
+        return obb;
+    }
+    // The covariance frame is not always the better box (two perpendicular
+    // parts give a diagonal frame): keep the axis-aligned box when smaller.
+    let aabb = Obb::from_frame_and_points(&Matrix3::identity(), tris().flat_map(|t| t.iter()))
+        .expect("a node covers at least one triangle");
+    if aabb.volume() < obb.volume() {
+        aabb
+    } else {
+        obb
+    }
 }
 
 /// The frame of a single non-degenerate triangle: its longest edge, the

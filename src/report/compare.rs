@@ -216,25 +216,7 @@ impl Comparison {
             r.rotations, r.mean_ratio, r.worst_ratio, r.best_ratio
         );
         let tr = &self.trees;
-        let mut t = Table::new(&["tree level", "OBB volume", "AABB volume", "AABB / OBB"]);
-        for (d, (o, a)) in tr
-            .obb_volume_per_level
-            .iter()
-            .zip(&tr.aabb_volume_per_level)
-            .enumerate()
-        {
-            t.row(vec![
-                d.to_string(),
-                num(*o, 4),
-                num(*a, 4),
-                if *o > 0.0 {
-                    format!("{:.2}x", a / o)
-                } else {
-                    "-".into()
-                },
-            ]);
-        }
-        out += &t.render(2);
+        out += &super::tree::level_table(&tr.obb_volume_per_level, &tr.aabb_volume_per_level);
         out += &format!(
             "  over {} near-contact poses of the model against itself: OBB tree {} box / {} triangle tests, AABB tree {} / {}\n",
             tr.poses,

@@ -58,24 +58,22 @@ impl TreeReport {
             num(s.total_bytes_per_triangle, 3),
             num(self.build_ms, 3)
         );
-        let mut t = Table::new(&["level", "OBB volume", "AABB volume", "OBB / AABB"]);
-        for (d, (o, a)) in s
-            .obb_volume_per_level
-            .iter()
-            .zip(&s.aabb_volume_per_level)
-            .enumerate()
-        {
-            t.row(vec![
-                d.to_string(),
-                num(*o, 5),
-                num(*a, 5),
-                if *a > 0.0 {
-                    format!("{:.3}", o / a)
-                } else {
-                    "-".into()
-                },
-            ]);
-        }
-        out + &t.render(2)
+        out + &level_table(&s.obb_volume_per_level, &s.aabb_volume_per_level)
     }
+}
+
+/// The per-level table of an OBB tree beside the AABB tree of the same split:
+/// total box volume at each depth and how much larger the axis-aligned boxes
+/// are.
+pub fn level_table(obb: &[f64], aabb: &[f64]) -> String {
+    let mut t = Table::new(&["tree level", "OBB volume", "AABB volume", "AABB / OBB"]);
+    for (d, (o, a)) in obb.iter().zip(aabb).enumerate() {
+        let ratio = if *o > 0.0 {
+            format!("{:.2}x", a / o)
+        } else {
+            "-".into()
+        };
+        t.row(vec![d.to_string(), num(*o, 4), num(*a, 4), ratio]);
+    }
+    t.render(2)
 }

@@ -7,8 +7,13 @@
 //! disagreement is **explained** when moving B by at most that rounding
 //! (`tolerance`, along one of 26 directions: the axes, face and space
 //! diagonals) flips bvtool's exact answer to parry3d's — the configuration
-//! is a touching case at `f32` precision. Anything else is unexplained, and
-//! the command fails.
+//! is a touching case at `f32` precision. A disagreement is also explained
+//! when parry3d says "touching" and names a triangle pair that the exact test
+//! finds apart, and still apart after moving B by the tolerance in every
+//! probe direction: parry3d's own triangle test is wrong there (its
+//! triangle–triangle `intersection_test` is known to report some clearly
+//! separated pairs; see `tests/query_parry_disagreement.rs`). Anything else
+//! is unexplained, and the command fails.
 
 use crate::TriMesh;
 use crate::pose::Pose;
@@ -29,13 +34,23 @@ pub struct PoseCheck {
     /// For a boolean disagreement: whether it is a touching case within
     /// `f32` rounding (see the module docs). `null` when they agree.
     pub explained: Option<bool>,
+    /// For a disagreement where parry3d says touching: its triangle pair
+    /// `[A's, B's]` when the exact test proves that pair apart beyond `f32`
+    /// rounding (a parry3d false positive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parry_false_positive: Option<[u32; 2]>,
     /// With all pairs: parry3d's pair count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parry_pair_count: Option<usize>,
     /// With all pairs: pairs only one engine reports.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub differing_pairs: Option<usize>,
-    /// With all pairs: differing pairs not explained by `f32` rounding.
+    /// With all pairs: pairs only parry3d reports that the exact test proves
+    /// apart beyond `f32` rounding (parry3d false positives; explained).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parry_false_positive_pairs: Option<usize>,
+    /// With all pairs: differing pairs left unexplained (pairs bvtool finds
+    /// that no tolerance-sized move separates: contacts parry3d missed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unexplained_pairs: Option<usize>,
     /// The distance B was moved to probe a disagreement (model units).
@@ -111,17 +126,31 @@ impl<'a> Checker<'a> {
         let tol = tolerance(self.a, self.b, pose);
         let parry_intersecting = self.parry.intersects(pose);
         let agrees = parry_intersecting == ours.intersecting;
-        let explained = (!agrees).then(|| {
-            directions().any(|d| {
+        let touching_case = !agrees
+            && directions().any(|d| {
                 collide(self.ta, self.tb, &moved(pose, d * tol), ContactMode::First).intersecting
                     == parry_intersecting
-            })
-        });
+            });
+        let parry_false_positive = if !agrees && !touching_case && parry_intersecting {
+            self.parry
+                .intersection(pose)
+                .filter(|&(i, j)| {
+                    let placed = Placement::new(pose).triangle(&self.b.triangle(j as usize));
+                    !triangles_intersect(&self.a.triangle(i as usize), &placed)
+                        && !self.pair_flips(pose, i, j, false, tol)
+                })
+                .map(|(i, j)| [i, j])
+        } else {
+            None
+        };
+        let explained = (!agrees).then_some(touching_case || parry_false_positive.is_some());
         let mut out = PoseCheck {
             parry_intersecting,
             agrees,
             explained,
+            parry_false_positive,
             parry_pair_count: None,
+            parry_false_positive_pairs: None,
             differing_pairs: None,
             unexplained_pairs: None,
             tolerance: tol,
@@ -129,13 +158,24 @@ impl<'a> Checker<'a> {
         if all_pairs {
             let theirs = self.parry.pairs(pose)?;
             let differing = symmetric_difference(&ours.pairs, &theirs);
-            let unexplained = differing
-                .iter()
-                .filter(|&&(i, j, in_ours)| !self.pair_flips(pose, i, j, in_ours, tol))
-                .count();
+            // A pair only bvtool reports is exact; unless a tolerance-sized
+            // move separates it, parry3d missed a contact: unexplained. A pair
+            // only parry3d reports is exactly apart: a touching case when a
+            // move closes it, else a proven parry3d false positive.
+            let (mut unexplained, mut false_positives) = (0, 0);
+            for &(i, j, in_ours) in &differing {
+                if !self.pair_flips(pose, i, j, in_ours, tol) {
+                    if in_ours {
+                        unexplained += 1;
+                    } else {
+                        false_positives += 1;
+                    }
+                }
+            }
             out.parry_pair_count = Some(theirs.len());
             out.differing_pairs = Some(differing.len());
             out.unexplained_pairs = Some(unexplained);
+            out.parry_false_positive_pairs = Some(false_positives);
         }
         Ok(out)
     }

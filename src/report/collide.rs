@@ -242,6 +242,9 @@ impl CollideDoc {
                 match &p.check {
                     None => String::new(),
                     Some(c) if c.agrees && c.differing_pairs.unwrap_or(0) == 0 => "agrees".into(),
+                    Some(c) if c.parry_false_positive.is_some() => {
+                        "differs: parry3d false positive".into()
+                    }
                     Some(c) if c.ok() => "differs: f32 touching case".into(),
                     Some(_) => "DISAGREES".into(),
                 },

@@ -45,13 +45,8 @@ fn bunny() -> Option<TriMesh> {
         );
         for (k, t) in model.mesh.indices.chunks_exact(3).enumerate() {
             m.triangles.push([base + t[0], base + t[1], base + t[2]]);
-            m.sources.push(bvtool::TriangleSource {
-                node: None,
-                instance: 0,
-                mesh: 0,
-                primitive: 0,
-                triangle: k as u32,
-            });
+            m.sources
+                .push(bvtool::TriangleSource::unplaced(0, k as u32));
         }
     }
     Some(m)

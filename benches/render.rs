@@ -29,13 +29,7 @@ fn ellipsoid(n_lat: u32, n_lon: u32) -> TriMesh {
             for t in [[a, b, b + n_lon], [a, b + n_lon, a + n_lon]] {
                 let triangle = m.triangles.len() as u32;
                 m.triangles.push(t);
-                m.sources.push(TriangleSource {
-                    node: None,
-                    instance: 0,
-                    mesh: 0,
-                    primitive: 0,
-                    triangle,
-                });
+                m.sources.push(TriangleSource::unplaced(0, triangle));
             }
         }
     }

@@ -25,6 +25,21 @@ pub struct TriangleSource {
     pub triangle: u32,
 }
 
+impl TriangleSource {
+    /// The source of triangle `triangle` of mesh `mesh` in a file without a
+    /// node hierarchy (OBJ, STL, or a mesh built in code): no node, instance
+    /// 0, primitive 0.
+    pub fn unplaced(mesh: u32, triangle: u32) -> TriangleSource {
+        TriangleSource {
+            node: None,
+            instance: 0,
+            mesh,
+            primitive: 0,
+            triangle,
+        }
+    }
+}
+
 /// Triangle geometry as stored in the file, in the mesh's own (local) frame.
 ///
 /// Shared by every instance that places it, so a mesh reused by many nodes is

@@ -29,13 +29,7 @@ fn load(dir: &Path, rel: &str) -> Option<TriMesh> {
         return Some(scene.flatten());
     }
     let mut m = TriMesh::default();
-    let src = |k: usize| bvtool::TriangleSource {
-        node: None,
-        instance: 0,
-        mesh: 0,
-        primitive: 0,
-        triangle: k as u32,
-    };
+    let src = |k: usize| bvtool::TriangleSource::unplaced(0, k as u32);
     match path.extension()?.to_str()? {
         "obj" => {
             let text = std::fs::read_to_string(&path).ok()?;

@@ -13,13 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 fn mesh(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
     let sources = (0..triangles.len() as u32)
-        .map(|k| bvtool::TriangleSource {
-            node: None,
-            instance: 0,
-            mesh: 0,
-            primitive: 0,
-            triangle: k,
-        })
+        .map(|k| bvtool::TriangleSource::unplaced(0, k))
         .collect();
     TriMesh {
         vertices,

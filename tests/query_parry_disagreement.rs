@@ -94,13 +94,7 @@ fn checker_explains_the_false_positive() {
     let one = |t: [Point3<f64>; 3]| TriMesh {
         vertices: t.to_vec(),
         triangles: vec![[0, 1, 2]],
-        sources: vec![TriangleSource {
-            node: None,
-            instance: 0,
-            mesh: 0,
-            primitive: 0,
-            triangle: 0,
-        }],
+        sources: vec![TriangleSource::unplaced(0, 0)],
     };
     let (a, b) = pair();
     let (ma, mb) = (one(a), one(b));

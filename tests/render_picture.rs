@@ -43,13 +43,7 @@ fn ellipsoid(radii: Vector3<f64>, rot: Rotation3<f64>, at: Vector3<f64>) -> TriM
 /// A mesh whose triangles are numbered in order.
 fn with_sources(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
     let sources = (0..triangles.len() as u32)
-        .map(|triangle| TriangleSource {
-            node: None,
-            instance: 0,
-            mesh: 0,
-            primitive: 0,
-            triangle,
-        })
+        .map(|triangle| TriangleSource::unplaced(0, triangle))
         .collect();
     TriMesh {
         vertices,

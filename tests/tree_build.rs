@@ -28,13 +28,8 @@ fn soup(n: usize, seed: u64) -> TriMesh {
         let base = m.vertices.len() as u32;
         m.vertices.extend([a, b, third]);
         m.triangles.push([base, base + 1, base + 2]);
-        m.sources.push(bvtool::TriangleSource {
-            node: None,
-            instance: 0,
-            mesh: 0,
-            primitive: 0,
-            triangle: k as u32,
-        });
+        m.sources
+            .push(bvtool::TriangleSource::unplaced(0, k as u32));
     }
     m
 }
@@ -118,13 +113,7 @@ fn sliver_leaves_contain_their_corners() {
         let base = m.vertices.len() as u32;
         m.vertices.extend([a, a + d, third]);
         m.triangles.push([base, base + 1, base + 2]);
-        m.sources.push(bvtool::TriangleSource {
-            node: None,
-            instance: 0,
-            mesh: 0,
-            primitive: 0,
-            triangle: k,
-        });
+        m.sources.push(bvtool::TriangleSource::unplaced(0, k));
     }
     let tree = ObbTree::build_with_leaf_size(&m, 1);
     for node in &tree.nodes {

@@ -1,11 +1,11 @@
-//! The 15-axis box test against parry3d's cuboid–cuboid test, against an
+//! The 15-axis box test (`f32`, SIMD) against parry3d's cuboid–cuboid test, against an
 //! independent corner-projection separation measure, and a regression for the
 //! "full extents on the cross axes" bug.
 
 use bvtool::fit::Obb;
 use bvtool::query::parry_check::boxes_intersect;
 use bvtool::query::poses::random_rotation;
-use bvtool::query::sat::{obb_overlap, overlap_relative};
+use bvtool::query::sat::obb_overlap;
 use nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -95,17 +95,25 @@ fn random_boxes_agree_with_parry_and_corner_projection() {
         if !mine {
             assert!(sep > 0.0, "false separation: {a:?} {b:?} sep {sep}");
         }
-        // And not loose: a clear gap is always found.
-        if sep > 1e-9 {
+        // And not loose: a gap wider than the f32 slack (256 f32 ulps of
+        // the coordinates, about 1e-4 here) is always found.
+        if sep > 1e-3 {
             assert!(!mine, "missed a gap of {sep}: {a:?} {b:?}");
         }
         if mine != boxes_intersect(&a, &b) {
             disagree += 1;
-            // parry works in f32: allowed only within f32 tolerance of touching.
-            assert!(sep.abs() < 1e-5, "clear disagreement with parry: sep {sep}");
+            // Both work in f32: allowed only within our f32 slack (about
+            // 1e-4 here, one-sided: we may only say "overlap") or parry's
+            // f32 tolerance of touching.
+            assert!(
+                (mine && sep > 0.0 && sep < 1e-3) || sep.abs() < 1e-5,
+                "clear disagreement with parry: sep {sep}"
+            );
         }
     }
-    eprintln!("{overlaps}/{n} overlapping, {disagree} disagreements with parry (all |gap| < 1e-5)");
+    eprintln!(
+        "{overlaps}/{n} overlapping, {disagree} disagreements with parry (within the f32 slack)"
+    );
     assert!(overlaps > n / 10 && overlaps < n * 9 / 10);
 }
 
@@ -128,6 +136,20 @@ fn touching_boxes_overlap() {
         }
         b.center = a.center + r * off;
         assert!(obb_overlap(&a, &b), "face-touching boxes reported apart");
+        // The same pair far from the origin, and shrunk: the f32 slack
+        // scales with the coordinates, so touching still counts.
+        for (shift, scale) in [(1e4, 1.0), (1e-3, 1e-4), (1e3, 1e-3)] {
+            let far = Vector3::new(1.0, -0.7, 0.3) * shift;
+            let moved = |o: &Obb| Obb {
+                center: Point3::from(o.center.coords * scale + far),
+                axes: o.axes,
+                half_extents: o.half_extents * scale,
+            };
+            assert!(
+                obb_overlap(&moved(&a), &moved(&b)),
+                "face-touching boxes reported apart at shift {shift}, scale {scale}"
+            );
+        }
         // Corner of B touching A's face exactly (axis-aligned, dyadic numbers).
         let a = Obb::from_min_max(&Point3::new(-1.0, -1.0, -1.0), &Point3::new(1.0, 1.0, 1.0));
         let q = UnitQuaternion::from_euler_angles(0.3, 0.7, 1.1).to_rotation_matrix();
@@ -220,11 +242,7 @@ fn full_extent_cross_axis_bug_regression() {
         buggy_overlap(&r, &t, &ea, &eb),
         "the buggy formula should claim overlap"
     );
-    assert!(
-        !overlap_relative(&r, &t, &ea, &eb, 0.0),
-        "the correct test must separate"
-    );
-    assert!(!obb_overlap(&a, &b));
+    assert!(!obb_overlap(&a, &b), "the correct test must separate");
     // Independent proof: a plane with every corner of A strictly on one side
     // and every corner of B strictly on the other.
     let mut found = false;

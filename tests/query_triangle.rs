@@ -167,8 +167,9 @@ fn random_integer_triangles_match_exact_oracle() {
     let n = 20_000;
     for k in 0..n {
         // Small grids make coplanar, collinear, touching and repeated corners
-        // frequent; the larger one gives general positions.
-        let r: i128 = [2, 3, 40][k % 3];
+        // frequent; the larger ones give general positions (the generic
+        // Guigue–Devillers path).
+        let r: i128 = [2, 3, 40, 1000][k % 4];
         let mut g = || -> I3 { std::array::from_fn(|_| rng.random_range(-r..=r)) };
         let a = [g(), g(), g()];
         let mut b = [g(), g(), g()];

@@ -1,44 +1,11 @@
-//! Rounding `f64` volumes to `f32` without losing containment.
-//!
-//! Rounding a box's centre and axes to `f32` moves its faces; a runtime
-//! that also rounds the vertices to `f32` and tests in `f32` arithmetic adds
-//! its own error. Each rounded volume is therefore enlarged by a bound on
-//! all three, and its extents are rounded **up** (towards +∞), so every
-//! point the `f64` volume contains is inside the `f32` one whether tested in
-//! `f64` or in `f32`.
+//! Rounding `f64` volumes to `f32` without losing containment, for the
+//! exports: the OBB rounding is [`crate::fit::obb_f32`]'s; AABBs and spheres
+//! are rounded here by the same rules.
 
 use super::document::{AabbDoc, ObbDoc, SphereDoc};
+use crate::fit::obb_f32::{F32_TEST_ULPS, v64};
+pub use crate::fit::obb_f32::{ObbF32, round_down, round_up};
 use nalgebra::Vector3;
-
-/// Relative error budget of the runtime's `f32` test: rounding the point
-/// (½ ulp), the difference to the centre (½ ulp), a 3-term dot product and
-/// its comparison (≈ 3 ulps), plus one ulp of slack — all relative to the
-/// box's reach from the origin, `|c|∞ + |h|`.
-const F32_TEST_ULPS: f64 = 6.0 * f32::EPSILON as f64;
-
-/// The smallest `f32` that is ≥ `x`.
-pub fn round_up(x: f64) -> f32 {
-    let f = x as f32;
-    if (f as f64) < x { f.next_up() } else { f }
-}
-
-/// The largest `f32` that is ≤ `x`.
-pub fn round_down(x: f64) -> f32 {
-    let f = x as f32;
-    if (f as f64) > x { f.next_down() } else { f }
-}
-
-/// An oriented box in `f32`: `center`, `axes[i]` (unit axis `i`),
-/// `half_extents` — the layout of `bvt_obb` minus its padding.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ObbF32 {
-    /// Centre.
-    pub center: [f32; 3],
-    /// Axis `i` is `axes[i]`.
-    pub axes: [[f32; 3]; 3],
-    /// Half extents, rounded outwards.
-    pub half_extents: [f32; 3],
-}
 
 /// An AABB in `f32`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,45 +25,20 @@ pub struct SphereF32 {
     pub radius: f32,
 }
 
-fn v64(a: [f32; 3]) -> Vector3<f64> {
-    Vector3::new(a[0] as f64, a[1] as f64, a[2] as f64)
-}
-
 fn f32s(a: [f64; 3]) -> [f32; 3] {
     a.map(|x| x as f32)
 }
 
-/// The conservative `f32` form of `b`, keeping its axes rounded to nearest.
+/// The conservative `f32` form of `b`, its axes rounded to nearest
+/// ([`ObbF32::from_obb`]).
 pub fn obb(b: &ObbDoc) -> ObbF32 {
-    obb_with_axes(b, b.axes.map(f32s))
+    ObbF32::from_obb(&b.to_obb())
 }
 
-/// The conservative `f32` form of `b` with the given `f32` axes (close to
-/// `b`'s, e.g. those of a rounded quaternion).
-///
-/// With `c'`, `a'ᵢ` the rounded centre and axes and `p = c + Σ sⱼaⱼ`
-/// (`|sⱼ| ≤ hⱼ`): `|a'ᵢ·(p − c')| ≤ hᵢ + |a'ᵢ − aᵢ|·|h| + |a'ᵢ|·|c − c'|`;
-/// to that the `f32` test's error, [`F32_TEST_ULPS`] × (`|c|∞ + |h|`), is added
-/// before rounding up. Half extents are at least the smallest normal `f32`
-/// (never zero, as glTF's `KHR_implicit_shapes` requires).
+/// The conservative `f32` form of `b` with the given `f32` axes
+/// ([`ObbF32::from_obb_with_axes`]).
 pub fn obb_with_axes(b: &ObbDoc, axes: [[f32; 3]; 3]) -> ObbF32 {
-    let center = f32s(b.center);
-    let c = Vector3::from(b.center);
-    let h = Vector3::from(b.half_extents);
-    let dc = (c - v64(center)).norm();
-    let reach = h.norm();
-    let test = F32_TEST_ULPS * (c.amax() + reach);
-    let half_extents = std::array::from_fn(|i| {
-        let a = Vector3::from(b.axes[i]);
-        let a32 = v64(axes[i]);
-        let slack = (a32 - a).norm() * reach + a32.norm() * dc + test;
-        round_up(h[i] + slack).max(f32::MIN_POSITIVE)
-    });
-    ObbF32 {
-        center,
-        axes,
-        half_extents,
-    }
+    ObbF32::from_obb_with_axes(&b.to_obb(), axes)
 }
 
 /// The conservative `f32` form of an AABB: corners rounded outwards. No
@@ -119,27 +61,6 @@ pub fn sphere(s: &SphereDoc) -> SphereF32 {
     SphereF32 {
         center,
         radius: round_up(s.radius + dc + test).max(f32::MIN_POSITIVE),
-    }
-}
-
-impl ObbF32 {
-    /// Whether `p` is inside, tested entirely in `f32` as a runtime would.
-    pub fn contains_f32(&self, p: [f32; 3]) -> bool {
-        let d = [
-            p[0] - self.center[0],
-            p[1] - self.center[1],
-            p[2] - self.center[2],
-        ];
-        (0..3).all(|i| {
-            let a = self.axes[i];
-            (a[0] * d[0] + a[1] * d[1] + a[2] * d[2]).abs() <= self.half_extents[i]
-        })
-    }
-
-    /// Whether `p` is inside, the stored `f32` numbers tested in `f64`.
-    pub fn contains_f64(&self, p: [f64; 3]) -> bool {
-        let d = Vector3::from(p) - v64(self.center);
-        (0..3).all(|i| v64(self.axes[i]).dot(&d).abs() <= self.half_extents[i] as f64)
     }
 }
 

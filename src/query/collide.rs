@@ -1,10 +1,11 @@
 //! Tree-vs-tree collision: which triangles of A and B (at a pose) meet.
 
-use super::sat::{overlap_relative, slack_for};
+use super::sat::{PlacedBox, Placement32, overlap, slack_for};
 use super::triangle::triangles_intersect;
 use crate::pose::Pose;
 use crate::tree::ObbTree;
 use nalgebra::{Matrix3, Point3, Vector3};
+use wide::f32x4;
 
 /// How much of the answer a query wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,50 +64,34 @@ impl Placement {
     }
 }
 
-/// A node of B's tree with its box frame placed in A's frame.
-#[derive(Clone, Copy)]
-struct Placed {
-    node: u32,
-    axes: Matrix3<f64>,
-    center: Point3<f64>,
-}
-
 /// Collides tree `a` (at identity) with tree `b` placed by `pose`
 /// (B's points map `v → R·v + t` into A's frame).
 ///
 /// Simultaneous depth-first descent (RAPID/PQP): a pair of nodes is tested
-/// with the 15-axis SAT ([`super::sat::overlap_relative`], conservative, with
-/// a slack of 64 ulps of the coordinates' magnitude), and when the boxes may
+/// with the 15-axis SAT on their `f32` boxes ([`super::sat::overlap`],
+/// conservative: its slack bounds the `f32` rounding), and when the boxes may
 /// overlap the larger node (by box diagonal) is split; B's child boxes are
-/// placed once when B is split, not once per pair. Leaf pairs run the exact
-/// triangle test ([`super::triangle::triangles_intersect`]) on B's corners
-/// placed in A's frame by [`Placement::apply`]. The answer is exact for those
-/// placed `f64` corners: the box tests can only prune pairs that are truly
-/// apart.
+/// placed in A's frame once when B is split, not once per pair. Leaf pairs
+/// run the exact triangle test ([`super::triangle::triangles_intersect`]) on
+/// B's `f64` corners placed in A's frame by [`Placement::apply`]. The answer
+/// is exact for those placed `f64` corners: the box tests can only prune
+/// pairs that are truly apart.
 pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Collision {
     let mut out = Collision::default();
     if a.nodes.is_empty() || b.nodes.is_empty() {
         return out;
     }
     let place = Placement::new(pose);
-    let slack = slack_for(a.max_abs_coord + 2.0 * b.max_abs_coord + place.translation.amax());
-    let place_node = |i: u32| {
-        let obb = &b.nodes[i as usize].obb;
-        Placed {
-            node: i,
-            axes: place.rotation * obb.axes,
-            center: place.apply(&obb.center),
-        }
-    };
+    let place32 = Placement32::new(&place.rotation, &place.translation);
+    let slack = slack_for(a.max_abs_coord + b.max_abs_coord + place.translation.amax());
+    let place_node = |i: u32| (i, place32.place(&b.nodes[i as usize].bx));
     let mut placed_tris: Vec<[Point3<f64>; 3]> = Vec::with_capacity(b.leaf_size);
-    let mut stack: Vec<(u32, Placed)> = vec![(0, place_node(0))];
-    while let Some((ia, pb)) = stack.pop() {
+    let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, place_node(0))];
+    while let Some((ia, (ib, pb))) = stack.pop() {
         let na = &a.nodes[ia as usize];
-        let nb = &b.nodes[pb.node as usize];
+        let nb = &b.nodes[ib as usize];
         out.box_tests += 1;
-        let r = na.obb.axes.tr_mul(&pb.axes);
-        let t = na.obb.axes.tr_mul(&(pb.center - na.obb.center));
-        if !overlap_relative(&r, &t, &na.obb.half_extents, &nb.obb.half_extents, slack) {
+        if !overlap(&na.bx, &pb, slack) {
             continue;
         }
         match (na.is_leaf(), nb.is_leaf()) {
@@ -130,20 +115,21 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
                 }
             }
             (false, true) => {
-                stack.push((na.right, pb));
-                stack.push((ia + 1, pb));
+                stack.push((na.right, (ib, pb)));
+                stack.push((ia + 1, (ib, pb)));
             }
             (true, false) => {
                 stack.push((ia, place_node(nb.right)));
-                stack.push((ia, place_node(pb.node + 1)));
+                stack.push((ia, place_node(ib + 1)));
             }
             (false, false) => {
-                if na.obb.half_extents.norm_squared() >= nb.obb.half_extents.norm_squared() {
-                    stack.push((na.right, pb));
-                    stack.push((ia + 1, pb));
+                let ha = f32x4::new(na.bx.half_extents);
+                if (ha * ha).reduce_add() >= pb.half_diagonal2() {
+                    stack.push((na.right, (ib, pb)));
+                    stack.push((ia + 1, (ib, pb)));
                 } else {
                     stack.push((ia, place_node(nb.right)));
-                    stack.push((ia, place_node(pb.node + 1)));
+                    stack.push((ia, place_node(ib + 1)));
                 }
             }
         }

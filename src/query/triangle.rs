@@ -8,7 +8,9 @@
 //! degenerate triangle (collinear or coincident corners) is the segment or
 //! point it spans and intersects whatever that segment or point touches.
 //!
-//! The method: after an exact plane-side rejection, two closed triangles meet
+//! The method: after an exact plane-side rejection, when no corner lies on
+//! the other triangle's plane, Guigue and Devillers' two orientation tests
+//! decide (`crossing_planes_overlap`). Otherwise two closed triangles meet
 //! iff an edge of one meets the other. (Their intersection is a non-empty
 //! compact convex set; an extreme point of it lies on the relative boundary of
 //! one triangle, i.e. on an edge; a degenerate triangle is covered by its
@@ -218,7 +220,63 @@ pub fn triangles_intersect(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
     if sa[0] == sa[1] && sa[1] == sa[2] && sa[0] != 0 {
         return false;
     }
+    if sa.iter().chain(&sb).all(|&s| s != 0) {
+        return crossing_planes_overlap(a, b, &sa, &sb);
+    }
     edges_meet(a, b, &sa) || edges_meet(b, a, &sb)
+}
+
+/// `t` with its corners rotated so that corner `k` comes first (same
+/// orientation), or also with its last two swapped (opposite orientation).
+#[inline]
+fn canonical(t: &[Point3<f64>; 3], k: usize, swap: bool) -> [&Point3<f64>; 3] {
+    let (p, q, r) = (&t[k], &t[(k + 1) % 3], &t[(k + 2) % 3]);
+    if swap { [p, r, q] } else { [p, q, r] }
+}
+
+/// The corner whose side differs from the other two (the sides are all
+/// non-zero and not all equal, so exactly one does).
+#[inline]
+fn lone(side: &[i8; 3]) -> usize {
+    if side[1] == side[2] {
+        0
+    } else if side[0] == side[2] {
+        1
+    } else {
+        2
+    }
+}
+
+/// Guigue and Devillers' test (JGT 8(1), 2003) for the generic case: no
+/// corner of either triangle on the other's plane, each plane crossed by the
+/// other triangle (so both are non-degenerate). `sa` and `sb` are the exact
+/// sides (as [`Plane::side`]) of `a`'s corners w.r.t. `b`'s plane and of
+/// `b`'s w.r.t. `a`'s.
+///
+/// Each triangle is brought to the form where its first corner `p` is
+/// alone on the positive side of the other's plane (rotating its corners,
+/// and swapping the other triangle's last two corners to flip that plane
+/// when the lone corner is on the negative side). Both triangles then cut
+/// the line where the planes meet in an interval, and these intervals
+/// overlap — the triangles meet, touching included — iff neither of two
+/// orientations is positive: `[q₂, p₂, p₁, q₁]` and `[r₂, p₂, r₁, p₁]`. Both
+/// are exact `orient3d` signs.
+fn crossing_planes_overlap(
+    a: &[Point3<f64>; 3],
+    b: &[Point3<f64>; 3],
+    sa: &[i8; 3],
+    sb: &[i8; 3],
+) -> bool {
+    // The paper's distances have the opposite sign of `Plane::side`.
+    let ka = lone(sa);
+    let swap_b = sa[ka] > 0;
+    let b = canonical(b, 0, swap_b);
+    let sb = if swap_b { [sb[0], sb[2], sb[1]] } else { *sb };
+    let kb = lone(&sb);
+    let a = canonical(a, ka, false);
+    let [p1, q1, r1] = if sb[kb] > 0 { [a[0], a[2], a[1]] } else { a };
+    let (p2, q2, r2) = (b[kb], b[(kb + 1) % 3], b[(kb + 2) % 3]);
+    o3(q2, p2, p1, q1) <= 0 && o3(r2, p2, r1, p1) <= 0
 }
 
 /// Whether an edge of `e` meets `t`; `side[i]` is the exact side of `e[i]`

@@ -1,46 +1,23 @@
 //! The OBB tree (Gottschalk, Lin, Manocha 1996, as in RAPID and PQP), stored
 //! flat.
 
+use super::node::{Node, NodeBox};
 use crate::fit::covariance::{of_triangles, principal_frame};
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
 use nalgebra::{Matrix3, Point3, Vector3};
 
-/// Triangles per leaf when none is asked for, chosen in `benches/collide.rs`
-/// (69k-triangle bunny against itself, 100 near-boundary poses, mean per
-/// query, first contact / all contacts): leaf 1: 67 / 391 µs, 2: 57 / 373 µs,
-/// 4: 67 / 492 µs, 8: 55 / 659 µs. Re-measured after the query and build
-/// speed-ups (loaded 2-core machine): 1: 31.6 / 190 µs, 2: 30.5 / 172 µs,
-/// 4: 28.8 / 210 µs, 8: 29.5 / 252 µs. 2 is best for all contacts and within
-/// noise of the best for first contact.
+/// Triangles per leaf when none is asked for, chosen by measurement on the
+/// 69k-triangle bunny against itself at the 100 near-boundary poses of
+/// `benches/data/bunny69k_poses.json` (median per query, first contact / all
+/// contacts, `f32` SIMD box test and the Guigue–Devillers leaf test, same
+/// sitting): leaf 1: 7.7 / 37.0 µs, 2: 6.0 / 32.6 µs, 3: 7.0 / 35.2 µs,
+/// 4: 8.9 / 54.9 µs. 2 is best for both.
 pub const DEFAULT_LEAF_SIZE: usize = 2;
 
 /// Below this many triangles a subtree is built on one thread: splitting the
 /// work further costs more than it saves.
 const PARALLEL_MIN: usize = 4096;
-
-/// One node: its box in the mesh's frame and the contiguous range of
-/// (permuted) triangles it covers. Its first child is the next node (depth-
-/// first order); the second is at `right`; a leaf has `right == 0`.
-#[derive(Clone, Debug)]
-pub struct Node {
-    /// The box, in the mesh's frame (`f64`, with a rounding margin).
-    pub obb: Obb,
-    /// First triangle (index into [`ObbTree::triangles`]).
-    pub start: u32,
-    /// Number of triangles.
-    pub count: u32,
-    /// Index of the second child; 0 for a leaf.
-    pub right: u32,
-}
-
-impl Node {
-    /// Whether the node is a leaf.
-    #[inline]
-    pub fn is_leaf(&self) -> bool {
-        self.right == 0
-    }
-}
 
 /// A top-down OBB tree over a triangle mesh.
 ///
@@ -205,8 +182,9 @@ impl ObbTree {
         let mut tree = self.clone();
         for n in &mut tree.nodes {
             let b = self.node_aabb(n);
-            n.obb = Obb::from_frame_and_points(&nalgebra::Matrix3::identity(), [&b.min, &b.max])
+            let obb = Obb::from_frame_and_points(&Matrix3::identity(), [&b.min, &b.max])
                 .expect("two corners");
+            n.bx = NodeBox::from_obb(&obb);
         }
         tree
     }
@@ -301,7 +279,7 @@ fn build_subtree(
     let n = items.len();
     let me = out.len();
     out.push(Node {
-        obb,
+        bx: NodeBox::from_obb(&obb),
         start,
         count: n as u32,
         right: 0,
@@ -309,7 +287,7 @@ fn build_subtree(
     if n <= leaf_size {
         return;
     }
-    let mid = split(items, &out[me].obb);
+    let mid = split(items, &obb);
     let (left_items, right_items) = items.split_at_mut(mid);
     let right_start = start + mid as u32;
     if n >= PARALLEL_MIN {

@@ -45,7 +45,7 @@ impl TreeStats {
                 aabb.push(0.0);
             }
             let n = &tree.nodes[i];
-            obb[depth] += n.obb.volume();
+            obb[depth] += n.bx.volume();
             aabb[depth] += tree.node_aabb(n).volume();
             if n.is_leaf() {
                 leaves += 1;

@@ -1,0 +1,77 @@
+//! One node of the OBB tree, its box laid out for the query.
+
+use crate::fit::{Obb, ObbF32};
+
+/// A node's oriented box in `f32`, laid out for 4-lane SIMD: the centre, the
+/// half extents and the rows of the axis matrix each fill one 16-byte lane
+/// group, the fourth lane zero.
+///
+/// It is the conservative `f32` rounding of the node's `f64` box
+/// ([`ObbF32::from_obb`]): every corner of the node's triangles lies inside,
+/// tested in `f64` or in `f32`. Its axes are the `f64` axes rounded to
+/// nearest (orthonormal to about 1e-7).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
+pub struct NodeBox {
+    /// Centre `(x, y, z, 0)`.
+    pub center: [f32; 4],
+    /// **Half** extents along the axes `(h0, h1, h2, 0)`.
+    pub half_extents: [f32; 4],
+    /// The axis matrix by rows: `rows[k][i]` is coordinate `k` of axis `i`
+    /// (so the axes are the columns), `rows[k][3] = 0`.
+    pub rows: [[f32; 4]; 3],
+}
+
+impl NodeBox {
+    /// The conservative `f32` box of `b`.
+    pub fn from_obb(b: &Obb) -> NodeBox {
+        let f = ObbF32::from_obb(b);
+        let pad = |v: [f32; 3]| [v[0], v[1], v[2], 0.0];
+        NodeBox {
+            center: pad(f.center),
+            half_extents: pad(f.half_extents),
+            rows: std::array::from_fn(|k| pad(f.axes.map(|axis| axis[k]))),
+        }
+    }
+
+    /// The same box in the export layout (axis `i` is `axes[i]`).
+    pub fn to_obb_f32(&self) -> ObbF32 {
+        let xyz = |v: [f32; 4]| [v[0], v[1], v[2]];
+        ObbF32 {
+            center: xyz(self.center),
+            axes: std::array::from_fn(|i| self.rows.map(|row| row[i])),
+            half_extents: xyz(self.half_extents),
+        }
+    }
+
+    /// Volume, `8·h0·h1·h2`, in `f64`.
+    pub fn volume(&self) -> f64 {
+        self.half_extents[..3]
+            .iter()
+            .map(|&h| 2.0 * h as f64)
+            .product()
+    }
+}
+
+/// One node: its box in the mesh's frame and the contiguous range of
+/// (permuted) triangles it covers. Its first child is the next node (depth-
+/// first order); the second is at `right`; a leaf has `right == 0`.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The box, in the mesh's frame.
+    pub bx: NodeBox,
+    /// First triangle (index into [`super::ObbTree::triangles`]).
+    pub start: u32,
+    /// Number of triangles.
+    pub count: u32,
+    /// Index of the second child; 0 for a leaf.
+    pub right: u32,
+}
+
+impl Node {
+    /// Whether the node is a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.right == 0
+    }
+}

@@ -83,7 +83,7 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
     }
     let place = Placement::new(pose);
     let place32 = Placement32::new(&place.rotation, &place.translation);
-    let slack = slack_for(a.max_abs_coord + b.max_abs_coord + place.translation.amax());
+    let slack = slack_for(a.max_abs_coord + 2.0 * b.max_abs_coord + place.translation.amax());
     let place_node = |i: u32| (i, place32.place(&b.nodes[i as usize].bx));
     let mut placed_tris: Vec<[Point3<f64>; 3]> = Vec::with_capacity(b.leaf_size);
     let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, place_node(0))];

@@ -160,8 +160,9 @@ pub fn overlap(a: &NodeBox, b: &PlacedBox, slack: f32) -> bool {
 }
 
 /// The interval padding for a test whose boxes, centres and placement stay
-/// within `scale` of the origin (the sum of both meshes' largest absolute
-/// coordinate and the largest translation component): 256 `f32` ulps of it.
+/// within `scale` of the origin in every coordinate (for a query, A's largest
+/// absolute coordinate, twice B's — a rotation can stretch a coordinate by
+/// up to √3 — and the largest translation component): 256 `f32` ulps of it.
 ///
 /// Every quantity compared is a sum of at most six products of a coordinate
 /// difference or half extent (each below about `2√3·scale`) with an `R`

@@ -148,32 +148,28 @@ impl ObbTree {
         let corners: Vec<[Point3<f64>; 3]> = (0..mesh.triangles.len())
             .map(|i| mesh.triangle(i))
             .collect();
+        let bounds = Aabb::from_points(corners.iter().flat_map(|t| t.iter()));
         // Moments about the corners' bounding-box centre, to limit
         // cancellation in `second/area - mean·meanᵀ`.
-        let origin = Aabb::from_points(corners.iter().flat_map(|t| t.iter()))
-            .map(|b| nalgebra::center(&b.min, &b.max))
-            .unwrap_or_else(Point3::origin);
+        let origin = bounds.map_or_else(Point3::origin, |b| b.center());
+        let max_abs_coord =
+            bounds.map_or(0.0, |b| b.min.coords.abs().sup(&b.max.coords.abs()).max());
         let mut items: Vec<Item> = corners
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, t)| Item {
                 index: i as u32,
-                corners: *t,
+                corners: t,
                 centroid: Point3::from((t[0].coords + t[1].coords + t[2].coords) / 3.0),
-                moments: Moments::of(t, &origin),
+                moments: Moments::of(&t, &origin),
             })
             .collect();
-        drop(corners);
-        let mut nodes = Vec::with_capacity(2 * items.len() / leaf_size + 1);
+        let mut nodes = Vec::with_capacity(node_bound(items.len()));
         if !items.is_empty() {
             build_subtree(&mut items, 0, leaf_size, &mut nodes);
         }
-        let original: Vec<u32> = items.iter().map(|it| it.index).collect();
-        let triangles: Vec<[Point3<f64>; 3]> = items.iter().map(|it| it.corners).collect();
-        let max_abs_coord = triangles
-            .iter()
-            .flat_map(|t| t.iter())
-            .fold(0.0f64, |m, p| m.max(p.coords.amax()));
+        let (original, triangles): (Vec<u32>, Vec<[Point3<f64>; 3]>) =
+            items.iter().map(|it| (it.index, it.corners)).unzip();
         ObbTree {
             nodes,
             triangles,
@@ -324,7 +320,7 @@ fn build_subtree(items: &mut [Item], start: u32, leaf_size: usize, out: &mut Vec
     let (left_items, right_items) = items.split_at_mut(mid);
     let right_start = start + mid as u32;
     if n >= PARALLEL_MIN {
-        let mut right = Vec::with_capacity(2 * right_items.len() / leaf_size + 1);
+        let mut right = Vec::with_capacity(node_bound(right_items.len()));
         rayon::join(
             || build_subtree(left_items, start, leaf_size, out),
             || build_subtree(right_items, right_start, leaf_size, &mut right),
@@ -342,6 +338,13 @@ fn build_subtree(items: &mut [Item], start: u32, leaf_size: usize, out: &mut Vec
         out[me].right = out.len() as u32;
         build_subtree(right_items, right_start, leaf_size, out);
     }
+}
+
+/// The most nodes a subtree over `n` triangles can have, `2n − 1` (every
+/// split is binary and every leaf holds at least one triangle, whatever the
+/// leaf size): reserved up front so that appending never reallocates.
+fn node_bound(n: usize) -> usize {
+    (2 * n).saturating_sub(1)
 }
 
 /// Partitions `items` along the box's longest axis at the mean centroid
@@ -362,7 +365,10 @@ fn split(items: &mut [Item], obb: &Obb) -> usize {
     let mut i = 0;
     for j in 0..items.len() {
         if key(&items[j]) < mean {
-            items.swap(i, j);
+            // Skipping the self-swaps leaves the same order.
+            if i != j {
+                items.swap(i, j);
+            }
             i += 1;
         }
     }

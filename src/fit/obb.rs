@@ -39,16 +39,31 @@ impl Obb {
         if lo.x > hi.x {
             return None;
         }
+        Some(Obb::from_frame_and_bounds(axes, &lo, &hi, scale))
+    }
+
+    /// The box with orientation `axes` spanning `[lo, hi]` along them (the
+    /// points' projections `axesᵀ·p`, as gathered by
+    /// [`Obb::from_frame_and_points`], which this completes), grown by the
+    /// same rounding margin, `8·ε·scale` where `scale` bounds the points'
+    /// absolute coordinates. For callers that gather the projections
+    /// themselves, e.g. for several frames in one pass over the points.
+    pub fn from_frame_and_bounds(
+        axes: &Matrix3<f64>,
+        lo: &Vector3<f64>,
+        hi: &Vector3<f64>,
+        scale: f64,
+    ) -> Obb {
         let mid = (lo + hi) * 0.5;
         // Projection and reconstruction each round; a few ulps of the
         // coordinates' magnitude cover both.
         let margin = 8.0 * f64::EPSILON * scale;
         let half = (hi - lo) * 0.5 + Vector3::repeat(margin);
-        Some(Obb {
+        Obb {
             center: Point3::from(axes * mid),
             axes: *axes,
             half_extents: half,
-        })
+        }
     }
 
     /// The axis-aligned box `[min, max]` as an OBB.

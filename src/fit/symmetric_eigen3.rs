@@ -17,7 +17,8 @@ const MAX_SWEEPS: usize = 24;
 ///
 /// Cyclic Jacobi (Numerical Recipes' `jacobi`, RAPID's `Meigen`): each sweep
 /// zeroes the off-diagonal entries (0,1), (0,2), (1,2) in turn with the
-/// stable rotation `t = sgn(θ)/(|θ| + √(θ²+1))`, accumulating the rotations;
+/// stable rotation `t = sgn(θ)/(|θ| + √(θ²+1))` (evaluated with a single
+/// division, see the loop), accumulating the rotations;
 /// it stops when the off-diagonal mass is at rounding level of the matrix
 /// norm. The eigenvector matrix is a product of exact-formula rotations, so
 /// it is orthogonal to rounding, and repeated eigenvalues give an orthonormal
@@ -46,12 +47,18 @@ pub fn symmetric_eigen3(m: &Matrix3<f64>) -> (Vector3<f64>, Matrix3<f64>) {
             if apq == 0.0 {
                 continue;
             }
-            let theta = (d[q] - d[p]) / (2.0 * apq);
-            // For huge θ, θ² overflows; t ≈ 1/(2θ) there.
-            let t = if theta.abs() > 1e150 {
-                0.5 / theta
+            // t = sgn(θ)/(|θ| + √(θ²+1)) with θ = h/apq, h = (a_qq − a_pp)/2,
+            // multiplied through by |apq|: one division instead of two on
+            // the rotation's critical path. Rotations preserve the Frobenius
+            // norm and the loop runs only when its square is finite, so
+            // h² + apq² cannot overflow; the denominator is zero only when
+            // h = 0 and apq² underflows, where θ = 0 gives t = sgn(apq).
+            let h = 0.5 * (d[q] - d[p]);
+            let den = h.abs() + (h * h + apq * apq).sqrt();
+            let t = if den > 0.0 {
+                h.signum() * apq / den
             } else {
-                theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt())
+                apq.signum()
             };
             let c = 1.0 / (t * t + 1.0).sqrt();
             let s = t * c;

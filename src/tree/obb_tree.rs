@@ -48,12 +48,15 @@ pub struct ObbTree {
     pub max_abs_coord: f64,
 }
 
-/// A triangle during the build: its index, centroid and its share of the
-/// RAPID covariance sums (see [`Moments`]), computed once so that every node
-/// sums them instead of recomputing cross products.
+/// A triangle during the build: its index, corners, centroid and its share
+/// of the RAPID covariance sums (see [`Moments`]), computed once so that every
+/// node sums them instead of recomputing cross products. The corners travel
+/// with the item so that fitting a node's box reads them in order rather
+/// than through an index into the mesh.
 #[derive(Clone, Copy)]
 struct Item {
     index: u32,
+    corners: [Point3<f64>; 3],
     centroid: Point3<f64>,
     moments: Moments,
 }
@@ -122,31 +125,28 @@ impl ObbTree {
         let corners: Vec<[Point3<f64>; 3]> = (0..mesh.triangles.len())
             .map(|i| mesh.triangle(i))
             .collect();
+        let bounds = Aabb::from_points(corners.iter().flat_map(|t| t.iter()));
         // Moments about the corners' bounding-box centre, to limit
         // cancellation in `second/area - mean·meanᵀ`.
-        let origin = Aabb::from_points(corners.iter().flat_map(|t| t.iter()))
-            .map(|b| nalgebra::center(&b.min, &b.max))
-            .unwrap_or_else(Point3::origin);
+        let origin = bounds.map_or_else(Point3::origin, |b| b.center());
+        let max_abs_coord =
+            bounds.map_or(0.0, |b| b.min.coords.abs().sup(&b.max.coords.abs()).max());
         let mut items: Vec<Item> = corners
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, t)| Item {
                 index: i as u32,
+                corners: t,
                 centroid: Point3::from((t[0].coords + t[1].coords + t[2].coords) / 3.0),
-                moments: Moments::of(t, &origin),
+                moments: Moments::of(&t, &origin),
             })
             .collect();
-        let mut nodes = Vec::with_capacity(2 * items.len() / leaf_size + 1);
+        let mut nodes = Vec::with_capacity(node_bound(items.len()));
         if !items.is_empty() {
-            build_subtree(&corners, &mut items, 0, leaf_size, &mut nodes);
+            build_subtree(&mut items, 0, leaf_size, &mut nodes);
         }
-        let original: Vec<u32> = items.iter().map(|it| it.index).collect();
-        let triangles: Vec<[Point3<f64>; 3]> =
-            original.iter().map(|&i| corners[i as usize]).collect();
-        let max_abs_coord = triangles
-            .iter()
-            .flat_map(|t| t.iter())
-            .fold(0.0f64, |m, p| m.max(p.coords.amax()));
+        let (original, triangles): (Vec<u32>, Vec<[Point3<f64>; 3]>) =
+            items.iter().map(|it| (it.index, it.corners)).unzip();
         ObbTree {
             nodes,
             triangles,
@@ -208,34 +208,47 @@ impl ObbTree {
 
 /// The box of a set of triangles: for one proper triangle its own frame
 /// ([`triangle_frame`]), otherwise the frame of their summed covariance
-/// moments (the corners' covariance when their total area is zero); extents
-/// over their corners.
-fn fit_box(corners: &[[Point3<f64>; 3]], items: &[Item]) -> Obb {
-    let mut sum = Moments::default();
-    for it in items {
-        sum.add(&it.moments);
-    }
-    let tris = || items.iter().map(|it| &corners[it.index as usize]);
+/// moments (the corners' covariance when their total area is zero), or the
+/// axis-aligned box when that is smaller; extents over their corners. One
+/// pass over the corners gathers both boxes' extents.
+fn fit_box(items: &[Item]) -> Obb {
     let single = match items {
-        [it] => triangle_frame(&corners[it.index as usize]),
+        [it] => triangle_frame(&it.corners),
         _ => None,
     };
-    let frame = match (single, sum.covariance()) {
-        (Some(frame), _) => frame,
-        (None, Some(cov)) => principal_frame(&cov),
-        (None, None) => of_triangles(tris().copied())
-            .map(|(_, cov)| principal_frame(&cov))
-            .unwrap_or_else(Matrix3::identity),
-    };
-    let obb = Obb::from_frame_and_points(&frame, tris().flat_map(|t| t.iter()))
-        .expect("a node covers at least one triangle");
+    let frame = single.unwrap_or_else(|| {
+        let mut sum = Moments::default();
+        for it in items {
+            sum.add(&it.moments);
+        }
+        match sum.covariance() {
+            Some(cov) => principal_frame(&cov),
+            None => of_triangles(items.iter().map(|it| it.corners))
+                .map(|(_, cov)| principal_frame(&cov))
+                .unwrap_or_else(Matrix3::identity),
+        }
+    });
+    let t = frame.transpose();
+    let mut lo = Vector3::repeat(f64::INFINITY);
+    let mut hi = Vector3::repeat(f64::NEG_INFINITY);
+    let mut min = lo;
+    let mut max = hi;
+    for p in items.iter().flat_map(|it| &it.corners) {
+        let q = t * p.coords;
+        lo = lo.inf(&q);
+        hi = hi.sup(&q);
+        min = min.inf(&p.coords);
+        max = max.sup(&p.coords);
+    }
+    // The largest absolute coordinate, as `from_frame_and_points` finds it.
+    let scale = min.abs().sup(&max.abs()).max();
+    let obb = Obb::from_frame_and_bounds(&frame, &lo, &hi, scale);
     if single.is_some() {
         return obb;
     }
     // The covariance frame is not always the better box (two perpendicular
     // parts give a diagonal frame): keep the axis-aligned box when smaller.
-    let aabb = Obb::from_frame_and_points(&Matrix3::identity(), tris().flat_map(|t| t.iter()))
-        .expect("a node covers at least one triangle");
+    let aabb = Obb::from_frame_and_bounds(&Matrix3::identity(), &min, &max, scale);
     if aabb.volume() < obb.volume() {
         aabb
     } else {
@@ -268,14 +281,8 @@ fn triangle_frame(t: &[Point3<f64>; 3]) -> Option<Matrix3<f64>> {
 /// first order, with triangle ranges starting at `start` and `right` links
 /// as indices into `out`. Large subtrees build their second half on another
 /// thread (rayon) into a separate `Vec`, appended with its links shifted.
-fn build_subtree(
-    corners: &[[Point3<f64>; 3]],
-    items: &mut [Item],
-    start: u32,
-    leaf_size: usize,
-    out: &mut Vec<Node>,
-) {
-    let obb = fit_box(corners, items);
+fn build_subtree(items: &mut [Item], start: u32, leaf_size: usize, out: &mut Vec<Node>) {
+    let obb = fit_box(items);
     let n = items.len();
     let me = out.len();
     out.push(Node {
@@ -291,10 +298,10 @@ fn build_subtree(
     let (left_items, right_items) = items.split_at_mut(mid);
     let right_start = start + mid as u32;
     if n >= PARALLEL_MIN {
-        let mut right = Vec::with_capacity(2 * right_items.len() / leaf_size + 1);
+        let mut right = Vec::with_capacity(node_bound(right_items.len()));
         rayon::join(
-            || build_subtree(corners, left_items, start, leaf_size, out),
-            || build_subtree(corners, right_items, right_start, leaf_size, &mut right),
+            || build_subtree(left_items, start, leaf_size, out),
+            || build_subtree(right_items, right_start, leaf_size, &mut right),
         );
         let base = out.len() as u32;
         out[me].right = base;
@@ -305,10 +312,17 @@ fn build_subtree(
             node
         }));
     } else {
-        build_subtree(corners, left_items, start, leaf_size, out);
+        build_subtree(left_items, start, leaf_size, out);
         out[me].right = out.len() as u32;
-        build_subtree(corners, right_items, right_start, leaf_size, out);
+        build_subtree(right_items, right_start, leaf_size, out);
     }
+}
+
+/// The most nodes a subtree over `n` triangles can have, `2n − 1` (every
+/// split is binary and every leaf holds at least one triangle, whatever the
+/// leaf size): reserved up front so that appending never reallocates.
+fn node_bound(n: usize) -> usize {
+    (2 * n).saturating_sub(1)
 }
 
 /// Partitions `items` along the box's longest axis at the mean centroid
@@ -329,7 +343,10 @@ fn split(items: &mut [Item], obb: &Obb) -> usize {
     let mut i = 0;
     for j in 0..items.len() {
         if key(&items[j]) < mean {
-            items.swap(i, j);
+            // Skipping the self-swaps leaves the same order.
+            if i != j {
+                items.swap(i, j);
+            }
             i += 1;
         }
     }

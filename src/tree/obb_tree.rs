@@ -48,17 +48,47 @@ pub struct ObbTree {
     pub max_abs_coord: f64,
 }
 
-/// A triangle during the build: its index, corners, centroid and its share
-/// of the RAPID covariance sums (see [`Moments`]), computed once so that every
-/// node sums them instead of recomputing cross products. The corners travel
-/// with the item so that fitting a node's box reads them in order rather
-/// than through an index into the mesh.
+/// A triangle during the build: its index, corners and its share of the
+/// RAPID covariance sums (see [`Moments`]), computed once so that nodes sum
+/// them instead of recomputing cross products. The corners travel with the
+/// item so that fitting a node's box reads them in order rather than through
+/// an index into the mesh.
 #[derive(Clone, Copy)]
 struct Item {
     index: u32,
     corners: [Point3<f64>; 3],
-    centroid: Point3<f64>,
     moments: Moments,
+}
+
+impl Item {
+    #[inline]
+    fn centroid(&self) -> Vector3<f64> {
+        let [a, b, c] = &self.corners;
+        (a.coords + b.coords + c.coords) / 3.0
+    }
+}
+
+/// What a node's box and split need summed over its items: the covariance
+/// moments and the centroids. A split gathers its two sides' sums while it
+/// partitions, so no node walks its items just to sum them.
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    moments: Moments,
+    centroids: Vector3<f64>,
+}
+
+impl Sums {
+    fn of(items: &[Item]) -> Sums {
+        let mut s = Sums::default();
+        items.iter().for_each(|it| s.add(it));
+        s
+    }
+
+    #[inline]
+    fn add(&mut self, it: &Item) {
+        self.moments.add(&it.moments);
+        self.centroids += it.centroid();
+    }
 }
 
 /// A triangle surface's area, first and second area moments about the
@@ -137,13 +167,13 @@ impl ObbTree {
             .map(|(i, t)| Item {
                 index: i as u32,
                 corners: t,
-                centroid: Point3::from((t[0].coords + t[1].coords + t[2].coords) / 3.0),
                 moments: Moments::of(&t, &origin),
             })
             .collect();
         let mut nodes = Vec::with_capacity(node_bound(items.len()));
         if !items.is_empty() {
-            build_subtree(&mut items, 0, leaf_size, &mut nodes);
+            let sums = Sums::of(&items);
+            build_subtree(&mut items, &sums, 0, leaf_size, &mut nodes);
         }
         let (original, triangles): (Vec<u32>, Vec<[Point3<f64>; 3]>) =
             items.iter().map(|it| (it.index, it.corners)).unzip();
@@ -211,22 +241,16 @@ impl ObbTree {
 /// moments (the corners' covariance when their total area is zero), or the
 /// axis-aligned box when that is smaller; extents over their corners. One
 /// pass over the corners gathers both boxes' extents.
-fn fit_box(items: &[Item]) -> Obb {
+fn fit_box(items: &[Item], sum: &Moments) -> Obb {
     let single = match items {
         [it] => triangle_frame(&it.corners),
         _ => None,
     };
-    let frame = single.unwrap_or_else(|| {
-        let mut sum = Moments::default();
-        for it in items {
-            sum.add(&it.moments);
-        }
-        match sum.covariance() {
-            Some(cov) => principal_frame(&cov),
-            None => of_triangles(items.iter().map(|it| it.corners))
-                .map(|(_, cov)| principal_frame(&cov))
-                .unwrap_or_else(Matrix3::identity),
-        }
+    let frame = single.unwrap_or_else(|| match sum.covariance() {
+        Some(cov) => principal_frame(&cov),
+        None => of_triangles(items.iter().map(|it| it.corners))
+            .map(|(_, cov)| principal_frame(&cov))
+            .unwrap_or_else(Matrix3::identity),
     });
     let t = frame.transpose();
     let mut lo = Vector3::repeat(f64::INFINITY);
@@ -277,12 +301,19 @@ fn triangle_frame(t: &[Point3<f64>; 3]) -> Option<Matrix3<f64>> {
     (orthonormal && frame.iter().all(|x| x.is_finite())).then_some(frame)
 }
 
-/// Appends to `out` the subtree over `items` (reordered in place) in depth-
-/// first order, with triangle ranges starting at `start` and `right` links
-/// as indices into `out`. Large subtrees build their second half on another
-/// thread (rayon) into a separate `Vec`, appended with its links shifted.
-fn build_subtree(items: &mut [Item], start: u32, leaf_size: usize, out: &mut Vec<Node>) {
-    let obb = fit_box(items);
+/// Appends to `out` the subtree over `items` (reordered in place; `sums`
+/// are their [`Sums`]) in depth-first order, with triangle ranges starting at
+/// `start` and `right` links as indices into `out`. Large subtrees build
+/// their second half on another thread (rayon) into a separate `Vec`,
+/// appended with its links shifted.
+fn build_subtree(
+    items: &mut [Item],
+    sums: &Sums,
+    start: u32,
+    leaf_size: usize,
+    out: &mut Vec<Node>,
+) {
+    let obb = fit_box(items, &sums.moments);
     let n = items.len();
     let me = out.len();
     out.push(Node {
@@ -294,14 +325,14 @@ fn build_subtree(items: &mut [Item], start: u32, leaf_size: usize, out: &mut Vec
     if n <= leaf_size {
         return;
     }
-    let mid = split(items, &obb);
+    let (mid, left_sums, right_sums) = split(items, &obb, sums);
     let (left_items, right_items) = items.split_at_mut(mid);
     let right_start = start + mid as u32;
     if n >= PARALLEL_MIN {
         let mut right = Vec::with_capacity(node_bound(right_items.len()));
         rayon::join(
-            || build_subtree(left_items, start, leaf_size, out),
-            || build_subtree(right_items, right_start, leaf_size, &mut right),
+            || build_subtree(left_items, &left_sums, start, leaf_size, out),
+            || build_subtree(right_items, &right_sums, right_start, leaf_size, &mut right),
         );
         let base = out.len() as u32;
         out[me].right = base;
@@ -312,9 +343,9 @@ fn build_subtree(items: &mut [Item], start: u32, leaf_size: usize, out: &mut Vec
             node
         }));
     } else {
-        build_subtree(left_items, start, leaf_size, out);
+        build_subtree(left_items, &left_sums, start, leaf_size, out);
         out[me].right = out.len() as u32;
-        build_subtree(right_items, right_start, leaf_size, out);
+        build_subtree(right_items, &right_sums, right_start, leaf_size, out);
     }
 }
 
@@ -326,9 +357,10 @@ fn node_bound(n: usize) -> usize {
 }
 
 /// Partitions `items` along the box's longest axis at the mean centroid
-/// projection; when one side would be empty, at the median instead. Returns
-/// the size of the first part (always in `1..len`).
-fn split(items: &mut [Item], obb: &Obb) -> usize {
+/// projection (from `sums`); when one side would be empty, at the median
+/// instead. Returns the size of the first part (always in `1..len`) and the
+/// two parts' sums.
+fn split(items: &mut [Item], obb: &Obb, sums: &Sums) -> (usize, Sums, Sums) {
     let h = &obb.half_extents;
     let k = if h.x >= h.y && h.x >= h.z {
         0
@@ -338,22 +370,26 @@ fn split(items: &mut [Item], obb: &Obb) -> usize {
         2
     };
     let axis: Vector3<f64> = obb.axis(k);
-    let key = |it: &Item| axis.dot(&it.centroid.coords);
-    let mean = items.iter().map(key).sum::<f64>() / items.len() as f64;
+    let key = |it: &Item| axis.dot(&it.centroid());
+    let mean = axis.dot(&sums.centroids) / items.len() as f64;
+    let (mut left, mut right) = (Sums::default(), Sums::default());
     let mut i = 0;
     for j in 0..items.len() {
         if key(&items[j]) < mean {
+            left.add(&items[j]);
             // Skipping the self-swaps leaves the same order.
             if i != j {
                 items.swap(i, j);
             }
             i += 1;
+        } else {
+            right.add(&items[j]);
         }
     }
     if i == 0 || i == items.len() {
         let mid = items.len() / 2;
         items.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)));
-        return mid;
+        return (mid, Sums::of(&items[..mid]), Sums::of(&items[mid..]));
     }
-    i
+    (i, left, right)
 }

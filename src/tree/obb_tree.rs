@@ -175,6 +175,9 @@ impl ObbTree {
             let sums = Sums::of(&items);
             build_subtree(&mut items, &sums, 0, leaf_size, &mut nodes);
         }
+        // Reserved for the worst case (2n − 1); give back what a real split
+        // left unused.
+        nodes.shrink_to_fit();
         let (original, triangles): (Vec<u32>, Vec<[Point3<f64>; 3]>) =
             items.iter().map(|it| (it.index, it.corners)).unzip();
         ObbTree {

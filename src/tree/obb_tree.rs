@@ -2,7 +2,7 @@
 //! flat.
 
 use super::node::{Node, NodeBox};
-use crate::fit::covariance::{of_triangles, principal_frame};
+use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
 use nalgebra::{Matrix3, Point3, Vector3};
@@ -250,9 +250,9 @@ fn fit_box(items: &[Item], sum: &Moments) -> Obb {
         _ => None,
     };
     let frame = single.unwrap_or_else(|| match sum.covariance() {
-        Some(cov) => principal_frame(&cov),
+        Some(cov) => principal_frame_fast(&cov),
         None => of_triangles(items.iter().map(|it| it.corners))
-            .map(|(_, cov)| principal_frame(&cov))
+            .map(|(_, cov)| principal_frame_fast(&cov))
             .unwrap_or_else(Matrix3::identity),
     });
     let t = frame.transpose();

@@ -6,6 +6,7 @@ use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
 use nalgebra::{Matrix3, Point3, Vector3};
+use rayon::prelude::*;
 
 /// Triangles per leaf when none is asked for, chosen by measurement on the
 /// 69k-triangle bunny against itself at the 100 near-boundary poses of
@@ -88,6 +89,11 @@ impl Sums {
         s
     }
 
+    fn merge(&mut self, o: &Sums) {
+        self.moments.add(&o.moments);
+        self.corners += o.corners;
+    }
+
     #[inline]
     fn add(&mut self, it: &Item, origin: &Point3<f64>) {
         self.moments.add(&Moments::of(&it.corners, it.area, origin));
@@ -157,34 +163,49 @@ impl ObbTree {
     /// empty tree (no nodes).
     pub fn build_with_leaf_size(mesh: &TriMesh, leaf_size: usize) -> ObbTree {
         let leaf_size = leaf_size.max(1);
-        let corners: Vec<[Point3<f64>; 3]> = (0..mesh.triangles.len())
-            .map(|i| mesh.triangle(i))
+        // The passes over all triangles before and after the recursion run
+        // on every thread too (rayon); the recursion itself splits at the top.
+        let mut items: Vec<Item> = (0..mesh.triangles.len())
+            .into_par_iter()
+            .map(|i| {
+                let t = mesh.triangle(i);
+                Item {
+                    index: i as u32,
+                    corners: t,
+                    area: 0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm(),
+                }
+            })
             .collect();
-        let bounds = Aabb::from_points(corners.iter().flat_map(|t| t.iter()));
+        let bounds = items
+            .par_iter()
+            .fold_with(None, |b: Option<Aabb>, it| {
+                Aabb::from_points(b.iter().flat_map(|b| [&b.min, &b.max]).chain(&it.corners))
+            })
+            .reduce(
+                || None,
+                |a, b| Aabb::from_points(a.iter().chain(&b).flat_map(|b| [&b.min, &b.max])),
+            );
         // Moments about the corners' bounding-box centre, to limit
         // cancellation in `second/area - mean·meanᵀ`.
         let origin = bounds.map_or_else(Point3::origin, |b| b.center());
         let max_abs_coord =
             bounds.map_or(0.0, |b| b.min.coords.abs().sup(&b.max.coords.abs()).max());
-        let mut items: Vec<Item> = corners
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| Item {
-                index: i as u32,
-                corners: t,
-                area: 0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm(),
-            })
-            .collect();
         let mut nodes = Vec::with_capacity(node_bound(items.len()));
         if !items.is_empty() {
-            let sums = Sums::of(&items, &origin);
+            let sums = items
+                .par_chunks(PARALLEL_MIN)
+                .map(|chunk| Sums::of(chunk, &origin))
+                .reduce(Sums::default, |mut a, b| {
+                    a.merge(&b);
+                    a
+                });
             build_subtree(&mut items, &sums, &origin, 0, leaf_size, &mut nodes);
         }
         // Reserved for the worst case (2n − 1); give back what a real split
         // left unused.
         nodes.shrink_to_fit();
-        let (original, triangles): (Vec<u32>, Vec<[Point3<f64>; 3]>) =
-            items.iter().map(|it| (it.index, it.corners)).unzip();
+        let original = items.par_iter().map(|it| it.index).collect();
+        let triangles = items.par_iter().map(|it| it.corners).collect();
         ObbTree {
             nodes,
             triangles,

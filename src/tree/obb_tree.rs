@@ -282,17 +282,44 @@ fn fit_box(items: &[Item], sum: &Moments) -> Obb {
             .unwrap_or_else(Matrix3::identity),
     });
     let t = frame.transpose();
-    let mut lo = Vector3::repeat(f64::INFINITY);
-    let mut hi = Vector3::repeat(f64::NEG_INFINITY);
-    let mut min = lo;
-    let mut max = hi;
-    for p in items.iter().flat_map(|it| &it.corners) {
-        let q = t * p.coords;
-        lo = lo.inf(&q);
-        hi = hi.sup(&q);
-        min = min.inf(&p.coords);
-        max = max.sup(&p.coords);
-    }
+    // Per coordinate: the range in the frame and the axis-aligned range.
+    type Ranges = [Vector3<f64>; 4];
+    let empty = || -> Ranges {
+        let (inf, neg) = (
+            Vector3::repeat(f64::INFINITY),
+            Vector3::repeat(f64::NEG_INFINITY),
+        );
+        [inf, neg, inf, neg]
+    };
+    let gather = |mut r: Ranges, chunk: &[Item]| {
+        for p in chunk.iter().flat_map(|it| &it.corners) {
+            let q = t * p.coords;
+            r = [
+                r[0].inf(&q),
+                r[1].sup(&q),
+                r[2].inf(&p.coords),
+                r[3].sup(&p.coords),
+            ];
+        }
+        r
+    };
+    let [lo, hi, min, max] = if items.len() >= PARALLEL_MIN {
+        // Only the few largest nodes: the top of the tree, where the
+        // recursion has not yet split the work between threads.
+        items
+            .par_chunks(PARALLEL_MIN / 4)
+            .map(|chunk| gather(empty(), chunk))
+            .reduce(empty, |a, b| {
+                [
+                    a[0].inf(&b[0]),
+                    a[1].sup(&b[1]),
+                    a[2].inf(&b[2]),
+                    a[3].sup(&b[3]),
+                ]
+            })
+    } else {
+        gather(empty(), items)
+    };
     // The largest absolute coordinate, as `from_frame_and_points` finds it.
     let scale = min.abs().sup(&max.abs()).max();
     let obb = Obb::from_frame_and_bounds(&frame, &lo, &hi, scale);

@@ -199,7 +199,8 @@ impl ObbTree {
                     a.merge(&b);
                     a
                 });
-            build_subtree(&mut items, &sums, &origin, 0, leaf_size, &mut nodes);
+            let build = Build { origin, leaf_size };
+            build_subtree(&build, &mut items, &sums, 0, &mut nodes);
         }
         // Reserved for the worst case (2n − 1); give back what a real split
         // left unused.
@@ -357,19 +358,19 @@ fn triangle_frame(t: &[Point3<f64>; 3]) -> Option<Matrix3<f64>> {
     (orthonormal && frame.iter().all(|x| x.is_finite())).then_some(frame)
 }
 
+/// What every node of one build shares: the origin of the moments and the
+/// leaf size.
+struct Build {
+    origin: Point3<f64>,
+    leaf_size: usize,
+}
+
 /// Appends to `out` the subtree over `items` (reordered in place; `sums`
 /// are their [`Sums`]) in depth-first order, with triangle ranges starting at
 /// `start` and `right` links as indices into `out`. Large subtrees build
 /// their second half on another thread (rayon) into a separate `Vec`,
 /// appended with its links shifted.
-fn build_subtree(
-    items: &mut [Item],
-    sums: &Sums,
-    origin: &Point3<f64>,
-    start: u32,
-    leaf_size: usize,
-    out: &mut Vec<Node>,
-) {
+fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &mut Vec<Node>) {
     let obb = fit_box(items, &sums.moments);
     let n = items.len();
     let me = out.len();
@@ -379,26 +380,17 @@ fn build_subtree(
         count: n as u32,
         right: 0,
     });
-    if n <= leaf_size {
+    if n <= b.leaf_size {
         return;
     }
-    let (mid, left_sums, right_sums) = split(items, &obb, sums, origin);
+    let (mid, left_sums, right_sums) = split(items, &obb, sums, &b.origin);
     let (left_items, right_items) = items.split_at_mut(mid);
     let right_start = start + mid as u32;
     if n >= PARALLEL_MIN {
         let mut right = Vec::with_capacity(node_bound(right_items.len()));
         rayon::join(
-            || build_subtree(left_items, &left_sums, origin, start, leaf_size, out),
-            || {
-                build_subtree(
-                    right_items,
-                    &right_sums,
-                    origin,
-                    right_start,
-                    leaf_size,
-                    &mut right,
-                )
-            },
+            || build_subtree(b, left_items, &left_sums, start, out),
+            || build_subtree(b, right_items, &right_sums, right_start, &mut right),
         );
         let base = out.len() as u32;
         out[me].right = base;
@@ -409,16 +401,9 @@ fn build_subtree(
             node
         }));
     } else {
-        build_subtree(left_items, &left_sums, origin, start, leaf_size, out);
+        build_subtree(b, left_items, &left_sums, start, out);
         out[me].right = out.len() as u32;
-        build_subtree(
-            right_items,
-            &right_sums,
-            origin,
-            right_start,
-            leaf_size,
-            out,
-        );
+        build_subtree(b, right_items, &right_sums, right_start, out);
     }
 }
 

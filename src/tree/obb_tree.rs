@@ -73,9 +73,9 @@ impl Item {
 }
 
 /// What a node's box and split need summed over its items: the covariance
-/// moments and the corners (three times the centroids). A split gathers its
-/// two sides' sums while it partitions, so no node walks its items just to
-/// sum them.
+/// moments and the corners (three times the centroids). A split sums only
+/// its smaller side and takes the larger as the rest of the node's sums, so
+/// each level forms the moments of at most half its triangles.
 #[derive(Clone, Copy, Default)]
 struct Sums {
     moments: Moments,
@@ -92,6 +92,17 @@ impl Sums {
     fn merge(&mut self, o: &Sums) {
         self.moments.add(&o.moments);
         self.corners += o.corners;
+    }
+
+    /// These sums without the part `o`.
+    fn minus(&self, o: &Sums) -> Sums {
+        let m = &o.moments;
+        let mut s = *self;
+        s.moments.area -= m.area;
+        (0..3).for_each(|k| s.moments.first[k] -= m.first[k]);
+        (0..6).for_each(|k| s.moments.second[k] -= m.second[k]);
+        s.corners -= o.corners;
+        s
     }
 
     #[inline]
@@ -415,9 +426,9 @@ fn node_bound(n: usize) -> usize {
 }
 
 /// Partitions `items` along the box's longest axis at the mean centroid
-/// projection (from `sums`); when one side would be empty, at the median
-/// instead. Returns the size of the first part (always in `1..len`) and the
-/// two parts' sums.
+/// projection (from `sums`, the items' [`Sums`]); when one side would be
+/// empty, at the median instead. Returns the size of the first part (always
+/// in `1..len`) and the two parts' sums.
 fn split(items: &mut [Item], obb: &Obb, sums: &Sums, origin: &Point3<f64>) -> (usize, Sums, Sums) {
     let h = &obb.half_extents;
     let k = if h.x >= h.y && h.x >= h.z {
@@ -430,18 +441,15 @@ fn split(items: &mut [Item], obb: &Obb, sums: &Sums, origin: &Point3<f64>) -> (u
     let axis: Vector3<f64> = obb.axis(k);
     let key = |it: &Item| axis.dot(&it.corner_sum());
     let mean = axis.dot(&sums.corners) / items.len() as f64;
-    let (mut left, mut right) = (Sums::default(), Sums::default());
     // Hoare's two-pointer partition: only misplaced pairs are swapped (items
-    // are large), and every item is summed into its side once.
+    // are large).
     let (mut i, mut j) = (0, items.len());
     loop {
         while i < j && key(&items[i]) < mean {
-            left.add(&items[i], origin);
             i += 1;
         }
         while i < j && key(&items[j - 1]) >= mean {
             j -= 1;
-            right.add(&items[j], origin);
         }
         if i == j {
             break;
@@ -449,18 +457,19 @@ fn split(items: &mut [Item], obb: &Obb, sums: &Sums, origin: &Point3<f64>) -> (u
         // items[i] belongs right and items[j - 1] left.
         j -= 1;
         items.swap(i, j);
-        left.add(&items[i], origin);
-        right.add(&items[j], origin);
         i += 1;
     }
     if i == 0 || i == items.len() {
-        let mid = items.len() / 2;
-        items.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)));
-        return (
-            mid,
-            Sums::of(&items[..mid], origin),
-            Sums::of(&items[mid..], origin),
-        );
+        i = items.len() / 2;
+        items.select_nth_unstable_by(i, |a, b| key(a).total_cmp(&key(b)));
     }
-    (i, left, right)
+    // Sum the smaller side; the larger is the rest of the node's sums, at
+    // least half of them, so the subtraction loses at most a bit.
+    if i <= items.len() - i {
+        let left = Sums::of(&items[..i], origin);
+        (i, left, sums.minus(&left))
+    } else {
+        let right = Sums::of(&items[i..], origin);
+        (i, sums.minus(&right), right)
+    }
 }

@@ -129,13 +129,15 @@ impl Moments {
     #[inline]
     fn of(t: &[Point3<f64>; 3], area: f64, origin: &Point3<f64>) -> Moments {
         let [p, q, r] = t.map(|c| c - origin);
-        let m = (p + q + r) / 3.0;
-        let s = |i: usize, j: usize| {
-            (9.0 * m[i] * m[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j]) * (area / 12.0)
-        };
+        // 9·m·mᵀ = S·Sᵀ with S = p + q + r = 3m.
+        let sum = p + q + r;
+        let w = area / 12.0;
+        let s =
+            |i: usize, j: usize| (sum[i] * sum[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j]) * w;
+        let a3 = area / 3.0;
         Moments {
             area,
-            first: [m.x * area, m.y * area, m.z * area],
+            first: [sum.x * a3, sum.y * a3, sum.z * a3],
             second: [s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(0, 2), s(1, 2)],
         }
     }

@@ -11,9 +11,11 @@ use rayon::prelude::*;
 /// Triangles per leaf when none is asked for, chosen by measurement on the
 /// 69k-triangle bunny against itself at the 100 near-boundary poses of
 /// `benches/data/bunny69k_poses.json` (median per query, first contact / all
-/// contacts, `f32` SIMD box test and the Guigue–Devillers leaf test, same
-/// sitting): leaf 1: 7.7 / 37.0 µs, 2: 6.0 / 32.6 µs, 3: 7.0 / 35.2 µs,
-/// 4: 8.9 / 54.9 µs. 2 is best for both.
+/// contacts, with the `f32` SIMD box test, the Guigue–Devillers leaf test
+/// and the build of this file, same sitting): leaf 1: 8.5 / 47.9 µs,
+/// 2: 5.4 / 32.4 µs, 3: 7.4 / 49.8 µs, 4: 8.9 / 61.6 µs (box tests per
+/// all-contacts query 1816, 1497, 1302, 1158; triangle tests 120, 322, 607,
+/// 978). 2 is best for both.
 pub const DEFAULT_LEAF_SIZE: usize = 2;
 
 /// Below this many triangles a subtree is built on one thread: splitting the

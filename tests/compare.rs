@@ -104,7 +104,7 @@ fn the_aabb_tree_finds_the_same_pairs_with_more_work() {
         let b = n.bx.to_obb_f32();
         assert_eq!(b.axes, [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
         for t in obb.node_triangles(m) {
-            assert!(t.iter().all(|p| b.contains_f64(p.coords.into())));
+            assert!(t.iter().all(|p| aabb.node_box(n).contains(p, 0.0)));
         }
     }
     let (mut obb_work, mut aabb_work) = (0, 0);

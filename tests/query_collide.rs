@@ -172,6 +172,34 @@ fn tori_match_brute_force_on_near_boundary_poses() {
     assert!((20..=45).contains(&hits), "{hits} of 60 collide");
 }
 
+/// The same tori far from the origin (1e5 units, millimetre-sized detail
+/// relative to it) and tiny (1e-4 units): the tree's `f32` boxes and the
+/// box test's slack scale with the coordinates, so the answers still equal
+/// brute force.
+#[test]
+fn far_and_tiny_tori_match_brute_force() {
+    for (offset, scale) in [(1e5, 1.0), (0.0, 1e-4), (3e3, 1e-2)] {
+        let place = |m: TriMesh| TriMesh {
+            vertices: m
+                .vertices
+                .iter()
+                .map(|p| {
+                    Point3::from(p.coords * scale + Vector3::new(offset, -offset, 0.5 * offset))
+                })
+                .collect(),
+            ..m
+        };
+        let a = place(torus(1.0, 0.3, 24, 12));
+        let b = place(torus(0.8, 0.25, 20, 10));
+        let poses = near_boundary(&a, &b, 30, 2);
+        let hits = check_against_brute_force(&a, &b, &poses, 2);
+        assert!(
+            (5..=25).contains(&hits),
+            "{hits} of 30 collide at offset {offset}, scale {scale}"
+        );
+    }
+}
+
 #[test]
 fn icospheres_and_soups_match_brute_force_for_several_leaf_sizes() {
     let a = icosphere(2);

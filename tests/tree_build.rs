@@ -53,7 +53,7 @@ fn structure_and_containment() {
         for (i, node) in tree.nodes.iter().enumerate() {
             for t in tree.node_triangles(node) {
                 for p in t {
-                    assert!(contains(node, p), "corner outside node {i}");
+                    assert!(contains(&tree, node, p), "corner outside node {i}");
                 }
             }
             assert!(is_rotation(node));
@@ -89,11 +89,15 @@ fn structure_and_containment() {
     }
 }
 
-/// Whether the node's `f32` box contains `p`, tested both in `f64` and in
-/// `f32` (the box is rounded outwards for both).
-fn contains(node: &Node, p: &Point3<f64>) -> bool {
+/// Whether the node's box contains `p`: its world-frame `f64` form, and its
+/// stored `f32` form (relative to the tree's origin) tested both in `f64`
+/// and in `f32` (the box is rounded outwards for both).
+fn contains(tree: &ObbTree, node: &Node, p: &Point3<f64>) -> bool {
     let b = node.bx.to_obb_f32();
-    b.contains_f64(p.coords.into()) && b.contains_f32(p.coords.map(|x| x as f32).into())
+    let q = p - tree.origin;
+    tree.node_box(node).contains(p, 0.0)
+        && b.contains_f64(q.into())
+        && b.contains_f32(q.map(|x| x as f32).into())
 }
 
 /// Whether the node's `f32` axes are a rotation to `f32` rounding.
@@ -134,7 +138,7 @@ fn sliver_leaves_contain_their_corners() {
         assert!(is_rotation(node));
         for t in tree.node_triangles(node) {
             for p in t {
-                assert!(contains(node, p), "{t:?} outside {:?}", node.bx);
+                assert!(contains(&tree, node, p), "{t:?} outside {:?}", node.bx);
             }
         }
     }

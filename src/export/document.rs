@@ -199,19 +199,16 @@ impl ExportDoc {
 }
 
 impl ObbDoc {
-    /// An `f32` box (a tree node's) widened to `f64`; its rotation is that of
-    /// the nearest rotation matrix to its axes (they are orthonormal to
-    /// `f32` rounding only).
-    fn from_obb_f32(b: &crate::fit::ObbF32) -> ObbDoc {
-        let f64s = |v: [f32; 3]| v.map(|x| x as f64);
-        let axes = b.axes.map(f64s);
-        let m = nalgebra::Matrix3::from_columns(&axes.map(nalgebra::Vector3::from));
-        let q = nalgebra::UnitQuaternion::from_matrix(&m);
+    /// A tree node's box ([`ObbTree::node_box`]: its `f32` box in the
+    /// mesh's frame); its rotation is that of the nearest rotation matrix to
+    /// its axes (they are orthonormal to `f32` rounding only).
+    fn from_node_box(b: &crate::fit::Obb) -> ObbDoc {
+        let q = nalgebra::UnitQuaternion::from_matrix(&b.axes);
         ObbDoc {
             method: None,
-            center: f64s(b.center),
-            axes,
-            half_extents: f64s(b.half_extents),
+            center: b.center.into(),
+            axes: std::array::from_fn(|i| b.axis(i).into()),
+            half_extents: b.half_extents.into(),
             rotation_xyzw: [q.i, q.j, q.k, q.w],
         }
     }
@@ -234,7 +231,7 @@ fn tree_doc(scene: &Scene) -> TreeDoc {
         .iter()
         .enumerate()
         .map(|(i, n)| TreeNodeDoc {
-            obb: ObbDoc::from_obb_f32(&n.bx.to_obb_f32()),
+            obb: ObbDoc::from_node_box(&tree.node_box(n)),
             children: (!n.is_leaf()).then_some([i as u32 + 1, n.right]),
             first_triangle: n.start,
             triangle_count: n.count,

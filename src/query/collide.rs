@@ -2,6 +2,7 @@
 
 use super::sat::{PlacedBox, Placement32, overlap, slack_for};
 use super::triangle::triangles_intersect;
+use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
 use crate::tree::ObbTree;
 use nalgebra::{Matrix3, Point3, Vector3};
@@ -82,8 +83,15 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
         return out;
     }
     let place = Placement::new(pose);
-    let place32 = Placement32::new(&place.rotation, &place.translation);
-    let slack = slack_for(a.max_abs_coord + 2.0 * b.max_abs_coord + place.translation.amax());
+    // Node boxes are relative to their tree's origin: a point w of B's boxes
+    // is v − o_B, and R·v + t − o_A = R·w + (R·o_B + t − o_A). That shift is
+    // formed in f64; its rounding (a few ulps of the origins and t) is added
+    // to the f32 slack, which otherwise scales with the models' own size.
+    let shift = place.rotation * b.origin.coords + place.translation - a.origin.coords;
+    let place32 = Placement32::new(&place.rotation, &shift);
+    let offsets = a.origin.coords.amax() + 2.0 * b.origin.coords.amax() + place.translation.amax();
+    let slack =
+        slack_for(a.reach + 2.0 * b.reach + shift.amax()) + round_up(8.0 * f64::EPSILON * offsets);
     let place_node = |i: u32| (i, place32.place(&b.nodes[i as usize].bx));
     let mut placed_tris: Vec<[Point3<f64>; 3]> = Vec::with_capacity(b.leaf_size);
     let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, place_node(0))];

@@ -10,7 +10,7 @@
 
 use crate::fit::Obb;
 use crate::tree::NodeBox;
-use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
 use wide::f32x4;
 
 /// Padding added to every `|R_ij|` so that a cross-product axis of two
@@ -176,7 +176,8 @@ pub fn slack_for(scale: f64) -> f32 {
 }
 
 /// Whether two `f64` boxes in the same frame overlap (touching counts): both
-/// rounded outwards to `f32` node boxes ([`NodeBox::from_obb`]) and tested by
+/// rounded outwards to `f32` node boxes ([`NodeBox::about`] the frame's
+/// origin) and tested by
 /// [`overlap`], with its conservative guarantees.
 pub fn obb_overlap(a: &Obb, b: &Obb) -> bool {
     let scale = a.center.coords.amax()
@@ -185,8 +186,8 @@ pub fn obb_overlap(a: &Obb, b: &Obb) -> bool {
         + b.half_extents.amax();
     let identity = Placement32::new(&UnitQuaternion::identity().into(), &Vector3::zeros());
     overlap(
-        &NodeBox::from_obb(a),
-        &identity.place(&NodeBox::from_obb(b)),
+        &NodeBox::about(a, &Point3::origin()),
+        &identity.place(&NodeBox::about(b, &Point3::origin())),
         slack_for(scale),
     )
 }

@@ -1,15 +1,18 @@
 //! One node of the OBB tree, its box laid out for the query.
 
+use crate::fit::obb_f32::v64;
 use crate::fit::{Obb, ObbF32};
+use nalgebra::{Matrix3, Point3};
 
 /// A node's oriented box in `f32`, laid out for 4-lane SIMD: the centre, the
 /// half extents and the rows of the axis matrix each fill one 16-byte lane
 /// group, the fourth lane zero.
 ///
-/// It is the conservative `f32` rounding of the node's `f64` box
-/// ([`ObbF32::from_obb`]): every corner of the node's triangles lies inside,
-/// tested in `f64` or in `f32`. Its axes are the `f64` axes rounded to
-/// nearest (orthonormal to about 1e-7).
+/// It holds the node's `f64` box **relative to the tree's origin** (so its
+/// `f32` coordinates are as small as the model, wherever the model is),
+/// rounded outwards ([`ObbF32::from_obb`]): every corner of the node's
+/// triangles, minus the origin, lies inside. Its axes are the `f64` axes
+/// rounded to nearest (orthonormal to about 1e-7).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(16))]
 pub struct NodeBox {
@@ -23,14 +26,37 @@ pub struct NodeBox {
 }
 
 impl NodeBox {
-    /// The conservative `f32` box of `b`.
-    pub fn from_obb(b: &Obb) -> NodeBox {
-        let f = ObbF32::from_obb(b);
+    /// The conservative `f32` box, relative to `origin`, of `b`: it contains
+    /// `p − origin` (exactly) for every `p` that `b` contains. Rounding the
+    /// centre's offset moves it by at most `√3/2` ulps, covered by growing
+    /// the half extents by two.
+    pub fn about(b: &Obb, origin: &Point3<f64>) -> NodeBox {
+        let c = b.center - origin;
+        let relative = Obb {
+            center: Point3::from(c),
+            axes: b.axes,
+            half_extents: b.half_extents.add_scalar(2.0 * f64::EPSILON * c.amax()),
+        };
+        let f = ObbF32::from_obb(&relative);
         let pad = |v: [f32; 3]| [v[0], v[1], v[2], 0.0];
         NodeBox {
             center: pad(f.center),
             half_extents: pad(f.half_extents),
             rows: std::array::from_fn(|k| pad(f.axes.map(|axis| axis[k]))),
+        }
+    }
+
+    /// The box in the frame `origin` was taken from, in `f64`: it contains
+    /// what this box contains, plus `origin`. Its axes are this box's `f32`
+    /// axes (orthonormal to about 1e-7; containment is meant along them), its
+    /// half extents grown by two ulps of the centre to cover the addition.
+    pub fn to_obb_about(&self, origin: &Point3<f64>) -> Obb {
+        let f = self.to_obb_f32();
+        let center = v64(f.center) + origin.coords;
+        Obb {
+            center: Point3::from(center),
+            axes: Matrix3::from_columns(&f.axes.map(v64)),
+            half_extents: v64(f.half_extents).add_scalar(2.0 * f64::EPSILON * center.amax()),
         }
     }
 

@@ -48,8 +48,12 @@ pub struct ObbTree {
     pub original: Vec<u32>,
     /// The leaf size the tree was built with.
     pub leaf_size: usize,
-    /// The largest absolute coordinate of any corner (for rounding slack).
-    pub max_abs_coord: f64,
+    /// The point node boxes are relative to: the centre of the corners'
+    /// bounding box.
+    pub origin: Point3<f64>,
+    /// The largest absolute coordinate of any corner relative to
+    /// [`ObbTree::origin`] (for the query's rounding slack).
+    pub reach: f64,
 }
 
 /// A triangle during the build: its index, corners and area (the cross
@@ -203,8 +207,9 @@ impl ObbTree {
         // Moments about the corners' bounding-box centre, to limit
         // cancellation in `second/area - mean·meanᵀ`.
         let origin = bounds.map_or_else(Point3::origin, |b| b.center());
-        let max_abs_coord =
-            bounds.map_or(0.0, |b| b.min.coords.abs().sup(&b.max.coords.abs()).max());
+        let reach = bounds.map_or(0.0, |b| {
+            (b.max - origin).abs().sup(&(b.min - origin).abs()).max()
+        });
         let mut nodes = Vec::with_capacity(node_bound(items.len()));
         if !items.is_empty() {
             let sums = items
@@ -227,7 +232,8 @@ impl ObbTree {
             triangles,
             original,
             leaf_size,
-            max_abs_coord,
+            origin,
+            reach,
         }
     }
 
@@ -259,7 +265,7 @@ impl ObbTree {
             let b = self.node_aabb(n);
             let obb = Obb::from_frame_and_points(&Matrix3::identity(), [&b.min, &b.max])
                 .expect("two corners");
-            n.bx = NodeBox::from_obb(&obb);
+            n.bx = NodeBox::about(&obb, &self.origin);
         }
         tree
     }
@@ -271,6 +277,12 @@ impl ObbTree {
     pub fn total_bytes_per_triangle(&self) -> f64 {
         let corners = self.triangles.len() * std::mem::size_of::<[Point3<f64>; 3]>();
         self.bytes_per_triangle() + corners as f64 / self.triangles.len().max(1) as f64
+    }
+
+    /// Node `n`'s box in the mesh's frame ([`NodeBox::to_obb_about`] the
+    /// tree's origin).
+    pub fn node_box(&self, n: &Node) -> Obb {
+        n.bx.to_obb_about(&self.origin)
     }
 
     /// The axis-aligned box of node `n`'s triangle corners (the AABB tree of
@@ -390,7 +402,7 @@ fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &m
     let n = items.len();
     let me = out.len();
     out.push(Node {
-        bx: NodeBox::from_obb(&obb),
+        bx: NodeBox::about(&obb, &b.origin),
         start,
         count: n as u32,
         right: 0,

@@ -79,12 +79,13 @@ impl NodeBox {
     }
 }
 
-/// One node: its box in the mesh's frame and the contiguous range of
-/// (permuted) triangles it covers. Its first child is the next node (depth-
+/// One node: its box (relative to the tree's origin) and the contiguous
+/// range of (permuted) triangles it covers. Its first child is the next node (depth-
 /// first order); the second is at `right`; a leaf has `right == 0`.
 #[derive(Clone, Debug)]
 pub struct Node {
-    /// The box, in the mesh's frame.
+    /// The box, relative to the tree's origin
+    /// ([`super::ObbTree::node_box`] gives it in the mesh's frame).
     pub bx: NodeBox,
     /// First triangle (index into [`super::ObbTree::triangles`]).
     pub start: u32,

@@ -4,7 +4,7 @@
 //! tolerances, so it may differ from the exact answer where the meshes are
 //! within `f32` rounding of touching.
 
-use super::collide::Placement;
+use super::tree_pair::Placement;
 use crate::mesh::TriMesh;
 use crate::parry_bridge as bridge;
 use crate::pose::Pose;

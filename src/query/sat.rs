@@ -97,66 +97,114 @@ fn rot2(v: f32x4) -> f32x4 {
     f32x4::new([a[2], a[0], a[1], 0.0])
 }
 
-/// Whether box `a` (in A's frame) and the placed box `b` overlap, with every
-/// interval widened by `slack` (from [`slack_for`]); touching counts.
+/// The separating-axis projections of box `a` (in A's frame) and the placed
+/// box `b`: with `R = Aᵀ·B` (`R_ij = aᵢ·bⱼ`) and `T = Aᵀ·(c_B − c_A)`, the
+/// 15 candidate axes are A's 3 face normals, B's 3 and the 9 cross products
+/// `aᵢ × bⱼ`; on each axis `L` the *gap* is `|T·L| − r_A(L) − r_B(L)`, where
+/// the radii use `|R_ij| + 1e-6`. A positive gap separates the boxes.
 ///
-/// With `R = Aᵀ·B` (`R_ij = aᵢ·bⱼ`) and `T = Aᵀ·(c_B − c_A)`, the 15
-/// candidate axes are A's 3 face normals, B's 3 and the 9 cross products
-/// `aᵢ × bⱼ`; on each axis `L` the boxes are separated when
-/// `|T·L| > r_A(L) + r_B(L) + slack`, where the radii use `|R_ij| + 1e-6`.
-/// A's faces are tested first (they separate most often), then the other 12
-/// axes at once.
+/// The gaps come in two stages so that [`overlap`] can stop after A's faces
+/// (they separate most often).
+struct Sat {
+    ea: f32x4,
+    eb: f32x4,
+    t: f32x4,
+    rc: [f32x4; 3],
+}
+
+impl Sat {
+    /// The projections, and the gaps on A's three face normals (lane i).
+    #[inline(always)]
+    fn new(a: &NodeBox, b: &PlacedBox) -> (Sat, f32x4) {
+        let rows = a.rows.map(f32x4::new);
+        let ea = f32x4::new(a.half_extents);
+        let eb = b.half_extents;
+        let eps = f32x4::splat(ABS_R_EPS);
+        let [d0, d1, d2] = broadcast(b.center - f32x4::new(a.center));
+        // Lane i: T_i = aᵢ·d.
+        let t = rows[0] * d0 + rows[1] * d1 + rows[2] * d2;
+        // Column j of R (lane i: aᵢ·bⱼ), and its padded absolute value.
+        let rc = b.axes.map(|axis| {
+            let [x, y, z] = broadcast(axis);
+            rows[0] * x + rows[1] * y + rows[2] * z
+        });
+        let arc = rc.map(|c| c.abs() + eps);
+        let [eb0, eb1, eb2] = broadcast(eb);
+        let rb = arc[0] * eb0 + arc[1] * eb1 + arc[2] * eb2;
+        let gaps = t.abs() - (ea + rb);
+        (Sat { ea, eb, t, rc }, gaps)
+    }
+
+    /// The gaps on the other 12 axes: B's face normals (lane j), then the
+    /// cross products `aᵢ × bⱼ` for i = 0, 1, 2 (lane j).
+    #[inline(always)]
+    fn other_gaps(&self) -> [f32x4; 4] {
+        let eps = f32x4::splat(ABS_R_EPS);
+        let (ea, eb) = (self.ea, self.eb);
+        // Rows of R (lane j: aᵢ·bⱼ); lane 3 of every row is 0.
+        let [r0, r1, r2, _] = f32x4::transpose([self.rc[0], self.rc[1], self.rc[2], f32x4::ZERO]);
+        let r = [r0, r1, r2];
+        let ar = r.map(|row| row.abs() + eps);
+        let tb = broadcast(self.t);
+        let eas = broadcast(ea);
+        // B's face normals (lane j): |T·bⱼ| vs Σᵢ eaᵢ|R_ij| + ebⱼ.
+        let tl = r[0] * tb[0] + r[1] * tb[1] + r[2] * tb[2];
+        let ra = ar[0] * eas[0] + ar[1] * eas[1] + ar[2] * eas[2];
+        let faces_b = tl.abs() - (ra + eb);
+        // Cross products aᵢ × bⱼ (lane j). Each box contributes its two *half*
+        // extents perpendicular to the edge it supplies.
+        let (eb_1, eb_2) = (rot1(eb), rot2(eb));
+        let cross = |i: usize| {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            let ra = ar[i2] * eas[i1] + ar[i1] * eas[i2];
+            let rb = eb_1 * rot2(ar[i]) + eb_2 * rot1(ar[i]);
+            let tl = r[i1] * tb[i2] - r[i2] * tb[i1];
+            tl.abs() - (ra + rb)
+        };
+        [faces_b, cross(0), cross(1), cross(2)]
+    }
+}
+
+/// Whether box `a` (in A's frame) and the placed box `b` overlap, with every
+/// interval widened by `slack` (from [`slack_for`]); touching counts: no
+/// gap of [`Sat`] exceeds the slack.
 ///
 /// Conservative: with the slack of [`slack_for`], the `f32` rounding of the
 /// data and of this arithmetic cannot make touching or overlapping boxes
 /// test separated. Disjoint boxes closer than the slack may test
 /// overlapping, which only costs the caller a descent. Flat boxes (a zero
 /// half extent) are handled: the test is the same SAT on a degenerate box.
+/// A margin `m` added to the slack asks whether the boxes come within `m`
+/// of each other (see [`separation`] for why a gap bounds the distance).
 #[inline]
 pub fn overlap(a: &NodeBox, b: &PlacedBox, slack: f32) -> bool {
-    let rows = a.rows.map(f32x4::new);
-    let ea = f32x4::new(a.half_extents);
-    let eb = b.half_extents;
+    let (sat, gaps) = Sat::new(a, b);
     let s = f32x4::splat(slack);
-    let eps = f32x4::splat(ABS_R_EPS);
-    let [d0, d1, d2] = broadcast(b.center - f32x4::new(a.center));
-    // Lane i: T_i = aᵢ·d.
-    let t = rows[0] * d0 + rows[1] * d1 + rows[2] * d2;
-    // Column j of R (lane i: aᵢ·bⱼ), and its padded absolute value.
-    let rc = b.axes.map(|axis| {
-        let [x, y, z] = broadcast(axis);
-        rows[0] * x + rows[1] * y + rows[2] * z
-    });
-    let arc = rc.map(|c| c.abs() + eps);
-    let [eb0, eb1, eb2] = broadcast(eb);
-    // A's face normals (lane i).
-    let rb = arc[0] * eb0 + arc[1] * eb1 + arc[2] * eb2;
-    if t.abs().simd_gt(ea + rb + s).to_bitmask() & XYZ != 0 {
+    if gaps.simd_gt(s).to_bitmask() & XYZ != 0 {
         return false;
     }
-    // Rows of R (lane j: aᵢ·bⱼ); lane 3 of every row is 0.
-    let [r0, r1, r2, _] = f32x4::transpose([rc[0], rc[1], rc[2], f32x4::ZERO]);
-    let r = [r0, r1, r2];
-    let ar = r.map(|row| row.abs() + eps);
-    let [t0, t1, t2] = broadcast(t);
-    let tb = [t0, t1, t2];
-    let [ea0, ea1, ea2] = broadcast(ea);
-    let eas = [ea0, ea1, ea2];
-    // B's face normals (lane j): |T·bⱼ| vs Σᵢ eaᵢ|R_ij| + ebⱼ.
-    let tl = r[0] * t0 + r[1] * t1 + r[2] * t2;
-    let ra = ar[0] * ea0 + ar[1] * ea1 + ar[2] * ea2;
-    let mut separated = tl.abs().simd_gt(ra + eb + s);
-    // Cross products aᵢ × bⱼ (lane j). Each box contributes its two *half*
-    // extents perpendicular to the edge it supplies.
-    let (eb_1, eb_2) = (rot1(eb), rot2(eb));
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let ra = ar[i2] * eas[i1] + ar[i1] * eas[i2];
-        let rb = eb_1 * rot2(ar[i]) + eb_2 * rot1(ar[i]);
-        let tl = r[i1] * tb[i2] - r[i2] * tb[i1];
-        separated |= tl.abs().simd_gt(ra + rb + s);
-    }
-    separated.to_bitmask() & XYZ == 0
+    let [g0, g1, g2, g3] = sat.other_gaps();
+    (g0.simd_gt(s) | g1.simd_gt(s) | g2.simd_gt(s) | g3.simd_gt(s)).to_bitmask() & XYZ == 0
+}
+
+/// A lower bound on the distance between box `a` (in A's frame) and the
+/// placed box `b`, given the `f32` rounding `slack` of the query
+/// ([`slack_for`]): the largest gap of [`Sat`] over the 15 axes, less the
+/// slack, and 0 when that is not positive.
+///
+/// Why it bounds the distance: projecting onto a unit direction never
+/// lengthens a segment, so the gap between the two boxes' projections onto
+/// `L/|L|`, which is `gap/|L|`, is at most their distance. Face axes have
+/// `|L| = 1` and cross axes `|L| = |aᵢ × bⱼ| ≤ 1` (both up to the `f32`
+/// axes' rounding, about 1e-7, which the `|R|` padding and the slack cover),
+/// so a positive gap is itself at most the distance, and the slack takes off
+/// the rounding of the arithmetic.
+#[inline]
+pub fn separation(a: &NodeBox, b: &PlacedBox, slack: f32) -> f32 {
+    let (sat, gaps) = Sat::new(a, b);
+    let [g0, g1, g2, g3] = sat.other_gaps();
+    let m = gaps.max(g0).max(g1).max(g2.max(g3)).to_array();
+    (m[0].max(m[1]).max(m[2]) - slack).max(0.0)
 }
 
 /// The interval padding for a test whose boxes, centres and placement stay

@@ -4,13 +4,14 @@
 
 use bvtool::load::{LoadOptions, load};
 use bvtool::report::collide::Side;
-use bvtool::{Error, Scene};
+use bvtool::{Error, Pose, Scene};
 use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
 mod collide;
 mod compare;
+mod distance;
 mod export;
 mod fit;
 mod info;
@@ -48,6 +49,7 @@ enum Command {
     Fit(fit::Args),
     Tree(tree::Args),
     Collide(collide::Args),
+    Distance(distance::Args),
     Verify(verify::Args),
     Compare(compare::Args),
     Render(render::Args),
@@ -72,6 +74,7 @@ pub fn run() -> i32 {
         Command::Fit(args) => fit::run(args, &opts),
         Command::Tree(args) => tree::run(args, &opts),
         Command::Collide(args) => collide::run(args, &opts),
+        Command::Distance(args) => distance::run(args, &opts),
         Command::Verify(args) => verify::run(args, &opts),
         Command::Compare(args) => compare::run(args, &opts),
         Command::Render(args) => render::run(args, &opts),
@@ -123,6 +126,19 @@ pub fn load_pair(
         || Side::new(&b.display().to_string(), &scenes[1]),
     );
     Ok((sa?, sb?))
+}
+
+/// The poses of `--pose` options (each inline or a file), in order; the
+/// identity when none is given.
+pub fn poses_from(specs: &[String]) -> Result<Vec<Pose>, Error> {
+    let mut poses = Vec::new();
+    for spec in specs {
+        poses.extend(Pose::parse_spec(spec)?);
+    }
+    if poses.is_empty() {
+        poses.push(Pose::identity());
+    }
+    Ok(poses)
 }
 
 /// Prints a value as pretty JSON on stdout.

@@ -71,14 +71,12 @@ impl<'a> DistanceChecker<'a> {
             .then(|| brute_force_distance(self.a, self.b, pose))
             .flatten();
         let parry = self.parry.distance(pose);
-        let parry_tolerance =
-            tolerance(self.a, self.b, pose) + GJK_RELATIVE * ours.distance;
+        let parry_tolerance = tolerance(self.a, self.b, pose) + GJK_RELATIVE * ours.distance;
         DistanceCheck {
             brute_force: brute.map(|d| d.distance),
             brute_force_agrees: brute.map(|d| {
                 d.intersecting == ours.intersecting
-                    && (d.distance - ours.distance).abs()
-                        <= d.rounding_bound + ours.rounding_bound
+                    && (d.distance - ours.distance).abs() <= d.rounding_bound + ours.rounding_bound
             }),
             parry,
             parry_tolerance,

@@ -2,12 +2,12 @@
 
 use super::render::options;
 use super::{load_pair, poses_from, print_json};
+use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees, within};
 use bvtool::render::compose::collision_picture;
 use bvtool::render::save_png;
 use bvtool::report::collide::{CollideOptions, run as collide};
-use bvtool::Error;
 use std::path::PathBuf;
 
 /// Do two meshes touch, or come within a clearance? Mesh A stays at

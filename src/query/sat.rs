@@ -189,22 +189,44 @@ pub fn overlap(a: &NodeBox, b: &PlacedBox, slack: f32) -> bool {
 
 /// A lower bound on the distance between box `a` (in A's frame) and the
 /// placed box `b`, given the `f32` rounding `slack` of the query
-/// ([`slack_for`]): the largest gap of [`Sat`] over the 15 axes, less the
-/// slack, and 0 when that is not positive.
+/// ([`slack_for`]): the largest of the norm of A's three face gaps (each
+/// less the slack, and 0 when not positive), the same for B's, and the
+/// largest cross-axis gap less the slack.
 ///
-/// Why it bounds the distance: projecting onto a unit direction never
+/// Why each bounds the distance. Projecting onto a unit direction never
 /// lengthens a segment, so the gap between the two boxes' projections onto
-/// `L/|L|`, which is `gap/|L|`, is at most their distance. Face axes have
-/// `|L| = 1` and cross axes `|L| = |aᵢ × bⱼ| ≤ 1` (both up to the `f32`
-/// axes' rounding, about 1e-7, which the `|R|` padding and the slack cover),
-/// so a positive gap is itself at most the distance, and the slack takes off
-/// the rounding of the arithmetic.
+/// `L/|L|`, which is `gap/|L|`, is at most their distance; cross axes have
+/// `|L| = |aᵢ × bⱼ| ≤ 1`, so a positive gap is itself at most the
+/// distance. On A's own axes more holds: the distance from a point `x` to
+/// box A is `√Σᵢ max(0, |xᵢ − cᵢ| − eᵢ)²` in A's frame, and the i-th term is
+/// at least the i-th face gap squared for every `x` of B, so the norm of the
+/// three positive gaps is at most the distance (up to √3 more than their
+/// largest, for boxes apart along a diagonal). The same holds with the
+/// boxes' roles swapped. The axes are orthonormal up to their `f32`
+/// rounding, about 1e-7, which the `|R|` padding and the slack cover, and
+/// the slack takes off the rounding of the arithmetic.
+///
+/// A caller that only needs to know whether the bound reaches `enough`
+/// gets an answer ≥ `enough` as soon as A's face axes show it, without the
+/// other 12 axes (pass `f32::INFINITY` for the bound itself).
 #[inline]
-pub fn separation(a: &NodeBox, b: &PlacedBox, slack: f32) -> f32 {
-    let (sat, gaps) = Sat::new(a, b);
-    let [g0, g1, g2, g3] = sat.other_gaps();
-    let m = gaps.max(g0).max(g1).max(g2.max(g3)).to_array();
-    (m[0].max(m[1]).max(m[2]) - slack).max(0.0)
+pub fn separation(a: &NodeBox, b: &PlacedBox, slack: f32, enough: f32) -> f32 {
+    let (sat, faces_a) = Sat::new(a, b);
+    let s = f32x4::splat(slack);
+    let norm = |gaps: f32x4| {
+        // Lane 3 is padding: zero it.
+        let g = (gaps - s).max(f32x4::ZERO) * f32x4::new([1.0, 1.0, 1.0, 0.0]);
+        (g * g).reduce_add().sqrt()
+    };
+    let bound_a = norm(faces_a);
+    if bound_a >= enough {
+        return bound_a;
+    }
+    let [faces_b, g1, g2, g3] = sat.other_gaps();
+    let m = g1.max(g2).max(g3).to_array();
+    bound_a
+        .max(norm(faces_b))
+        .max(m[0].max(m[1]).max(m[2]) - slack)
 }
 
 /// The interval padding for a test whose boxes, centres and placement stay
@@ -223,19 +245,32 @@ pub fn slack_for(scale: f64) -> f32 {
     (256.0 * f32::EPSILON as f64 * scale) as f32
 }
 
-/// Whether two `f64` boxes in the same frame overlap (touching counts): both
-/// rounded outwards to `f32` node boxes ([`NodeBox::about`] the frame's
-/// origin) and tested by
-/// [`overlap`], with its conservative guarantees.
-pub fn obb_overlap(a: &Obb, b: &Obb) -> bool {
+/// Two `f64` boxes in the same frame, rounded outwards to `f32` node boxes
+/// ([`NodeBox::about`] the frame's origin) as a query sees them: A's box,
+/// B's placed box and the rounding slack.
+fn as_query(a: &Obb, b: &Obb) -> (NodeBox, PlacedBox, f32) {
     let scale = a.center.coords.amax()
         + b.center.coords.amax()
         + a.half_extents.amax()
         + b.half_extents.amax();
     let identity = Placement32::new(&UnitQuaternion::identity().into(), &Vector3::zeros());
-    overlap(
-        &NodeBox::about(a, &Point3::origin()),
-        &identity.place(&NodeBox::about(b, &Point3::origin())),
+    (
+        NodeBox::about(a, &Point3::origin()),
+        identity.place(&NodeBox::about(b, &Point3::origin())),
         slack_for(scale),
     )
+}
+
+/// Whether two `f64` boxes in the same frame overlap (touching counts), by
+/// [`overlap`] with its conservative guarantees.
+pub fn obb_overlap(a: &Obb, b: &Obb) -> bool {
+    let (na, pb, slack) = as_query(a, b);
+    overlap(&na, &pb, slack)
+}
+
+/// A lower bound on the distance between two `f64` boxes in the same frame,
+/// by [`separation`] with its guarantees.
+pub fn obb_separation(a: &Obb, b: &Obb) -> f32 {
+    let (na, pb, slack) = as_query(a, b);
+    separation(&na, &pb, slack, f32::INFINITY)
 }

@@ -92,7 +92,10 @@ pub fn collision_picture(
     pairs: &[(u32, u32)],
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
-    render(&pair_scene(a, b, pose, pairs, "intersecting triangles"), opts)
+    render(
+        &pair_scene(a, b, pose, pairs, "intersecting triangles"),
+        opts,
+    )
 }
 
 /// Mesh A at identity and mesh B at `pose`, the closest triangles

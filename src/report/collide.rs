@@ -1,6 +1,7 @@
 //! `bvtool collide` and `bvtool verify`: the answers at each pose.
 
 use super::table::{Table, num};
+use super::timed;
 use crate::check::collide::{Checker, PoseCheck};
 use crate::error::{Error, Result};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
@@ -8,7 +9,6 @@ use crate::pose::{Pose, PoseJson};
 use crate::query::{ClosePair, ContactMode, collide, within};
 use crate::tree::ObbTree;
 use serde::Serialize;
-use super::timed;
 use std::time::Instant;
 
 /// One mesh of the pair, flattened and with its tree.
@@ -228,7 +228,11 @@ impl Found {
             Found::Contact(c) => (
                 c.pairs
                     .iter()
-                    .map(|&(a, b)| ClosePair { a, b, distance: 0.0 })
+                    .map(|&(a, b)| ClosePair {
+                        a,
+                        b,
+                        distance: 0.0,
+                    })
                     .collect(),
                 c.box_tests,
                 c.triangle_tests,

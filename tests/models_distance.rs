@@ -129,7 +129,7 @@ fn distance_equals_fcl_and_coal_on_corpus_pairs() {
             apart += usize::from(!d.intersecting);
         }
         assert!(
-            apart >= 30 && apart <= 70,
+            (30..=70).contains(&apart),
             "{}: {apart} of 100 apart",
             case.name
         );

@@ -126,7 +126,7 @@ fn render_pictures_of_real_models_and_a_collision() {
         height: 300,
         ..RenderOptions::default()
     };
-    let img = collision_picture(&mesh, &mesh, &pose, &c.pairs, &single).unwrap();
+    let img = collision_picture(&mesh, &mesh, &pose, &c.pairs, &[], &single).unwrap();
     // Shaded highlight pixels keep the highlight's hue (red and blue well
     // above green); the legend strip at the bottom is left out.
     let magenta = img

@@ -1,13 +1,15 @@
 //! `bvtool collide`.
 
-use super::render::options;
-use super::{load_pair, print_json};
+use super::load_pair;
+use super::output::{Failure, Outcome, out, out_json, wrote};
+use super::poses::PoseArgs;
+use super::render::Look;
+use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees};
 use bvtool::render::compose::collision_picture;
 use bvtool::render::save_png;
 use bvtool::report::collide::{CollideOptions, run as collide};
-use bvtool::{Error, Pose};
 use std::path::PathBuf;
 
 /// Do two meshes touch? Mesh A stays at identity; mesh B is placed by each
@@ -17,24 +19,16 @@ use std::path::PathBuf;
 /// Each file's scene is flattened into one mesh with one OBB tree. The trees
 /// are descended together with the 15-axis separating-axis test; leaf
 /// triangles are decided exactly (robust orient3d/orient2d predicates on f64
-/// coordinates).
-///
-/// POSE is either inline numbers — `x,y,z` (translation), `x,y,z,rx,ry,rz`
-/// (plus rotation in degrees, applied about X, then Y, then Z of A's frame)
-/// or `x,y,z,qx,qy,qz,qw` (plus a unit quaternion) — or the path of a JSON
-/// file holding one pose or a list of poses
-/// `{"translation":[x,y,z],"rotation":[qx,qy,qz,qw]}` (JSON Lines too).
-/// B's vertices map v → R·v + t into A's frame.
+/// coordinates). B's vertices map v → R·v + t into A's frame. With more
+/// than one pose, a totals line follows the table.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Mesh A (stays at identity).
     a: PathBuf,
     /// Mesh B (placed by each pose).
     b: PathBuf,
-    /// Where B sits in A's frame (inline or a file of poses; repeatable).
-    /// Without it, B is at identity.
-    #[arg(long, allow_hyphen_values = true)]
-    pose: Vec<String>,
+    #[command(flatten)]
+    poses: PoseArgs,
     /// Report every intersecting triangle pair, named by node, mesh,
     /// primitive and triangle index.
     #[arg(long, conflicts_with = "first_contact")]
@@ -46,28 +40,19 @@ pub struct Args {
     /// not a touching case within f32 rounding is an error (exit 1).
     #[arg(long)]
     check: bool,
-    /// Draw A and B at the first pose, intersecting triangles highlighted, to this PNG.
-    #[arg(long)]
+    /// Draw A and B at the first pose, intersecting triangles highlighted,
+    /// to this PNG (titled with the files, the pose and the answer).
+    #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     render: Option<PathBuf>,
-    /// View of the picture: `iso`, `front`, `side`, `top` or `grid`.
-    #[arg(long, default_value = "iso", requires = "render")]
-    view: String,
-    /// Size of the picture, WxH.
-    #[arg(long, default_value = "1024x768", requires = "render")]
-    size: String,
+    #[command(flatten)]
+    look: Look,
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let mut poses = Vec::new();
-    for spec in &args.pose {
-        poses.extend(Pose::parse_spec(spec)?);
-    }
-    if poses.is_empty() {
-        poses.push(Pose::identity());
-    }
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts)?;
     let doc = collide(
         &a,
@@ -81,25 +66,28 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
     )?;
     if let Some(path) = &args.render {
         let c = collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All);
+        let title = doc.picture_title(c.pairs.len());
         let image = collision_picture(
             &a.mesh,
             &b.mesh,
             &poses[0],
             &c.pairs,
-            &options(&args.view, &args.size)?,
+            &title,
+            &args.look.options()?,
         )?;
         save_png(&image, path)?;
+        wrote(path, &format!("{}x{} picture", image.width(), image.height()));
     }
     if args.json {
-        print_json(&doc)?;
+        out_json(&doc)?;
     } else {
-        print!("{}", doc.to_text());
+        out(&doc.to_text())?;
     }
     if !doc.checks_ok() {
-        return Err(Error::Input(
+        return Err(Failure::Input(Error::Input(
             "parry3d disagrees at a pose where the meshes are not within f32 rounding of touching"
                 .into(),
-        ));
+        )));
     }
     Ok(())
 }

@@ -4,16 +4,19 @@
 
 use bvtool::load::{LoadOptions, load};
 use bvtool::report::collide::Side;
-use bvtool::{Error, Scene};
+use bvtool::Error;
 use clap::{Parser, Subcommand};
-use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::Path;
 
+mod batch;
 mod collide;
 mod compare;
 mod export;
 mod fit;
 mod info;
+mod output;
+mod poses;
+mod progress;
 mod render;
 mod tree;
 mod verify;
@@ -60,14 +63,17 @@ pub fn run() -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
+            return match e.print() {
+                Ok(()) => code,
+                // `bvtool --help | head`: a closed pipe is not an error.
+                Err(_) => 0,
+            };
         }
     };
     let opts = LoadOptions {
         allow_external_uris: cli.allow_external_uris,
     };
-    let result = match &cli.command {
+    let outcome = match &cli.command {
         Command::Info(args) => info::run(args, &opts),
         Command::Fit(args) => fit::run(args, &opts),
         Command::Tree(args) => tree::run(args, &opts),
@@ -77,58 +83,22 @@ pub fn run() -> i32 {
         Command::Render(args) => render::run(args, &opts),
         Command::Export(args) => export::run(args, &opts),
     };
-    match result {
+    match outcome {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("bvtool: {e}");
-            1
-        }
-    }
-}
-
-/// Loads every file in parallel; results come back in the order given. When
-/// some fail, every failure but the last is printed on stderr (one line
-/// each) and the last is returned.
-pub fn load_all(files: &[PathBuf], opts: &LoadOptions) -> Result<Vec<Scene>, Error> {
-    let results: Vec<Result<Scene, Error>> = files.par_iter().map(|f| load(f, opts)).collect();
-    let mut errors: Vec<Error> = Vec::new();
-    let mut scenes = Vec::with_capacity(results.len());
-    for r in results {
-        match r {
-            Ok(s) => scenes.push(s),
-            Err(e) => errors.push(e),
-        }
-    }
-    match errors.pop() {
-        None => Ok(scenes),
-        Some(last) => {
-            for e in errors {
-                eprintln!("bvtool: {e}");
-            }
-            Err(last)
-        }
+        Err(failure) => failure.exit_code(),
     }
 }
 
 /// Loads two files (in parallel), flattens each and builds its OBB tree.
-pub fn load_pair(
-    a: &std::path::Path,
-    b: &std::path::Path,
-    opts: &LoadOptions,
-) -> Result<(Side, Side), Error> {
-    let files = [a.to_path_buf(), b.to_path_buf()];
-    let scenes = load_all(&files, opts)?;
-    let (sa, sb) = rayon::join(
-        || Side::new(&a.display().to_string(), &scenes[0]),
-        || Side::new(&b.display().to_string(), &scenes[1]),
-    );
-    Ok((sa?, sb?))
-}
-
-/// Prints a value as pretty JSON on stdout.
-pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Error::Input(format!("JSON output: {e}")))?;
-    println!("{text}");
-    Ok(())
+/// If both fail, the first failure is printed and the second returned.
+pub fn load_pair(a: &Path, b: &Path, opts: &LoadOptions) -> Result<(Side, Side), Error> {
+    let side = |p: &Path| load(p, opts).and_then(|s| Side::new(&p.display().to_string(), &s));
+    match rayon::join(|| side(a), || side(b)) {
+        (Ok(sa), Ok(sb)) => Ok((sa, sb)),
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+        (Err(ea), Err(eb)) => {
+            eprintln!("bvtool: {ea}");
+            Err(eb)
+        }
+    }
 }

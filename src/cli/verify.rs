@@ -1,6 +1,7 @@
 //! `bvtool verify`.
 
-use super::{load_pair, print_json};
+use super::load_pair;
+use super::output::{Failure, Outcome, out, out_json, wrote};
 use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::report::verify::{poses, run as verify};
@@ -8,8 +9,7 @@ use std::path::PathBuf;
 
 /// Check bvtool against parry3d on many poses near the contact boundary.
 ///
-/// Poses are generated as ../shared/peers/make_poses.py does: a uniform
-/// random rotation and direction, bisection along that direction to the
+/// Each pose is a uniform random rotation and direction, bisection along that direction to the
 /// contact boundary, then a push in (even poses) or out (odd poses) by up to
 /// 1% of the larger mesh size — so about half touch. Both engines answer
 /// each pose; the table shows where they agree. A disagreement is accepted
@@ -27,8 +27,8 @@ pub struct Args {
     /// Random seed (the poses are deterministic for a seed).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Also write the generated poses to this JSON file (usable with
-    /// `collide --pose FILE` and ../shared/peers/collide_peers.py).
+    /// Also write the generated poses to this JSON file (a list of
+    /// `{"translation", "rotation"}`, readable by `collide --pose FILE`).
     #[arg(long)]
     write_poses: Option<PathBuf>,
     /// Print the JSON document instead of the table.
@@ -36,7 +36,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let (a, b) = load_pair(&args.a, &args.b, opts)?;
     let poses = poses(&a, &b, args.poses as usize, args.seed);
     if let Some(path) = &args.write_poses {
@@ -46,18 +46,19 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             path: path.clone(),
             source: e,
         })?;
+        wrote(path, &format!("{} poses", poses.len()));
     }
     let doc = verify(&a, &b, &poses, args.seed)?;
     if args.json {
-        print_json(&doc)?;
+        out_json(&doc)?;
     } else {
-        print!("{}", doc.to_text());
+        out(&doc.to_text())?;
     }
     if doc.unexplained() > 0 {
-        return Err(Error::Input(format!(
+        return Err(Failure::Input(Error::Input(format!(
             "{} poses where parry3d disagrees and the meshes are not within f32 rounding of touching",
             doc.unexplained()
-        )));
+        ))));
     }
     Ok(())
 }

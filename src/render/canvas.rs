@@ -131,11 +131,12 @@ impl Canvas {
         self.stroke(pb.finish(), c, width, dashed);
     }
 
-    /// An anti-aliased circle outline. Non-finite or zero radius draws nothing.
-    pub fn circle(&mut self, center: (f64, f64), r: f64, c: Rgb, width: f32) {
+    /// An anti-aliased circle outline, solid or dashed. Non-finite or zero
+    /// radius draws nothing.
+    pub fn circle(&mut self, center: (f64, f64), r: f64, c: Rgb, width: f32, dashed: bool) {
         if [center.0, center.1, r].iter().all(|v| v.is_finite()) && r > 0.0 {
             let path = PathBuilder::from_circle(center.0 as f32, center.1 as f32, r as f32);
-            self.stroke(path, c, width, false);
+            self.stroke(path, c, width, dashed);
         }
     }
 

@@ -83,12 +83,14 @@ pub fn model_picture(
 }
 
 /// Mesh A at identity and mesh B at `pose`, with the triangles of the
-/// intersecting `pairs` (indices into A and B) highlighted.
+/// intersecting `pairs` (indices into A and B) highlighted (one legend
+/// entry for both), under `title` (lines of text across the top).
 pub fn collision_picture(
     a: &TriMesh,
     b: &TriMesh,
     pose: &Pose,
     pairs: &[(u32, u32)],
+    title: &[String],
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
     let mut placed = b.clone();
@@ -96,6 +98,7 @@ pub fn collision_picture(
         *v = pose.transform_point(v);
     }
     let mut picture = RenderScene::new();
+    picture.title = title.to_vec();
     let la = picture.add_mesh(a.clone());
     la.label = Some("A".into());
     la.highlight_label = "intersecting triangles".into();

@@ -5,7 +5,7 @@ use crate::mesh::TriMesh;
 use nalgebra::Point3;
 use std::collections::BTreeSet;
 
-use super::camera::View;
+use super::camera::{UpAxis, View};
 
 /// An sRGB colour, `[r, g, b]`.
 pub type Rgb = [u8; 3];
@@ -95,6 +95,8 @@ pub struct RenderScene {
     pub meshes: Vec<MeshLayer>,
     /// Wireframes, drawn over the meshes in order.
     pub volumes: Vec<VolumeLayer>,
+    /// Title lines drawn across the top (none: no title band).
+    pub title: Vec<String>,
 }
 
 impl RenderScene {
@@ -173,6 +175,8 @@ pub struct RenderOptions {
     pub height: u32,
     /// Background colour.
     pub background: Rgb,
+    /// The model's up axis.
+    pub up: UpAxis,
 }
 
 impl Default for RenderOptions {
@@ -183,6 +187,7 @@ impl Default for RenderOptions {
             width: 1024,
             height: 768,
             background: [255, 255, 255],
+            up: UpAxis::Y,
         }
     }
 }

@@ -182,6 +182,14 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<
     })
 }
 
+/// The last component of a path as given (the whole string if it has none).
+fn file_name(file: &str) -> &str {
+    std::path::Path::new(file)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(file)
+}
+
 /// A triangle named as its file names it.
 pub fn triangle_name(s: &TriangleSource) -> String {
     let mut out = String::new();
@@ -204,6 +212,48 @@ impl CollideDoc {
             .iter()
             .filter_map(|p| p.check.as_ref())
             .all(PoseCheck::ok)
+    }
+
+    /// The totals line after many poses: how many touch, the pairs found,
+    /// and the query time (total and median per pose).
+    pub fn totals(&self) -> String {
+        let n = self.poses.len();
+        let touching = self.poses.iter().filter(|p| p.intersecting).count();
+        let pairs: Option<usize> = self.poses.iter().map(|p| p.pair_count).sum();
+        let mut us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
+        us.sort_by(f64::total_cmp);
+        let median = if n % 2 == 1 {
+            us[n / 2]
+        } else {
+            0.5 * (us[n / 2 - 1] + us[n / 2])
+        };
+        format!(
+            "total: {n} poses, {touching} touching, {} apart{}; queries {} ms in all, median {} µs per pose\n",
+            n - touching,
+            pairs.map_or(String::new(), |k| format!(", {k} triangle pairs")),
+            num(us.iter().sum::<f64>() / 1e3, 3),
+            num(median, 3),
+        )
+    }
+
+    /// The title of the picture of the first pose, where `pairs` triangle
+    /// pairs intersect: the files, the pose and the answer.
+    pub fn picture_title(&self, pairs: usize) -> Vec<String> {
+        let p = &self.poses[0];
+        let v = |x: &[f64]| x.iter().map(|c| num(*c, 4)).collect::<Vec<_>>().join(", ");
+        vec![
+            format!("A {}  x  B {}", file_name(&self.a.file), file_name(&self.b.file)),
+            format!(
+                "B at translation ({}), rotation ({}) (x, y, z, w)",
+                v(&p.pose.translation),
+                v(&p.pose.rotation)
+            ),
+            if p.intersecting {
+                format!("touching: {pairs} intersecting triangle pairs")
+            } else {
+                "apart: no triangle pair intersects".into()
+            },
+        ]
     }
 
     /// The human-readable form.
@@ -251,6 +301,9 @@ impl CollideDoc {
             ]);
         }
         out += &t.render(0);
+        if self.poses.len() > 1 {
+            out += &self.totals();
+        }
         for p in &self.poses {
             for pair in p.pairs.iter().flatten() {
                 out += &format!(

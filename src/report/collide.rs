@@ -1,6 +1,6 @@
 //! `bvtool collide` and `bvtool verify`: the answers at each pose.
 
-use super::table::{Table, num};
+use super::table::{Scaled, Table, num};
 use crate::check::collide::{Checker, PoseCheck};
 use crate::error::{Error, Result};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
@@ -182,6 +182,21 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<
     })
 }
 
+/// Numbers joined by commas, trailing zeros after the point dropped.
+fn short(scale: &Scaled, xs: &[f64]) -> String {
+    xs.iter()
+        .map(|&x| {
+            let s = scale.num(x);
+            if s.contains('.') {
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            } else {
+                s
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The last component of a path as given (the whole string if it has none).
 fn file_name(file: &str) -> &str {
     std::path::Path::new(file)
@@ -214,6 +229,17 @@ impl CollideDoc {
             .all(PoseCheck::ok)
     }
 
+    /// How pose numbers print: translations to 6 significant digits of the
+    /// largest, quaternions to 5 decimals (noise below either prints as 0).
+    fn pose_numbers(&self) -> (Scaled, Scaled) {
+        let largest = self
+            .poses
+            .iter()
+            .flat_map(|p| p.pose.translation)
+            .fold(0.0, |m: f64, x| m.max(x.abs()));
+        (Scaled::new(largest, 6), Scaled::new(1.0, 6))
+    }
+
     /// The totals line after many poses: how many touch, the pairs found,
     /// and the query time (total and median per pose).
     pub fn totals(&self) -> String {
@@ -240,13 +266,13 @@ impl CollideDoc {
     /// pairs intersect: the files, the pose and the answer.
     pub fn picture_title(&self, pairs: usize) -> Vec<String> {
         let p = &self.poses[0];
-        let v = |x: &[f64]| x.iter().map(|c| num(*c, 4)).collect::<Vec<_>>().join(", ");
+        let (len, unit) = self.pose_numbers();
         vec![
             format!("A {}  x  B {}", file_name(&self.a.file), file_name(&self.b.file)),
             format!(
                 "B at translation ({}), rotation ({}) (x, y, z, w)",
-                v(&p.pose.translation),
-                v(&p.pose.rotation)
+                short(&len, &p.pose.translation),
+                short(&unit, &p.pose.rotation)
             ),
             if p.intersecting {
                 format!("touching: {pairs} intersecting triangle pairs")
@@ -278,12 +304,12 @@ impl CollideDoc {
             "µs",
             "parry3d",
         ]);
+        let (len, unit) = self.pose_numbers();
         for p in &self.poses {
-            let v = |x: &[f64]| x.iter().map(|c| num(*c, 4)).collect::<Vec<_>>().join(",");
             t.row(vec![
                 p.index.to_string(),
-                v(&p.pose.translation),
-                v(&p.pose.rotation),
+                short(&len, &p.pose.translation),
+                short(&unit, &p.pose.rotation),
                 if p.intersecting { "yes" } else { "no" }.into(),
                 p.pair_count.map_or("-".into(), |n| n.to_string()),
                 p.box_tests.to_string(),

@@ -201,7 +201,12 @@ impl Comparison {
         let mut t = Table::new(&["volume", "method", "volume", "/ hull", "area", "fit ms"]);
         for v in &self.volumes {
             t.row(vec![
-                v.kind.to_uppercase(),
+                match v.kind {
+                    "aabb" => "AABB",
+                    "obb" => "OBB",
+                    other => other,
+                }
+                .into(),
                 v.method.into(),
                 num(v.volume, 5),
                 v.hull_ratio.map_or("-".into(), |r| format!("{r:.3}x")),

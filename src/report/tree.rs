@@ -47,12 +47,16 @@ impl TreeReport {
     pub fn to_text(&self) -> String {
         let s = &self.stats;
         let out = format!(
-            "{}\n  {} triangles, {} nodes ({} leaves, at most {} triangles each), depth {}\n  {} bytes per triangle of structure ({} with the triangle corners it copies), built in {} ms\n",
+            "{}\n  {} triangles, {} nodes ({} leaves, at most {} each), depth {}\n  {} bytes per triangle of structure ({} with the triangle corners it copies), built in {} ms\n",
             self.file,
             s.triangles,
             s.nodes,
             s.leaves,
-            s.leaf_size,
+            if s.leaf_size == 1 {
+                "1 triangle".to_string()
+            } else {
+                format!("{} triangles", s.leaf_size)
+            },
             s.depth,
             num(s.bytes_per_triangle, 3),
             num(s.total_bytes_per_triangle, 3),
@@ -62,18 +66,31 @@ impl TreeReport {
     }
 }
 
+/// Below this fraction of the root box's volume, a level's boxes are
+/// nearly flat (a leaf of one or two triangles has a box of almost no
+/// thickness) and the ratio of two such volumes says nothing about
+/// tightness: it is left out.
+pub const FLAT_LEVEL: f64 = 1e-4;
+
 /// The per-level table of an OBB tree beside the AABB tree of the same split:
 /// total box volume at each depth and how much larger the axis-aligned boxes
-/// are.
+/// are (left out, with a note, for levels of nearly flat boxes).
 pub fn level_table(obb: &[f64], aabb: &[f64]) -> String {
     let mut t = Table::new(&["tree level", "OBB volume", "AABB volume", "AABB / OBB"]);
+    let root = obb.first().copied().unwrap_or(0.0);
+    let mut flat = false;
     for (d, (o, a)) in obb.iter().zip(aabb).enumerate() {
-        let ratio = if *o > 0.0 {
+        let ratio = if *o > FLAT_LEVEL * root {
             format!("{:.2}x", a / o)
         } else {
+            flat = true;
             "-".into()
         };
         t.row(vec![d.to_string(), num(*o, 4), num(*a, 4), ratio]);
     }
-    t.render(2)
+    let mut out = t.render(2);
+    if flat {
+        out += "  (-: boxes nearly flat, below 1e-4 of the root's volume; no meaningful ratio)\n";
+    }
+    out
 }

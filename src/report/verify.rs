@@ -129,7 +129,7 @@ impl VerifyDoc {
             t.render(2),
             self.both_touching + self.both_apart,
             self.poses.len(),
-            if self.unexplained() == 0 {
+            if self.unexplained() == 0 && self.both_touching + self.both_apart < self.poses.len() {
                 "; every disagreement is explained"
             } else {
                 ""

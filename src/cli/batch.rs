@@ -8,7 +8,7 @@ use bvtool::Error;
 use bvtool::load::{LoadOptions, load};
 use bvtool::mesh::Scene;
 use bvtool::report::FilesDoc;
-use globset::{Glob, GlobMatcher};
+use globset::{GlobBuilder, GlobMatcher};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -30,8 +30,10 @@ pub struct Files {
     /// then 1.
     #[arg(required = true, value_name = "FILE|FOLDER")]
     files: Vec<PathBuf>,
-    /// Keep only the files found in folders whose path below the folder
-    /// matches this pattern, e.g. '*.obj' or 'robots/**/*.stl'.
+    /// Keep only the files found in folders that match this pattern: by
+    /// file name ('*.obj'), or by path below the folder when it has a `/`
+    /// ('robots/**/*.stl'). `*` and `?` stay within a folder; `**` crosses
+    /// folders.
     #[arg(long, value_name = "PATTERN")]
     glob: Option<String>,
 }
@@ -47,10 +49,14 @@ impl Files {
 /// is read recursively for model files (.gltf, .glb, .obj, .stl), sorted by
 /// path; an argument that does not exist but holds `*`, `?`, `[` or `{` is
 /// expanded by bvtool as a glob pattern (for shells that do not expand
-/// them). `glob`, when given, keeps only the files found in folders whose
-/// path below the folder matches it.
+/// them). `glob`, when given, keeps only the files found in folders that
+/// match it (see [`Files`]).
 pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Failure> {
-    let filter = glob.map(matcher).transpose()?;
+    // A --glob without `/` matches file names at any depth; with one, the
+    // path below the folder.
+    let filter = glob
+        .map(|g| Ok::<_, Failure>((matcher(g)?, g.contains('/'))))
+        .transpose()?;
     let mut files = Vec::new();
     for arg in args {
         let text = arg.to_string_lossy();
@@ -58,9 +64,13 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Fail
             let mut found = Vec::new();
             walk(arg, &mut found);
             found.retain(|f| {
-                filter
-                    .as_ref()
-                    .is_none_or(|g| g.is_match(f.strip_prefix(arg).unwrap_or(f)))
+                filter.as_ref().is_none_or(|(g, whole_path)| {
+                    let below = f.strip_prefix(arg).unwrap_or(f);
+                    match whole_path {
+                        true => g.is_match(below),
+                        false => below.file_name().is_some_and(|n| g.is_match(n)),
+                    }
+                })
             });
             if found.is_empty() {
                 return Err(Error::load(arg, "no model files (.gltf, .glb, .obj, .stl) in this folder")
@@ -83,8 +93,11 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Fail
     Ok(files)
 }
 
+/// A shell-like pattern: `*` and `?` stay within a folder, `**` crosses folders.
 fn matcher(pattern: &str) -> Result<GlobMatcher, Failure> {
-    Glob::new(pattern)
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
         .map(|g| g.compile_matcher())
         .map_err(|e| Failure::Usage(format!("bad glob pattern '{pattern}': {e}")))
 }

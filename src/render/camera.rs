@@ -70,9 +70,11 @@ impl View {
 pub enum UpAxis {
     /// +Y up, as glTF and most game assets (the views of the table above).
     #[default]
+    #[value(help = "+Y up, as glTF and most game assets")]
     Y,
     /// +Z up, as most scans, CAD and robot meshes: every view is turned so
     /// that the model's +Z plays the part of +Y (and +Y that of −Z).
+    #[value(help = "+Z up, as most scans, CAD and robot meshes")]
     Z,
 }
 

@@ -466,13 +466,17 @@ fn small_wording_slips_are_gone() {
         .map(|v| v.as_f64().unwrap())
         .collect();
     let (_, out, _) = bvtool(&["tree", TORUS]);
+    let mut flat_levels = 0;
     for (d, v) in obb.iter().enumerate() {
         let row = out
             .lines()
             .find(|l| l.split_whitespace().next() == Some(&d.to_string()))
             .unwrap();
-        assert_eq!(row.ends_with('-'), *v <= 1e-4 * obb[0], "{row}");
+        let flat = d > 0 && *v * 100.0 < obb[d - 1];
+        flat_levels += usize::from(flat);
+        assert_eq!(row.ends_with('-'), flat, "{row}");
     }
+    assert_eq!(flat_levels, 1, "the torus's deepest level is flat:\n{out}");
     // compare names volumes as fit does.
     let (_, out, _) = bvtool(&["compare", TORUS, "--poses", "2", "--rotations", "2"]);
     assert!(out.contains("  sphere  ") && !out.contains("SPHERE"), "{out}");

@@ -36,6 +36,7 @@ fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
                 rotations: 50,
                 poses: 10,
                 seed: 1,
+                trees: true,
             },
         )
         .unwrap();
@@ -76,7 +77,7 @@ fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
                 && r.mean_ratio <= r.worst_ratio,
             "{m}: {r:?}"
         );
-        let t = &c.trees;
+        let t = c.trees.as_ref().unwrap();
         assert_eq!(t.obb_volume_per_level.len(), t.aabb_volume_per_level.len());
         assert!(
             t.obb.triangle_tests <= t.aabb.triangle_tests,

@@ -3,13 +3,14 @@
 use super::load_pair;
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::poses::PoseArgs;
+use super::progress::Progress;
 use super::render::Look;
 use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees};
 use bvtool::render::compose::collision_picture;
 use bvtool::render::save_png;
-use bvtool::report::collide::{CollideOptions, run as collide};
+use bvtool::report::collide::{CollideOptions, run_with_progress};
 use std::path::PathBuf;
 
 /// Do two meshes touch? Mesh A stays at identity; mesh B is placed by each
@@ -54,7 +55,8 @@ pub struct Args {
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts)?;
-    let doc = collide(
+    let bar = Progress::new(poses.len(), "poses");
+    let doc = run_with_progress(
         &a,
         &b,
         &poses,
@@ -63,7 +65,9 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             list_pairs: args.all_pairs,
             check: args.check,
         },
+        &|| bar.tick(),
     )?;
+    bar.finish();
     if let Some(path) = &args.render {
         let c = collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All);
         let title = doc.picture_title(c.pairs.len());

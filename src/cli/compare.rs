@@ -29,6 +29,11 @@ pub struct Args {
     /// Seed for the rotations and poses.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Skip the tree part (tree build, near-contact pose search, tree
+    /// queries): on big models it costs most of the time and memory (the
+    /// time line of the report says how much).
+    #[arg(long)]
+    no_tree: bool,
     /// Also draw a bar chart of the volume ratios to this PNG.
     #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     plot: Option<PathBuf>,
@@ -43,6 +48,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         rotations: args.rotations,
         poses: args.poses,
         seed: args.seed,
+        trees: !args.no_tree,
     };
     let results = batch::process(&files, opts, |f, s| Comparison::new(f, s, &copts));
     if let Some(path) = &args.plot {

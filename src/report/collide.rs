@@ -128,6 +128,17 @@ pub struct CollideOptions {
 
 /// Collides `a` with `b` at every pose.
 pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<CollideDoc> {
+    run_with_progress(a, b, poses, opts, &|| {})
+}
+
+/// [`run`], calling `tick` after each pose (for a progress bar).
+pub fn run_with_progress(
+    a: &Side,
+    b: &Side,
+    poses: &[Pose],
+    opts: &CollideOptions,
+    tick: &dyn Fn(),
+) -> Result<CollideDoc> {
     let mode = if opts.first_contact {
         ContactMode::First
     } else {
@@ -169,6 +180,7 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<
             query_us,
             check,
         });
+        tick();
     }
     Ok(CollideDoc {
         a: a.summary(),

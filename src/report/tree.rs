@@ -66,31 +66,32 @@ impl TreeReport {
     }
 }
 
-/// Below this fraction of the root box's volume, a level's boxes are
-/// nearly flat (a leaf of one or two triangles has a box of almost no
-/// thickness) and the ratio of two such volumes says nothing about
-/// tightness: it is left out.
-pub const FLAT_LEVEL: f64 = 1e-4;
+/// A level whose total OBB volume is less than the level above's divided by
+/// this is a level of nearly flat boxes (leaves of one or two triangles,
+/// whose boxes are as thick as the f32 rounding they carry): the ratio of
+/// two such volumes says nothing about tightness and is left out. Splitting
+/// a node shrinks its boxes' total a few times at most, never a hundredfold.
+pub const FLAT_DROP: f64 = 100.0;
 
 /// The per-level table of an OBB tree beside the AABB tree of the same split:
 /// total box volume at each depth and how much larger the axis-aligned boxes
 /// are (left out, with a note, for levels of nearly flat boxes).
 pub fn level_table(obb: &[f64], aabb: &[f64]) -> String {
     let mut t = Table::new(&["tree level", "OBB volume", "AABB volume", "AABB / OBB"]);
-    let root = obb.first().copied().unwrap_or(0.0);
     let mut flat = false;
     for (d, (o, a)) in obb.iter().zip(aabb).enumerate() {
-        let ratio = if *o > FLAT_LEVEL * root {
+        let flat_level = d > 0 && *o * FLAT_DROP < obb[d - 1];
+        let ratio = if *o > 0.0 && !flat_level {
             format!("{:.2}x", a / o)
         } else {
-            flat = true;
+            flat |= flat_level;
             "-".into()
         };
         t.row(vec![d.to_string(), num(*o, 4), num(*a, 4), ratio]);
     }
     let mut out = t.render(2);
     if flat {
-        out += "  (-: boxes nearly flat, below 1e-4 of the root's volume; no meaningful ratio)\n";
+        out += "  (-: nearly flat boxes, 100x less OBB volume than the level above; no meaningful ratio)\n";
     }
     out
 }

@@ -208,7 +208,7 @@ fn exit_codes_and_one_line_errors() {
     let (code, _, _) = bvtool(&["info", "--no-such-flag", TORUS]);
     assert_eq!(code, 2);
     let (code, _, err) = bvtool(&["collide", TORUS, TORUS, "--pose", "1,2"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2, "a malformed inline pose is a usage error");
     assert!(err.contains("3, 6 or 7 numbers"), "{err}");
     let (code, out, _) = bvtool(&["--help"]);
     assert_eq!(code, 0);

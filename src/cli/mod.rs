@@ -32,7 +32,18 @@ answers exactly whether two meshes touch at a relative pose.
 Conventions: units are the model file's own; output is in world space (the
 scene graph flattened with node transforms) unless --frame local is given;
 boxes are reported with HALF extents; quaternions are written (x, y, z, w);
-touching counts as contact. Exit codes: 0 success, 1 bad input, 2 usage.";
+touching counts as contact.
+
+Files and folders: commands that take several files also take folders
+(read recursively for .gltf, .glb, .obj and .stl, in path order) and quoted
+patterns ('scans/**/*.obj'); a file that fails is reported in its place and
+the others still run. Files written are announced on stderr (\"wrote …\").
+A closed stdout (`bvtool … | head`) ends the command quietly.
+
+Exit codes: 0 success (for collide and verify, whatever the answer), 1 bad
+input (one line on stderr per failed file, naming it; after a batch, once
+every file is done), 2 usage error (an unknown option, a malformed inline
+--pose, a missing -o).";
 
 /// The top-level command line.
 #[derive(Parser, Debug)]

@@ -223,8 +223,9 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
 /// the model; a volume whose outline coincides with an earlier one is dashed
 /// so that both stay visible. A legend (swatch + label per labelled mesh,
 /// highlighted set and volume) runs along the bottom, the title lines (if
-/// any) along the top; grid panels carry their view's name; each panel has
-/// an X/Y/Z axis triad (red, green, blue) in its lower-left corner.
+/// any) along the top; grid panels carry their view's name; each panel of a
+/// non-empty scene has an X/Y/Z axis triad (red, green, blue) in its
+/// lower-left corner unless `opts.triad` is off.
 ///
 /// Deterministic: the same scene and options give the same pixels. Errors
 /// only for a zero or oversized picture size.
@@ -237,7 +238,9 @@ pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbIma
         for (v, same) in scene.volumes.iter().zip(&dashed) {
             draw_volume(&mut canvas, cam, &v.volume, v.color, same.is_some());
         }
-        draw_triad(&mut canvas, cam, rect);
+        if opts.triad && !(scene.meshes.is_empty() && scene.volumes.is_empty()) {
+            draw_triad(&mut canvas, cam, rect);
+        }
         if let Some(title) = title {
             canvas.text(rect.x0 + 8, rect.y0 + 4, title, TEXT, TextSize::Title);
         }

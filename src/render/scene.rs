@@ -177,10 +177,13 @@ pub struct RenderOptions {
     pub background: Rgb,
     /// The model's up axis.
     pub up: UpAxis,
+    /// Draw an X/Y/Z axis triad in each view's lower-left corner (over
+    /// whatever is there).
+    pub triad: bool,
 }
 
 impl Default for RenderOptions {
-    /// Iso view, 1024×768, white background.
+    /// Iso view, 1024×768, white background, +Y up, with a triad.
     fn default() -> Self {
         RenderOptions {
             layout: Layout::Single(View::Iso),
@@ -188,6 +191,7 @@ impl Default for RenderOptions {
             height: 768,
             background: [255, 255, 255],
             up: UpAxis::Y,
+            triad: true,
         }
     }
 }

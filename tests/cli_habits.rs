@@ -600,8 +600,8 @@ fn collision_picture_has_a_title_and_a_triad_that_follows_up() {
 
 #[test]
 fn coincident_outlines_stay_visible() {
-    // An axis-aligned cube: its AABB and PCA OBB coincide; the later is
-    // dashed so the earlier shows through.
+    // An axis-aligned cube: its AABB and its PCA and hull OBBs coincide; the
+    // later ones are dashed, each in its own slot, so all three show.
     let dir = scratch("coincident");
     let mut obj = String::new();
     for k in 0..8 {
@@ -613,13 +613,42 @@ fn coincident_outlines_stay_visible() {
     std::fs::write(&cube, obj).unwrap();
     let png = dir.join("cube.png");
     let (code, _, err) = bvtool(&[
-        "render", cube.to_str().unwrap(), "--volumes", "aabb,obb:pca", "-o",
+        "render", cube.to_str().unwrap(), "--volumes", "aabb,obb:pca,obb:hull", "-o",
         png.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
     let img = image::open(&png).unwrap().to_rgb8();
-    let drawing = 0..img.height() - 40; // above the legend
-    let red = count(&img, bvtool::render::PALETTE[0], 12, drawing.clone());
-    let blue = count(&img, bvtool::render::PALETTE[1], 12, drawing);
-    assert!(red > 300 && blue > 300, "AABB {red} px, OBB {blue} px");
+    let drawing = 0..img.height() - 60; // above the legend
+    let counts: Vec<usize> = bvtool::render::PALETTE[..3]
+        .iter()
+        .map(|&c| count(&img, c, 12, drawing.clone()))
+        .collect();
+    assert!(counts.iter().all(|&n| n > 300), "pixels per outline: {counts:?}");
+}
+
+/// Pixels of palette colour `k` in a picture, above its legend.
+fn palette_pixels(png: &Path, k: usize) -> usize {
+    let img = image::open(png).unwrap().to_rgb8();
+    count(&img, bvtool::render::PALETTE[k], 12, 0..img.height() - 40)
+}
+
+#[test]
+fn render_per_mesh_draws_each_instances_volumes() {
+    // chain.gltf, seen from the front: ring 1 in the XY plane, ring 2 in
+    // the XZ plane moved 1 along X. The whole model's AABB is one 3.7 x 2.7
+    // rectangle (perimeter 12.8); per mesh, a 2.7 x 2.7 square and a
+    // 2.7 x 0.7 strip (17.6), at the same scale since their union is the
+    // same box.
+    let dir = scratch("per-mesh");
+    let (whole, each) = (dir.join("whole.png"), dir.join("each.png"));
+    for (png, extra) in [(&whole, None), (&each, Some("--per-mesh"))] {
+        let mut args = vec!["render", CHAIN, "--volumes", "aabb", "--view", "front", "-o"];
+        args.push(png.to_str().unwrap());
+        args.extend(extra);
+        let (code, _, err) = bvtool(&args);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (w, e) = (palette_pixels(&whole, 0), palette_pixels(&each, 0));
+    let ratio = e as f64 / w as f64;
+    assert!((1.2..1.5).contains(&ratio), "{e} / {w} red pixels");
 }

@@ -103,7 +103,7 @@ fn render_pictures_of_real_models_and_a_collision() {
     for m in MODELS {
         let scene = load(&dir.join(m), &LoadOptions::default()).unwrap();
         let kinds = VolumeKind::parse_list("aabb,obb,sphere:ritter").unwrap();
-        let img = model_picture(&scene, &kinds, &opts).unwrap();
+        let img = model_picture(&scene, &kinds, false, &opts).unwrap();
         assert_eq!((img.width(), img.height()), (640, 480));
         // Something was drawn in every quadrant of the grid.
         for (qx, qy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {

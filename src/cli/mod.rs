@@ -40,7 +40,7 @@ patterns ('scans/**/*.obj'); a file that fails is reported in its place and
 the others still run. Files written are announced on stderr (\"wrote …\").
 A closed stdout (`bvtool … | head`) ends the command quietly.
 
-Exit codes: 0 success (for collide and verify, whatever the answer), 1 bad
+Exit codes: 0 success (for collide, whatever the answer), 1 bad
 input (one line on stderr per failed file, naming it; after a batch, once
 every file is done), 2 usage error (an unknown option, a malformed inline
 --pose, a missing -o).";

@@ -28,6 +28,10 @@ pub struct Args {
     /// `obb:pca|hull|tight`, `sphere` (exact) or `sphere:centroid|ritter|exact`.
     #[arg(long, default_value = "aabb,obb,sphere")]
     volumes: String,
+    /// Draw the volumes of each mesh instance (world frame) instead of the
+    /// whole model's: one colour per kind of volume.
+    #[arg(long)]
+    per_mesh: bool,
     #[command(flatten)]
     look: Look,
 }
@@ -75,7 +79,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let kinds = VolumeKind::parse_list(&args.volumes).map_err(|e| Failure::Usage(e.to_string()))?;
     let ropts = args.look.options()?;
     let scene = load(&args.file, opts)?;
-    let image = model_picture(&scene, &kinds, &ropts)?;
+    let image = model_picture(&scene, &kinds, args.per_mesh, &ropts)?;
     save_png(&image, &args.output)?;
     wrote(
         &args.output,

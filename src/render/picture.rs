@@ -1,7 +1,7 @@
 //! Rendering a [`RenderScene`]: shaded meshes, wireframe volumes, a legend.
 
 use super::camera::Camera;
-use super::canvas::{Canvas, TextSize};
+use super::canvas::{Canvas, Dash, TextSize};
 use super::raster::{PixelRect, draw_meshes};
 use super::scene::{Layout, RenderOptions, RenderScene, Rgb, Volume};
 use crate::fit::Obb;
@@ -51,9 +51,10 @@ struct LegendEntry {
     filled: bool,
 }
 
-/// The legend: each labelled mesh, each highlighted set (once per label and
-/// colour, however many meshes share it), each volume — a volume whose
-/// outline coincides with an earlier one marked "= that one, dashed".
+/// The legend: each labelled mesh, each highlighted set and each volume
+/// label, once per label and colour however many meshes or volumes share
+/// it; a volume drawn dashed over an earlier one with the same outline says
+/// so ("OBB (pca), dashed where it is on AABB").
 fn legend(scene: &RenderScene) -> Vec<LegendEntry> {
     let mut out: Vec<LegendEntry> = Vec::new();
     let mut push = |e: LegendEntry| {
@@ -77,15 +78,32 @@ fn legend(scene: &RenderScene) -> Vec<LegendEntry> {
             });
         }
     }
-    let same = coincident(scene);
-    for (v, same) in scene.volumes.iter().zip(same) {
-        let label = match same {
-            Some(k) => format!("{} (= {}, dashed)", v.label, scene.volumes[k].label),
-            None => v.label.clone(),
+    // One entry per volume label and colour, naming the volumes it is
+    // dashed over.
+    let mut volumes: Vec<(&str, Rgb, Vec<&str>)> = Vec::new();
+    for (v, same) in scene.volumes.iter().zip(coincident(scene)) {
+        let at = match volumes
+            .iter()
+            .position(|(l, c, _)| *l == v.label && *c == v.color)
+        {
+            Some(at) => at,
+            None => {
+                volumes.push((&v.label, v.color, Vec::new()));
+                volumes.len() - 1
+            }
         };
+        let under = same.map(|k| scene.volumes[k].label.as_str());
+        if let Some(u) = under.filter(|u| !volumes[at].2.contains(u)) {
+            volumes[at].2.push(u);
+        }
+    }
+    for (label, color, under) in volumes {
         push(LegendEntry {
-            label,
-            color: v.color,
+            label: match under.is_empty() {
+                true => label.to_string(),
+                false => format!("{label}, dashed where it is on {}", under.join(", ")),
+            },
+            color,
             filled: false,
         });
     }
@@ -171,6 +189,25 @@ fn panels(scene: &RenderScene, opts: &RenderOptions) -> Vec<(PixelRect, Option<&
     }
 }
 
+/// How each volume is stroked: solid, or — when its outline coincides with
+/// earlier ones — dashed in its own slot, so that each of n coincident
+/// outlines keeps 1/n of the length.
+fn dashes(scene: &RenderScene) -> Vec<Dash> {
+    let same = coincident(scene);
+    (0..same.len())
+        .map(|i| match same[i] {
+            None => Dash::Solid,
+            Some(first) => {
+                let group = |j: &usize| same[*j] == Some(first);
+                Dash::Slot {
+                    k: (0..i).filter(group).count() as u32 + 1,
+                    n: (0..same.len()).filter(group).count() as u32 + 1,
+                }
+            }
+        })
+        .collect()
+}
+
 /// Height of the title band (0 without a title).
 fn title_height(scene: &RenderScene) -> i64 {
     match scene.title.len() as i64 {
@@ -232,11 +269,11 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
 pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbImage> {
     let mut canvas = Canvas::new(opts.width, opts.height, opts.background)?;
     let panels = panels(scene, opts);
-    let dashed = coincident(scene);
+    let dashes = dashes(scene);
     for (cam, (rect, title)) in cameras(scene, opts).iter().zip(&panels) {
         draw_meshes(&mut canvas, cam, *rect, &scene.meshes);
-        for (v, same) in scene.volumes.iter().zip(&dashed) {
-            draw_volume(&mut canvas, cam, &v.volume, v.color, same.is_some());
+        for (v, dash) in scene.volumes.iter().zip(&dashes) {
+            draw_volume(&mut canvas, cam, &v.volume, v.color, *dash);
         }
         if opts.triad && !(scene.meshes.is_empty() && scene.volumes.is_empty()) {
             draw_triad(&mut canvas, cam, rect);
@@ -251,7 +288,7 @@ pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbIma
     }
     if !scene.title.is_empty() {
         let y = title_height(scene) as f64 - 0.5;
-        canvas.line((0.0, y), (opts.width as f64, y), SEPARATOR, 1.0, false);
+        canvas.line((0.0, y), (opts.width as f64, y), SEPARATOR, 1.0, Dash::Solid);
     }
     let area_h = panels.iter().map(|p| p.0.y1).max().unwrap_or(0);
     if opts.layout == Layout::Grid {
@@ -259,14 +296,14 @@ pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbIma
         // the third the bottom row.
         let (mx, my) = (panels[1].0.x0 as f64 + 0.5, panels[2].0.y0 as f64 + 0.5);
         let top = panels[0].0.y0 as f64;
-        canvas.line((mx, top), (mx, area_h as f64), SEPARATOR, 1.0, false);
-        canvas.line((0.0, my), (opts.width as f64, my), SEPARATOR, 1.0, false);
+        canvas.line((mx, top), (mx, area_h as f64), SEPARATOR, 1.0, Dash::Solid);
+        canvas.line((0.0, my), (opts.width as f64, my), SEPARATOR, 1.0, Dash::Solid);
     }
     draw_legend(&mut canvas, scene, area_h);
     Ok(canvas.into_image())
 }
 
-fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, dashed: bool) {
+fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, dash: Dash) {
     let corners = match volume {
         Volume::Aabb(b) => Obb::from_min_max(&b.min, &b.max).corners(),
         Volume::Obb(b) => b.corners(),
@@ -276,14 +313,14 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, d
                 s.radius * cam.scale,
                 color,
                 LINE_WIDTH,
-                dashed,
+                dash,
             );
             return;
         }
     };
     let px = corners.map(|c| cam.project(c));
     for (a, b) in BOX_EDGES {
-        canvas.line(px[a], px[b], color, LINE_WIDTH, dashed);
+        canvas.line(px[a], px[b], color, LINE_WIDTH, dash);
     }
 }
 
@@ -295,7 +332,7 @@ fn draw_triad(canvas: &mut Canvas, cam: &Camera, rect: &PixelRect) {
     for (k, (color, name)) in AXIS_COLORS.iter().zip(["X", "Y", "Z"]).enumerate() {
         let (dx, dy) = cam.screen_direction(Vector3::ith(k, 1.0));
         let (dx, dy) = (TRIAD * dx / cam.scale, TRIAD * dy / cam.scale);
-        canvas.line(origin, (origin.0 + dx, origin.1 + dy), *color, 2.0, false);
+        canvas.line(origin, (origin.0 + dx, origin.1 + dy), *color, 2.0, Dash::Solid);
         let (lx, ly) = (origin.0 + 1.3 * dx, origin.1 + 1.3 * dy);
         canvas.text(lx as i64 - 4, ly as i64 - 8, name, *color, TextSize::Normal);
     }
@@ -312,9 +349,7 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
         (0.0, top as f64 + 0.5),
         (w, top as f64 + 0.5),
         SEPARATOR,
-        1.0,
-        false,
-    );
+        1.0, Dash::Solid);
     for (e, (x, row)) in entries.iter().zip(pos) {
         let y = top + 6 + row * LEGEND_ROW;
         let mid = (y + 8) as f64;
@@ -325,9 +360,7 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
                 (x as f64 + 2.0, mid),
                 ((x + SWATCH - 2) as f64, mid),
                 e.color,
-                3.0,
-                false,
-            );
+                3.0, Dash::Solid);
         }
         canvas.text(x + SWATCH + 6, y, &e.label, TEXT, TextSize::Normal);
     }

@@ -142,8 +142,8 @@ fn usage_errors_exit_2_and_bad_input_1() {
 #[test]
 fn a_batch_goes_on_past_a_bad_file_and_exits_1() {
     let dir = scratch("batch");
-    let bad = dir.join("point_cloud.obj");
-    std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nv 0 1 0\n").unwrap();
+    let bad = dir.join("empty.obj");
+    std::fs::write(&bad, "# nothing\n").unwrap();
     let bad = bad.to_str().unwrap();
     for cmd in ["info", "fit", "tree"] {
         let (code, out, err) = bvtool(&[cmd, "--json", TORUS, "nope.obj", CHAIN]);
@@ -158,11 +158,11 @@ fn a_batch_goes_on_past_a_bad_file_and_exits_1() {
         assert!(files[2].get("error").is_none(), "{cmd}: {}", files[2]);
         assert!(err.lines().any(|l| l.starts_with("bvtool: nope.obj:")), "{err}");
     }
-    // fit refuses a file without triangles; the good files are still fitted,
+    // fit refuses a file without triangles or points; the good files are still fitted,
     // and their numbers are those of a run on them alone.
     let (code, out, err) = bvtool(&["fit", TORUS, bad, CHAIN]);
     assert_eq!(code, 1);
-    assert!(err.contains(&format!("{bad}: no triangles")), "{err}");
+    assert!(err.contains(&format!("{bad}: no triangles or points")), "{err}");
     assert!(err.contains("1 of 3 files failed"), "{err}");
     let (_, torus_alone, _) = bvtool(&["fit", TORUS]);
     let (_, chain_alone, _) = bvtool(&["fit", CHAIN]);
@@ -651,4 +651,74 @@ fn render_per_mesh_draws_each_instances_volumes() {
     let (w, e) = (palette_pixels(&whole, 0), palette_pixels(&each, 0));
     let ratio = e as f64 / w as f64;
     assert!((1.2..1.5).contains(&ratio), "{e} / {w} red pixels");
+}
+
+#[test]
+fn point_clouds_are_bounded_by_info_fit_and_export_only() {
+    // An OBJ without faces: its points, as an independent list.
+    let dir = scratch("cloud");
+    let pts = [
+        [0.5, -1.0, 2.0],
+        [-0.25, 3.0, 1.0],
+        [1.5, 0.0, -2.0],
+        [0.0, 0.5, 0.25],
+        [-1.0, -0.5, 0.0],
+    ];
+    let text: String = pts
+        .iter()
+        .map(|p| format!("v {} {} {}\n", p[0], p[1], p[2]))
+        .collect::<String>()
+        + "p 1 2 3 4 5\n";
+    let cloud = dir.join("cloud.obj");
+    std::fs::write(&cloud, text).unwrap();
+    let c = cloud.to_str().unwrap();
+    let lo: Vec<f64> = (0..3).map(|k| pts.iter().map(|p| p[k]).fold(f64::INFINITY, f64::min)).collect();
+    let hi: Vec<f64> = (0..3).map(|k| pts.iter().map(|p| p[k]).fold(f64::NEG_INFINITY, f64::max)).collect();
+    let info = json(&["info", "--json", c]);
+    assert_eq!(info["files"][0]["triangles"], 0);
+    assert_eq!(info["files"][0]["vertices"], 5);
+    for k in 0..3 {
+        assert_eq!(info["files"][0]["aabb"]["min"][k].as_f64().unwrap(), lo[k]);
+        assert_eq!(info["files"][0]["aabb"]["max"][k].as_f64().unwrap(), hi[k]);
+    }
+    let fit = json(&["fit", "--json", c, "--obb", "all", "--sphere", "all"]);
+    let f = &fit["files"][0];
+    assert_eq!(f["vertices"], 5);
+    for (name, s) in f["spheres"].as_object().unwrap() {
+        let r = s["radius"].as_f64().unwrap();
+        for p in &pts {
+            let d: f64 = (0..3)
+                .map(|k| (p[k] - s["center"][k].as_f64().unwrap()).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            assert!(d <= r * (1.0 + 1e-12), "{name}: a point outside");
+        }
+    }
+    for (name, b) in f["obbs"].as_object().unwrap() {
+        for p in &pts {
+            for i in 0..3 {
+                let d: f64 = (0..3)
+                    .map(|k| (p[k] - b["center"][k].as_f64().unwrap()) * b["axes"][i][k].as_f64().unwrap())
+                    .sum();
+                assert!(d.abs() <= b["half_extents"][i].as_f64().unwrap() + 1e-12, "{name}");
+            }
+        }
+    }
+    let (code, out, _) = bvtool(&["fit", c]);
+    assert_eq!(code, 0);
+    assert!(out.contains("(point cloud: 5 points, world frame)"), "{out}");
+    let (code, out, err) = bvtool(&["export", c, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str::<Value>(&out).unwrap();
+    // The commands that need triangles refuse it in one line.
+    for args in [
+        vec!["tree", c],
+        vec!["compare", c],
+        vec!["collide", c, c],
+        vec!["render", c, "-o", "x.png"],
+    ] {
+        let (code, _, err) = bvtool(&args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(err.contains(&format!("{c}: no triangles")), "{args:?}: {err}");
+    }
 }

@@ -18,7 +18,8 @@ use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
 /// the vertices, radius to the farthest), `ritter` (DirectXMath
 /// BoundingSphere::CreateFromPoints), `exact` (the minimum enclosing sphere).
 /// Every volume contains every vertex it was fitted to. Boxes are reported
-/// with half extents; rotations as quaternions (x, y, z, w).
+/// with half extents; rotations as quaternions (x, y, z, w). A point cloud
+/// (an OBJ file without faces) is bounded by its points.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

@@ -10,7 +10,8 @@ use bvtool::report::info::FileInfo;
 ///
 /// glTF scenes are flattened with their node transforms: a mesh placed by
 /// several nodes counts once per placement. Skinned and morphed meshes are
-/// read in their bind pose.
+/// read in their bind pose. A point cloud (an OBJ file without faces) shows
+/// its points and their box.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

@@ -138,6 +138,12 @@ impl Comparison {
     /// Measures everything for one scene.
     pub fn new(file: &str, scene: &Scene, opts: &CompareOptions) -> Result<Comparison> {
         let path = &scene.path;
+        if scene.triangle_count() == 0 {
+            return Err(Error::geometry(
+                path,
+                "no triangles to compare (a point cloud can be bounded with fit)",
+            ));
+        }
         let points = scene.world_points(false);
         let (hull, hull_ms) = timed(|| ConvexHull::new(&points));
         let hull = hull.map_err(|e| Error::geometry(path, e.to_string()))?;

@@ -249,10 +249,12 @@ pub fn fit_points(
 impl FileVolumes {
     /// Fits the scene (world frame) and, if asked, each instance.
     pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
-        if scene.triangle_count() == 0 {
-            return Err(Error::geometry(&scene.path, "no triangles to bound"));
+        // A point cloud (no triangles) is bounded by all its points.
+        let cloud = scene.triangle_count() == 0;
+        let points = scene.world_points(opts.all_vertices || cloud);
+        if points.is_empty() {
+            return Err(Error::geometry(&scene.path, "no triangles or points to bound"));
         }
-        let points = scene.world_points(opts.all_vertices);
         let volumes = fit_points(scene, &points, scene.triangle_count(), Frame::World, opts)?;
         let meshes = if opts.per_mesh {
             let mut out = Vec::new();
@@ -305,10 +307,16 @@ impl FileVolumes {
 
     /// The human-readable form: a table per file (and per mesh).
     pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "{}  ({} triangles, {} vertices, world frame)\n",
-            self.file, self.volumes.triangles, self.volumes.vertices
-        );
+        let mut out = match self.volumes.triangles {
+            0 => format!(
+                "{}  (point cloud: {} points, world frame)\n",
+                self.file, self.volumes.vertices
+            ),
+            n => format!(
+                "{}  ({n} triangles, {} vertices, world frame)\n",
+                self.file, self.volumes.vertices
+            ),
+        };
         out += &self.volumes.to_table();
         for m in self.meshes.iter().flatten() {
             let name = |id: Option<u32>, n: &Option<String>| match (id, n) {

@@ -30,8 +30,8 @@ pub struct FileInfo {
     pub extensions: Vec<String>,
     /// Whether any instance is mirrored (negative determinant).
     pub mirrored_instances: usize,
-    /// World-space AABB over the vertices the triangles reference; `null`
-    /// when there are none.
+    /// World-space AABB over the vertices the triangles reference (for a
+    /// point cloud, over its points); `null` when there are none.
     pub aabb: Option<AabbJson>,
 }
 
@@ -56,7 +56,8 @@ impl From<&Aabb> for AabbJson {
 impl FileInfo {
     /// Summarizes a loaded scene; `file` is the path as the user gave it.
     pub fn new(file: &str, scene: &Scene) -> FileInfo {
-        let points = scene.world_points(false);
+        // A point cloud's box bounds its points.
+        let points = scene.world_points(scene.triangle_count() == 0);
         let mut meshes: Vec<u32> = scene.instances.iter().map(|i| i.mesh).collect();
         meshes.sort_unstable();
         meshes.dedup();
@@ -122,7 +123,7 @@ impl FileInfo {
                 rows.push(("world AABB min", len.tuple(&b.min)));
                 rows.push(("world AABB max", len.tuple(&b.max)));
             }
-            None => rows.push(("world AABB", "none (no triangles)".into())),
+            None => rows.push(("world AABB", "none (no triangles or points)".into())),
         }
         let mut out = format!("{}\n", self.file);
         for (name, value) in rows {

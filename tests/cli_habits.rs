@@ -722,3 +722,41 @@ fn point_clouds_are_bounded_by_info_fit_and_export_only() {
         assert!(err.contains(&format!("{c}: no triangles")), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn compare_says_where_the_time_goes_and_can_skip_the_trees() {
+    let args = ["compare", "--json", TORUS, "--poses", "4", "--rotations", "5"];
+    let full = json(&args);
+    let f = &full["files"][0];
+    let t = &f["timings"];
+    let ms = |k: &str| t[k].as_f64().unwrap();
+    assert_eq!(ms("hull_ms"), f["hull_ms"].as_f64().unwrap());
+    let fits: f64 = f["volumes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["fit_ms"].as_f64().unwrap())
+        .sum();
+    assert!((ms("fits_ms") - fits).abs() <= 1e-9 * fits.max(1.0));
+    for k in ["rotations_ms", "tree_build_ms", "pose_search_ms", "tree_queries_ms"] {
+        assert!(ms(k) > 0.0, "{k}");
+    }
+    assert_eq!(f["trees"]["poses"], 4);
+    let skipped = json(&[&args[..], &["--no-tree"]].concat());
+    let s = &skipped["files"][0];
+    assert!(s["trees"].is_null());
+    for k in ["tree_build_ms", "pose_search_ms", "tree_queries_ms"] {
+        assert_eq!(s["timings"][k], 0.0, "{k}");
+    }
+    // The volumes are the same with or without the trees.
+    for (a, b) in f["volumes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(s["volumes"].as_array().unwrap())
+    {
+        assert_eq!(a["volume"], b["volume"]);
+    }
+    let (_, out, _) = bvtool(&["compare", TORUS, "--no-tree", "--rotations", "5"]);
+    assert!(out.contains("trees skipped (--no-tree)") && !out.contains("tree level"), "{out}");
+}

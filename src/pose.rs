@@ -232,7 +232,11 @@ impl Pose {
                         continue;
                     }
                     let value: Value = serde_json::from_str(line).map_err(|e| {
-                        let why = if v.is_empty() { whole.to_string() } else { e.to_string() };
+                        let why = if v.is_empty() {
+                            whole.to_string()
+                        } else {
+                            e.to_string()
+                        };
                         Error::Input(format!("line {}: not JSON: {why}", k + 1))
                     })?;
                     v.push(
@@ -268,9 +272,11 @@ pub enum AngleUnit {
 
 /// Whether `items` (a JSON array) is one 4×4 matrix given as rows.
 fn is_matrix(items: &[Value]) -> bool {
-    items.len() == 4 && items.iter().all(Value::is_array) && items.iter().all(|r| {
-        r.as_array().is_some_and(|r| r.iter().all(Value::is_number))
-    })
+    items.len() == 4
+        && items.iter().all(Value::is_array)
+        && items
+            .iter()
+            .all(|r| r.as_array().is_some_and(|r| r.iter().all(Value::is_number)))
 }
 
 /// `n` numbers at `at`, or an error naming the JSON pointer.
@@ -328,7 +334,9 @@ fn pose_value(v: &Value, at: &str) -> Result<Pose> {
             };
             Pose::from_parts(t, q).map_err(with_place)
         }
-        Value::Array(a) if is_matrix(a) => Pose::from_matrix(&matrix_value(v, at)?).map_err(with_place),
+        Value::Array(a) if is_matrix(a) => {
+            Pose::from_matrix(&matrix_value(v, at)?).map_err(with_place)
+        }
         _ => Err(Error::Input(format!(
             "{}: expected a pose ({{\"translation\", \"rotation\"}}, {{\"matrix\"}} or 4 rows of 4 numbers)",
             pointer(at)

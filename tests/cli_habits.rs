@@ -69,7 +69,12 @@ fn closed_pipe(args: &[String]) -> (Option<i32>, String) {
     stdout.read_exact(&mut head).unwrap();
     drop(stdout);
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     (child.wait().unwrap().code(), err)
 }
 
@@ -77,8 +82,8 @@ fn closed_pipe(args: &[String]) -> (Option<i32>, String) {
 fn every_command_ends_quietly_on_a_closed_pipe() {
     // Outputs far larger than a pipe's buffer, so the writes must meet the
     // closed pipe.
-    let dirs: Vec<String> = std::iter::repeat_n(format!("{}/models", env!("CARGO_MANIFEST_DIR")), 300)
-        .collect();
+    let dirs: Vec<String> =
+        std::iter::repeat_n(format!("{}/models", env!("CARGO_MANIFEST_DIR")), 300).collect();
     let mut collide: Vec<String> = ["collide", TORUS, TORUS, "--all-pairs"]
         .map(String::from)
         .to_vec();
@@ -156,13 +161,19 @@ fn a_batch_goes_on_past_a_bad_file_and_exits_1() {
         assert!(files[1]["error"].as_str().unwrap().contains("nope.obj"));
         assert!(files[2]["file"].as_str().unwrap().ends_with("chain.gltf"));
         assert!(files[2].get("error").is_none(), "{cmd}: {}", files[2]);
-        assert!(err.lines().any(|l| l.starts_with("bvtool: nope.obj:")), "{err}");
+        assert!(
+            err.lines().any(|l| l.starts_with("bvtool: nope.obj:")),
+            "{err}"
+        );
     }
     // fit refuses a file without triangles or points; the good files are still fitted,
     // and their numbers are those of a run on them alone.
     let (code, out, err) = bvtool(&["fit", TORUS, bad, CHAIN]);
     assert_eq!(code, 1);
-    assert!(err.contains(&format!("{bad}: no triangles or points")), "{err}");
+    assert!(
+        err.contains(&format!("{bad}: no triangles or points")),
+        "{err}"
+    );
     assert!(err.contains("1 of 3 files failed"), "{err}");
     let (_, torus_alone, _) = bvtool(&["fit", TORUS]);
     let (_, chain_alone, _) = bvtool(&["fit", CHAIN]);
@@ -236,7 +247,10 @@ fn poses_from_stdin_as_json_lines_lists_and_matrices() {
     let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
     let (qz, qw) = (15f64.to_radians().sin(), 15f64.to_radians().cos());
     let quat = format!(r#"{{"translation":[0.5,0,0],"rotation":[0,0,{qz},{qw}]}}"#);
-    let flat = format!(r#"{{"matrix":[{c},{},0,0.5, {s},{c},0,0, 0,0,1,0, 0,0,0,1]}}"#, -s);
+    let flat = format!(
+        r#"{{"matrix":[{c},{},0,0.5, {s},{c},0,0, 0,0,1,0, 0,0,0,1]}}"#,
+        -s
+    );
     let rows = format!("[[{c},{},0,0.5],[{s},{c},0,0],[0,0,1,0],[0,0,0,1]]", -s);
     let far = r#"{"translation":[3,0,0]}"#;
     // The oracle: brute force over all triangle pairs at the pose read back.
@@ -246,11 +260,26 @@ fn poses_from_stdin_as_json_lines_lists_and_matrices() {
         for (k, p) in poses.iter().enumerate() {
             let t = &p["pose"]["translation"];
             let q = &p["pose"]["rotation"];
-            let spec = format!("{},{},{},{},{},{},{}", t[0], t[1], t[2], q[0], q[1], q[2], q[3]);
+            let spec = format!(
+                "{},{},{},{},{},{},{}",
+                t[0], t[1], t[2], q[0], q[1], q[2], q[3]
+            );
             let oracle = brute_force(&torus, &torus, &Pose::parse_inline(&spec).unwrap());
-            assert_eq!(p["pair_count"].as_u64().unwrap() as usize, oracle.len(), "pose {k}");
-            let want = if k + 1 < n || n == 1 { [0.5, qz, qw] } else { [3.0, 0.0, 1.0] };
-            let got = [t[0].as_f64().unwrap(), q[2].as_f64().unwrap(), q[3].as_f64().unwrap()];
+            assert_eq!(
+                p["pair_count"].as_u64().unwrap() as usize,
+                oracle.len(),
+                "pose {k}"
+            );
+            let want = if k + 1 < n || n == 1 {
+                [0.5, qz, qw]
+            } else {
+                [3.0, 0.0, 1.0]
+            };
+            let got = [
+                t[0].as_f64().unwrap(),
+                q[2].as_f64().unwrap(),
+                q[3].as_f64().unwrap(),
+            ];
             for (a, b) in got.iter().zip(want) {
                 assert!((a - b).abs() < 1e-12, "pose {k}: {got:?} vs {want:?}");
             }
@@ -264,7 +293,8 @@ fn poses_from_stdin_as_json_lines_lists_and_matrices() {
     let lines = format!("{quat}\n{flat}\n\n{rows}\n{far}\n");
     let list = format!("[{quat}, {flat}, {rows}, {far}]");
     for input in [lines, list] {
-        let (code, out, err) = bvtool_in(&["collide", TORUS, TORUS, "--pose", "-", "--json"], &input);
+        let (code, out, err) =
+            bvtool_in(&["collide", TORUS, TORUS, "--pose", "-", "--json"], &input);
         assert_eq!(code, 0, "{err}");
         check(&serde_json::from_str(&out).unwrap(), 4);
     }
@@ -277,15 +307,24 @@ fn poses_from_stdin_as_json_lines_lists_and_matrices() {
 #[test]
 fn pose_matrices_must_be_rigid_and_errors_say_where() {
     let cases = [
-        ("[[1,0,0,0],[0,1,0,0],[0,0,1.01,0],[0,0,0,1]]", "not a rigid transform"),
+        (
+            "[[1,0,0,0],[0,1,0,0],[0,0,1.01,0],[0,0,0,1]]",
+            "not a rigid transform",
+        ),
         ("[[-1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]", "det R = -1"),
-        ("[[1,0,0,0],[0,1,0,0],[0,0,1,0],[1,0,0,1]]", "last row must be 0 0 0 1"),
+        (
+            "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[1,0,0,1]]",
+            "last row must be 0 0 0 1",
+        ),
         (
             r#"[{"translation":[0,0,0]}, {"translation":[1,0,0],"rotation":[0,0,1]}]"#,
             "/1/rotation: expected 4 numbers",
         ),
         (r#"{"matrix":[1,0,0]}"#, "/matrix: expected a 4×4 matrix"),
-        ("{\"translation\":[0,0,0]}\n{\"translation\":[0,0]}\n", "line 2: /translation"),
+        (
+            "{\"translation\":[0,0,0]}\n{\"translation\":[0,0]}\n",
+            "line 2: /translation",
+        ),
     ];
     for (input, want) in cases {
         let (code, _, err) = bvtool_in(&["collide", TORUS, TORUS, "--pose", "-"], input);
@@ -412,13 +451,19 @@ fn numbers_hide_rounding_noise_and_never_print_minus_zero() {
     }
     // The fit table gives HALF extents for every box, and the OBB's rotation.
     let (_, out, _) = bvtool(&["fit", p]);
-    let aabb = out.lines().find(|l| l.trim_start().starts_with("AABB")).unwrap();
+    let aabb = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("AABB"))
+        .unwrap();
     let half = [0.5 * (2.0 * c + s), 0.5 * (2.0 * s + c), 0.25]; // the turned box's spans / 2
     assert!(
         aabb.contains(&format!("({:.5}, {:.5}, {:.5})", half[0], half[1], half[2])),
         "{aabb}"
     );
-    let obb = out.lines().find(|l| l.trim_start().starts_with("OBB")).unwrap();
+    let obb = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("OBB"))
+        .unwrap();
     for h in ["1.00000", "0.50000", "0.25000"] {
         assert!(obb.contains(h), "OBB half extents: {obb}");
     }
@@ -433,7 +478,10 @@ fn numbers_hide_rounding_noise_and_never_print_minus_zero() {
             v => v,
         })
         .collect();
-    assert!(obb.ends_with(&format!("({})", q.join(", "))), "{obb} vs {q:?}");
+    assert!(
+        obb.ends_with(&format!("({})", q.join(", "))),
+        "{obb} vs {q:?}"
+    );
 }
 
 #[test]
@@ -454,7 +502,10 @@ fn small_wording_slips_are_gone() {
     );
     // fit --frame local names the frame in lower case.
     let (_, out, _) = bvtool(&["fit", CHAIN, "--frame", "local"]);
-    assert!(out.contains("local frame") && !out.contains("Local"), "{out}");
+    assert!(
+        out.contains("local frame") && !out.contains("Local"),
+        "{out}"
+    );
     // tree: "at most 1 triangle", and no ratio for levels of flat boxes.
     let (_, out, _) = bvtool(&["tree", TORUS, "--leaf-size", "1"]);
     assert!(out.contains("at most 1 triangle each"), "{out}");
@@ -479,7 +530,10 @@ fn small_wording_slips_are_gone() {
     assert_eq!(flat_levels, 1, "the torus's deepest level is flat:\n{out}");
     // compare names volumes as fit does.
     let (_, out, _) = bvtool(&["compare", TORUS, "--poses", "2", "--rotations", "2"]);
-    assert!(out.contains("  sphere  ") && !out.contains("SPHERE"), "{out}");
+    assert!(
+        out.contains("  sphere  ") && !out.contains("SPHERE"),
+        "{out}"
+    );
     // verify claims no explanation when nothing disagrees.
     let (_, out, _) = bvtool(&["verify", TORUS, TORUS, "--poses", "6"]);
     assert!(out.contains("agreement: 6 of 6 poses\n"), "{out}");
@@ -487,11 +541,16 @@ fn small_wording_slips_are_gone() {
 
 #[test]
 fn help_is_written_for_users() {
-    for cmd in ["info", "fit", "tree", "collide", "verify", "compare", "render", "export"] {
+    for cmd in [
+        "info", "fit", "tree", "collide", "verify", "compare", "render", "export",
+    ] {
         let (code, out, _) = bvtool(&["help", cmd]);
         assert_eq!(code, 0);
         for fragment in ["[`", "`]", "../shared", "little- ", "make_poses"] {
-            assert!(!out.contains(fragment), "help {cmd} shows {fragment:?}:\n{out}");
+            assert!(
+                !out.contains(fragment),
+                "help {cmd} shows {fragment:?}:\n{out}"
+            );
         }
     }
 }
@@ -526,13 +585,40 @@ fn every_written_file_is_announced_on_stderr() {
     let poses = dir.join("p.json");
     let runs: [(Vec<&str>, &Path); 4] = [
         (
-            vec!["collide", TORUS, TORUS, "--pose", "0.5,0,0", "--json", "--render", png.to_str().unwrap()],
+            vec![
+                "collide",
+                TORUS,
+                TORUS,
+                "--pose",
+                "0.5,0,0",
+                "--json",
+                "--render",
+                png.to_str().unwrap(),
+            ],
             &png,
         ),
         (vec!["render", TORUS, "-o", png.to_str().unwrap()], &png),
-        (vec!["export", TORUS, "--format", "bin", "-o", bin.to_str().unwrap()], &bin),
         (
-            vec!["verify", TORUS, TORUS, "--poses", "4", "--write-poses", poses.to_str().unwrap()],
+            vec![
+                "export",
+                TORUS,
+                "--format",
+                "bin",
+                "-o",
+                bin.to_str().unwrap(),
+            ],
+            &bin,
+        ),
+        (
+            vec![
+                "verify",
+                TORUS,
+                TORUS,
+                "--poses",
+                "4",
+                "--write-poses",
+                poses.to_str().unwrap(),
+            ],
             &poses,
         ),
     ];
@@ -543,12 +629,20 @@ fn every_written_file_is_announced_on_stderr() {
             err.starts_with(&format!("wrote {} (", file.display())),
             "{args:?}: {err}"
         );
-        assert!(!out.contains("wrote"), "stdout keeps only the answer: {out}");
+        assert!(
+            !out.contains("wrote"),
+            "stdout keeps only the answer: {out}"
+        );
         assert!(file.is_file());
     }
     // The picture's stdout was valid JSON beside it.
     let (_, out, _) = bvtool(&[
-        "collide", TORUS, TORUS, "--json", "--render", png.to_str().unwrap(),
+        "collide",
+        TORUS,
+        TORUS,
+        "--json",
+        "--render",
+        png.to_str().unwrap(),
     ]);
     serde_json::from_str::<Value>(&out).unwrap();
 }
@@ -570,8 +664,17 @@ fn collision_picture_has_a_title_and_a_triad_that_follows_up() {
     for up in ["y", "z"] {
         let png = dir.join(format!("{up}.png"));
         let (code, _, err) = bvtool(&[
-            "collide", TORUS, TORUS, "--pose", "0.5,0,0", "--size", "800x600", "--up", up,
-            "--render", png.to_str().unwrap(),
+            "collide",
+            TORUS,
+            TORUS,
+            "--pose",
+            "0.5,0,0",
+            "--size",
+            "800x600",
+            "--up",
+            up,
+            "--render",
+            png.to_str().unwrap(),
         ]);
         assert_eq!(code, 0, "{err}");
         let img = image::open(&png).unwrap().to_rgb8();
@@ -587,7 +690,10 @@ fn collision_picture_has_a_title_and_a_triad_that_follows_up() {
         // (the legend is one 32-pixel row below the drawing).
         let (ox, oy) = (36i64, h as i64 - 32 - 36);
         for c in [[235, 0, 0], [0, 175, 0], [0, 0, 235]] {
-            assert!(count(&img, c, 30, (oy - 40) as u32..(oy + 40) as u32) > 10, "{up}: {c:?}");
+            assert!(
+                count(&img, c, 30, (oy - 40) as u32..(oy + 40) as u32) > 10,
+                "{up}: {c:?}"
+            );
         }
         // Straight above the triad's origin: the up axis's arm.
         let above = img.get_pixel(ox as u32, (oy - 14) as u32).0;
@@ -613,7 +719,11 @@ fn coincident_outlines_stay_visible() {
     std::fs::write(&cube, obj).unwrap();
     let png = dir.join("cube.png");
     let (code, _, err) = bvtool(&[
-        "render", cube.to_str().unwrap(), "--volumes", "aabb,obb:pca,obb:hull", "-o",
+        "render",
+        cube.to_str().unwrap(),
+        "--volumes",
+        "aabb,obb:pca,obb:hull",
+        "-o",
         png.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
@@ -623,7 +733,10 @@ fn coincident_outlines_stay_visible() {
         .iter()
         .map(|&c| count(&img, c, 12, drawing.clone()))
         .collect();
-    assert!(counts.iter().all(|&n| n > 300), "pixels per outline: {counts:?}");
+    assert!(
+        counts.iter().all(|&n| n > 300),
+        "pixels per outline: {counts:?}"
+    );
 }
 
 /// Pixels of palette colour `k` in a picture, above its legend.
@@ -642,7 +755,15 @@ fn render_per_mesh_draws_each_instances_volumes() {
     let dir = scratch("per-mesh");
     let (whole, each) = (dir.join("whole.png"), dir.join("each.png"));
     for (png, extra) in [(&whole, None), (&each, Some("--per-mesh"))] {
-        let mut args = vec!["render", CHAIN, "--volumes", "aabb", "--view", "front", "-o"];
+        let mut args = vec![
+            "render",
+            CHAIN,
+            "--volumes",
+            "aabb",
+            "--view",
+            "front",
+            "-o",
+        ];
         args.push(png.to_str().unwrap());
         args.extend(extra);
         let (code, _, err) = bvtool(&args);
@@ -672,8 +793,12 @@ fn point_clouds_are_bounded_by_info_fit_and_export_only() {
     let cloud = dir.join("cloud.obj");
     std::fs::write(&cloud, text).unwrap();
     let c = cloud.to_str().unwrap();
-    let lo: Vec<f64> = (0..3).map(|k| pts.iter().map(|p| p[k]).fold(f64::INFINITY, f64::min)).collect();
-    let hi: Vec<f64> = (0..3).map(|k| pts.iter().map(|p| p[k]).fold(f64::NEG_INFINITY, f64::max)).collect();
+    let lo: Vec<f64> = (0..3)
+        .map(|k| pts.iter().map(|p| p[k]).fold(f64::INFINITY, f64::min))
+        .collect();
+    let hi: Vec<f64> = (0..3)
+        .map(|k| pts.iter().map(|p| p[k]).fold(f64::NEG_INFINITY, f64::max))
+        .collect();
     let info = json(&["info", "--json", c]);
     assert_eq!(info["files"][0]["triangles"], 0);
     assert_eq!(info["files"][0]["vertices"], 5);
@@ -698,15 +823,24 @@ fn point_clouds_are_bounded_by_info_fit_and_export_only() {
         for p in &pts {
             for i in 0..3 {
                 let d: f64 = (0..3)
-                    .map(|k| (p[k] - b["center"][k].as_f64().unwrap()) * b["axes"][i][k].as_f64().unwrap())
+                    .map(|k| {
+                        (p[k] - b["center"][k].as_f64().unwrap())
+                            * b["axes"][i][k].as_f64().unwrap()
+                    })
                     .sum();
-                assert!(d.abs() <= b["half_extents"][i].as_f64().unwrap() + 1e-12, "{name}");
+                assert!(
+                    d.abs() <= b["half_extents"][i].as_f64().unwrap() + 1e-12,
+                    "{name}"
+                );
             }
         }
     }
     let (code, out, _) = bvtool(&["fit", c]);
     assert_eq!(code, 0);
-    assert!(out.contains("(point cloud: 5 points, world frame)"), "{out}");
+    assert!(
+        out.contains("(point cloud: 5 points, world frame)"),
+        "{out}"
+    );
     let (code, out, err) = bvtool(&["export", c, "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str::<Value>(&out).unwrap();
@@ -719,13 +853,24 @@ fn point_clouds_are_bounded_by_info_fit_and_export_only() {
     ] {
         let (code, _, err) = bvtool(&args);
         assert_eq!(code, 1, "{args:?}");
-        assert!(err.contains(&format!("{c}: no triangles")), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{c}: no triangles")),
+            "{args:?}: {err}"
+        );
     }
 }
 
 #[test]
 fn compare_says_where_the_time_goes_and_can_skip_the_trees() {
-    let args = ["compare", "--json", TORUS, "--poses", "4", "--rotations", "5"];
+    let args = [
+        "compare",
+        "--json",
+        TORUS,
+        "--poses",
+        "4",
+        "--rotations",
+        "5",
+    ];
     let full = json(&args);
     let f = &full["files"][0];
     let t = &f["timings"];
@@ -738,7 +883,12 @@ fn compare_says_where_the_time_goes_and_can_skip_the_trees() {
         .map(|v| v["fit_ms"].as_f64().unwrap())
         .sum();
     assert!((ms("fits_ms") - fits).abs() <= 1e-9 * fits.max(1.0));
-    for k in ["rotations_ms", "tree_build_ms", "pose_search_ms", "tree_queries_ms"] {
+    for k in [
+        "rotations_ms",
+        "tree_build_ms",
+        "pose_search_ms",
+        "tree_queries_ms",
+    ] {
         assert!(ms(k) > 0.0, "{k}");
     }
     assert_eq!(f["trees"]["poses"], 4);
@@ -758,5 +908,8 @@ fn compare_says_where_the_time_goes_and_can_skip_the_trees() {
         assert_eq!(a["volume"], b["volume"]);
     }
     let (_, out, _) = bvtool(&["compare", TORUS, "--no-tree", "--rotations", "5"]);
-    assert!(out.contains("trees skipped (--no-tree)") && !out.contains("tree level"), "{out}");
+    assert!(
+        out.contains("trees skipped (--no-tree)") && !out.contains("tree level"),
+        "{out}"
+    );
 }

@@ -73,8 +73,11 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Fail
                 })
             });
             if found.is_empty() {
-                return Err(Error::load(arg, "no model files (.gltf, .glb, .obj, .stl) in this folder")
-                    .into());
+                return Err(Error::load(
+                    arg,
+                    "no model files (.gltf, .glb, .obj, .stl) in this folder",
+                )
+                .into());
             }
             files.extend(found);
         } else if !arg.exists() && text.contains(PATTERN_CHARS) {

@@ -80,7 +80,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             &args.look.options()?,
         )?;
         save_png(&image, path)?;
-        wrote(path, &format!("{}x{} picture", image.width(), image.height()));
+        wrote(
+            path,
+            &format!("{}x{} picture", image.width(), image.height()),
+        );
     }
     if args.json {
         out_json(&doc)?;

@@ -61,7 +61,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             (1000, height),
         )?;
         save_png(&image, path)?;
-        wrote(path, &format!("{}x{} bar chart", image.width(), image.height()));
+        wrote(
+            path,
+            &format!("{}x{} bar chart", image.width(), image.height()),
+        );
     }
     batch::report(&files, results, args.json, Comparison::to_text)
 }

@@ -2,9 +2,9 @@
 //! 0 success, 1 bad input (the error is printed on stderr as one line naming
 //! the file), 2 usage error.
 
+use bvtool::Error;
 use bvtool::load::{LoadOptions, load};
 use bvtool::report::collide::Side;
-use bvtool::Error;
 use clap::{Parser, Subcommand};
 use std::path::Path;
 

@@ -6,9 +6,9 @@ use super::scene::{PALETTE, RenderOptions, RenderScene, Volume, VolumeLayer};
 use crate::error::{Error, Result};
 use crate::fit::{self, Aabb, ConvexHull, ObbMethod, SphereMethod};
 use crate::mesh::{Scene, TriMesh, instance_points};
-use nalgebra::Point3;
 use crate::pose::Pose;
 use image::RgbImage;
+use nalgebra::Point3;
 
 /// Which fitted volumes to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

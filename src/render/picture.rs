@@ -5,8 +5,8 @@ use super::canvas::{Canvas, Dash, TextSize};
 use super::raster::{PixelRect, draw_meshes};
 use super::scene::{Layout, RenderOptions, RenderScene, Rgb, Volume};
 use crate::fit::Obb;
-use nalgebra::{Point3, Vector3};
 use image::RgbImage;
+use nalgebra::{Point3, Vector3};
 use std::path::Path;
 
 /// Wireframe width in pixels.
@@ -115,9 +115,15 @@ fn legend(scene: &RenderScene) -> Vec<LegendEntry> {
 /// other (boxes), or centre and radius that close (spheres) — closer than a
 /// pixel in any picture up to 500 pixels across.
 fn coincident(scene: &RenderScene) -> Vec<Option<usize>> {
-    let pts: Vec<Vec<(Point3<f64>, f64)>> =
-        scene.volumes.iter().map(|v| v.volume.extent_points()).collect();
-    let (mut lo, mut hi) = (Vector3::repeat(f64::INFINITY), Vector3::repeat(f64::NEG_INFINITY));
+    let pts: Vec<Vec<(Point3<f64>, f64)>> = scene
+        .volumes
+        .iter()
+        .map(|v| v.volume.extent_points())
+        .collect();
+    let (mut lo, mut hi) = (
+        Vector3::repeat(f64::INFINITY),
+        Vector3::repeat(f64::NEG_INFINITY),
+    );
     for (p, r) in pts.iter().flatten() {
         lo = lo.inf(&p.coords.add_scalar(-r));
         hi = hi.sup(&p.coords.add_scalar(*r));
@@ -283,12 +289,22 @@ pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbIma
         }
     }
     for (k, line) in scene.title.iter().enumerate() {
-        let size = if k == 0 { TextSize::Title } else { TextSize::Normal };
+        let size = if k == 0 {
+            TextSize::Title
+        } else {
+            TextSize::Normal
+        };
         canvas.text(8, 4 + k as i64 * TITLE_LINE, line, TEXT, size);
     }
     if !scene.title.is_empty() {
         let y = title_height(scene) as f64 - 0.5;
-        canvas.line((0.0, y), (opts.width as f64, y), SEPARATOR, 1.0, Dash::Solid);
+        canvas.line(
+            (0.0, y),
+            (opts.width as f64, y),
+            SEPARATOR,
+            1.0,
+            Dash::Solid,
+        );
     }
     let area_h = panels.iter().map(|p| p.0.y1).max().unwrap_or(0);
     if opts.layout == Layout::Grid {
@@ -297,7 +313,13 @@ pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbIma
         let (mx, my) = (panels[1].0.x0 as f64 + 0.5, panels[2].0.y0 as f64 + 0.5);
         let top = panels[0].0.y0 as f64;
         canvas.line((mx, top), (mx, area_h as f64), SEPARATOR, 1.0, Dash::Solid);
-        canvas.line((0.0, my), (opts.width as f64, my), SEPARATOR, 1.0, Dash::Solid);
+        canvas.line(
+            (0.0, my),
+            (opts.width as f64, my),
+            SEPARATOR,
+            1.0,
+            Dash::Solid,
+        );
     }
     draw_legend(&mut canvas, scene, area_h);
     Ok(canvas.into_image())
@@ -332,7 +354,13 @@ fn draw_triad(canvas: &mut Canvas, cam: &Camera, rect: &PixelRect) {
     for (k, (color, name)) in AXIS_COLORS.iter().zip(["X", "Y", "Z"]).enumerate() {
         let (dx, dy) = cam.screen_direction(Vector3::ith(k, 1.0));
         let (dx, dy) = (TRIAD * dx / cam.scale, TRIAD * dy / cam.scale);
-        canvas.line(origin, (origin.0 + dx, origin.1 + dy), *color, 2.0, Dash::Solid);
+        canvas.line(
+            origin,
+            (origin.0 + dx, origin.1 + dy),
+            *color,
+            2.0,
+            Dash::Solid,
+        );
         let (lx, ly) = (origin.0 + 1.3 * dx, origin.1 + 1.3 * dy);
         canvas.text(lx as i64 - 4, ly as i64 - 8, name, *color, TextSize::Normal);
     }
@@ -349,7 +377,9 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
         (0.0, top as f64 + 0.5),
         (w, top as f64 + 0.5),
         SEPARATOR,
-        1.0, Dash::Solid);
+        1.0,
+        Dash::Solid,
+    );
     for (e, (x, row)) in entries.iter().zip(pos) {
         let y = top + 6 + row * LEGEND_ROW;
         let mid = (y + 8) as f64;
@@ -360,7 +390,9 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
                 (x as f64 + 2.0, mid),
                 ((x + SWATCH - 2) as f64, mid),
                 e.color,
-                3.0, Dash::Solid);
+                3.0,
+                Dash::Solid,
+            );
         }
         canvas.text(x + SWATCH + 6, y, &e.label, TEXT, TextSize::Normal);
     }

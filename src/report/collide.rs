@@ -280,7 +280,11 @@ impl CollideDoc {
         let p = &self.poses[0];
         let (len, unit) = self.pose_numbers();
         vec![
-            format!("A {}  x  B {}", file_name(&self.a.file), file_name(&self.b.file)),
+            format!(
+                "A {}  x  B {}",
+                file_name(&self.a.file),
+                file_name(&self.b.file)
+            ),
             format!(
                 "B at translation ({}), rotation ({}) (x, y, z, w)",
                 short(&len, &p.pose.translation),

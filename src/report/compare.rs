@@ -322,7 +322,12 @@ fn tree_cost(scene: &Scene, opts: &CompareOptions, timings: &mut Timings) -> Tre
     });
     let stats = TreeStats::of(&obb_tree);
     let (poses, search_ms) = timed(|| {
-        near_boundary_with_trees((&mesh, &obb_tree), (&mesh, &obb_tree), opts.poses, opts.seed)
+        near_boundary_with_trees(
+            (&mesh, &obb_tree),
+            (&mesh, &obb_tree),
+            opts.poses,
+            opts.seed,
+        )
     });
     let work = |tree: &ObbTree| {
         poses.iter().fold(

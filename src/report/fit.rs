@@ -253,7 +253,10 @@ impl FileVolumes {
         let cloud = scene.triangle_count() == 0;
         let points = scene.world_points(opts.all_vertices || cloud);
         if points.is_empty() {
-            return Err(Error::geometry(&scene.path, "no triangles or points to bound"));
+            return Err(Error::geometry(
+                &scene.path,
+                "no triangles or points to bound",
+            ));
         }
         let volumes = fit_points(scene, &points, scene.triangle_count(), Frame::World, opts)?;
         let meshes = if opts.per_mesh {
@@ -354,7 +357,10 @@ impl Volumes {
             }
         };
         let (min, max) = (&self.aabb.corners.min, &self.aabb.corners.max);
-        let diagonal = (0..3).map(|i| (max[i] - min[i]).powi(2)).sum::<f64>().sqrt();
+        let diagonal = (0..3)
+            .map(|i| (max[i] - min[i]).powi(2))
+            .sum::<f64>()
+            .sqrt();
         // Lengths to 6 significant digits of the model's size; unit
         // quaternions to 4 decimals.
         let len = Scaled::new(diagonal, 6);
@@ -373,8 +379,12 @@ impl Volumes {
             "min/max".into(),
             num(self.aabb.volume, 5),
             ratio(self.aabb.volume),
-            len.tuple(&std::array::from_fn::<f64, 3, _>(|i| 0.5 * (min[i] + max[i]))),
-            len.tuple(&std::array::from_fn::<f64, 3, _>(|i| 0.5 * (max[i] - min[i]))),
+            len.tuple(&std::array::from_fn::<f64, 3, _>(|i| {
+                0.5 * (min[i] + max[i])
+            })),
+            len.tuple(&std::array::from_fn::<f64, 3, _>(|i| {
+                0.5 * (max[i] - min[i])
+            })),
             "axis-aligned".into(),
         ]);
         let obbs: Vec<&ObbFit> = match &self.obbs {

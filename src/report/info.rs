@@ -100,9 +100,17 @@ impl FileInfo {
                     "{}, placed {} {} ({} primitive {})",
                     self.meshes,
                     self.placements,
-                    if self.placements == 1 { "time" } else { "times" },
+                    if self.placements == 1 {
+                        "time"
+                    } else {
+                        "times"
+                    },
                     self.instances,
-                    if self.instances == 1 { "instance" } else { "instances" }
+                    if self.instances == 1 {
+                        "instance"
+                    } else {
+                        "instances"
+                    }
                 ),
             ),
         ];

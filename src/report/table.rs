@@ -114,7 +114,10 @@ impl Scaled {
         match self.decimals {
             Some(d) if x.is_finite() => {
                 let s = format!("{x:.d$}");
-                if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+                if s.trim_start_matches('-')
+                    .chars()
+                    .all(|c| c == '0' || c == '.')
+                {
                     "0".into()
                 } else {
                     s

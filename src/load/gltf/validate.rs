@@ -6,8 +6,8 @@
 
 use super::Msg;
 use super::json::Root;
-use serde_path_to_error::Segment;
 use serde_json::Value;
+use serde_path_to_error::Segment;
 
 /// Extensions that change geometry and that this loader implements.
 const SUPPORTED: &[&str] = &[
@@ -119,9 +119,10 @@ impl<T: serde::de::DeserializeOwned> DeserializeValue for T {
             format!(
                 "wrong JSON type at {}: {}",
                 if at.is_empty() { "/" } else { &at },
-                e.inner()
-                    .to_string()
-                    .replace("index into child of root", "an index (a non-negative integer)")
+                e.inner().to_string().replace(
+                    "index into child of root",
+                    "an index (a non-negative integer)"
+                )
             )
         })
     }

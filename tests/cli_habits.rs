@@ -401,6 +401,18 @@ fn many_poses_end_with_a_totals_line() {
     );
 }
 
+/// An OBJ box of half extents `half` centred at the origin, turned by
+/// `degrees` about Z: 8 vertices, 6 quads.
+fn box_obj(half: [f64; 3], degrees: f64) -> String {
+    let (c, s) = (degrees.to_radians().cos(), degrees.to_radians().sin());
+    let mut obj = String::new();
+    for k in 0..8 {
+        let [x, y, z] = std::array::from_fn(|i| if k & (1 << i) == 0 { -half[i] } else { half[i] });
+        obj += &format!("v {} {} {z}\n", c * x - s * y, s * x + c * y);
+    }
+    obj + "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n"
+}
+
 /// Every number in `text`.
 fn numbers(text: &str) -> Vec<(String, f64)> {
     text.split(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
@@ -415,25 +427,7 @@ fn numbers_hide_rounding_noise_and_never_print_minus_zero() {
     // quaternion carry rounding noise of ~1e-17 in their zero components.
     let dir = scratch("noise");
     let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
-    let mut obj = String::new();
-    for k in 0..8 {
-        let (x, y, z) = (
-            if k & 1 == 0 { -1.0 } else { 1.0 },
-            if k & 2 == 0 { -0.5 } else { 0.5 },
-            if k & 4 == 0 { -0.25 } else { 0.25 },
-        );
-        obj += &format!("v {} {} {z}\n", c * x - s * y, s * x + c * y);
-    }
-    for f in [
-        [1, 3, 4, 2],
-        [5, 6, 8, 7],
-        [1, 2, 6, 5],
-        [3, 7, 8, 4],
-        [1, 5, 7, 3],
-        [2, 4, 8, 6],
-    ] {
-        obj += &format!("f {} {} {} {}\n", f[0], f[1], f[2], f[3]);
-    }
+    let obj = box_obj([1.0, 0.5, 0.25], 30.0);
     let path = dir.join("turned_box.obj");
     std::fs::write(&path, obj).unwrap();
     let p = path.to_str().unwrap();
@@ -709,12 +703,7 @@ fn coincident_outlines_stay_visible() {
     // An axis-aligned cube: its AABB and its PCA and hull OBBs coincide; the
     // later ones are dashed, each in its own slot, so all three show.
     let dir = scratch("coincident");
-    let mut obj = String::new();
-    for k in 0..8 {
-        let b = |i: u32| if k & (1 << i) == 0 { -1 } else { 1 };
-        obj += &format!("v {} {} {}\n", b(0), b(1), b(2));
-    }
-    obj += "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
+    let obj = box_obj([1.0; 3], 0.0);
     let cube = dir.join("cube.obj");
     std::fs::write(&cube, obj).unwrap();
     let png = dir.join("cube.png");

@@ -122,9 +122,12 @@ fn render_pictures_of_real_models_and_a_collision() {
     let pose = near_boundary(&mesh, &mesh, 2, 7)[0];
     let c = collide(&tree, &tree, &pose, ContactMode::All);
     assert!(c.intersecting, "even poses of near_boundary touch");
+    // Large enough that the few touching triangles cover some pixels (at
+    // 400x300 they were 14; the old count of 20+ included the legend's
+    // swatch, which a second legend row pushed into the counted area).
     let single = RenderOptions {
-        width: 400,
-        height: 300,
+        width: 800,
+        height: 600,
         ..RenderOptions::default()
     };
     let img = collision_picture(&mesh, &mesh, &pose, &c.pairs, &[], &single).unwrap();
@@ -133,7 +136,7 @@ fn render_pictures_of_real_models_and_a_collision() {
     let magenta = img
         .enumerate_pixels()
         .filter(|(_, y, p)| {
-            *y < 300 - 40
+            *y < 600 - 40
                 && p.0[0] as i32 > p.0[1] as i32 + 40
                 && p.0[2] as i32 > p.0[1] as i32 + 40
         })

@@ -208,7 +208,7 @@ fn exit_codes_and_one_line_errors() {
     let (code, _, _) = bvtool(&["info", "--no-such-flag", TORUS]);
     assert_eq!(code, 2);
     let (code, _, err) = bvtool(&["collide", TORUS, TORUS, "--pose", "1,2"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2, "a malformed inline pose is a usage error");
     assert!(err.contains("3, 6 or 7 numbers"), "{err}");
     let (code, out, _) = bvtool(&["--help"]);
     assert_eq!(code, 0);
@@ -250,7 +250,7 @@ fn clearance_pairs_match_brute_force() {
     let mesh = load(Path::new(TORUS), &LoadOptions::default())
         .unwrap()
         .flatten();
-    let pose = Pose::parse_spec("2.75,0,0,0,0,10").unwrap()[0];
+    let pose = Pose::parse_inline("2.75,0,0,0,0,10").unwrap();
     let place = bvtool::query::Placement::new(&pose);
     let mut want = Vec::new();
     for i in 0..mesh.triangles.len() {

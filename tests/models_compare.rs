@@ -36,6 +36,7 @@ fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
                 rotations: 50,
                 poses: 10,
                 seed: 1,
+                trees: true,
             },
         )
         .unwrap();
@@ -76,7 +77,7 @@ fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
                 && r.mean_ratio <= r.worst_ratio,
             "{m}: {r:?}"
         );
-        let t = &c.trees;
+        let t = c.trees.as_ref().unwrap();
         assert_eq!(t.obb_volume_per_level.len(), t.aabb_volume_per_level.len());
         assert!(
             t.obb.triangle_tests <= t.aabb.triangle_tests,
@@ -102,7 +103,7 @@ fn render_pictures_of_real_models_and_a_collision() {
     for m in MODELS {
         let scene = load(&dir.join(m), &LoadOptions::default()).unwrap();
         let kinds = VolumeKind::parse_list("aabb,obb,sphere:ritter").unwrap();
-        let img = model_picture(&scene, &kinds, &opts).unwrap();
+        let img = model_picture(&scene, &kinds, false, &opts).unwrap();
         assert_eq!((img.width(), img.height()), (640, 480));
         // Something was drawn in every quadrant of the grid.
         for (qx, qy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
@@ -121,18 +122,21 @@ fn render_pictures_of_real_models_and_a_collision() {
     let pose = near_boundary(&mesh, &mesh, 2, 7)[0];
     let c = collide(&tree, &tree, &pose, ContactMode::All);
     assert!(c.intersecting, "even poses of near_boundary touch");
+    // Large enough that the few touching triangles cover some pixels (at
+    // 400x300 they were 14; the old count of 20+ included the legend's
+    // swatch, which a second legend row pushed into the counted area).
     let single = RenderOptions {
-        width: 400,
-        height: 300,
+        width: 800,
+        height: 600,
         ..RenderOptions::default()
     };
-    let img = collision_picture(&mesh, &mesh, &pose, &c.pairs, &single).unwrap();
+    let img = collision_picture(&mesh, &mesh, &pose, &c.pairs, &[], &single).unwrap();
     // Shaded highlight pixels keep the highlight's hue (red and blue well
     // above green); the legend strip at the bottom is left out.
     let magenta = img
         .enumerate_pixels()
         .filter(|(_, y, p)| {
-            *y < 300 - 40
+            *y < 600 - 40
                 && p.0[0] as i32 > p.0[1] as i32 + 40
                 && p.0[2] as i32 > p.0[1] as i32 + 40
         })

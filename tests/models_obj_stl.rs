@@ -75,7 +75,8 @@ fn obj_stl_entries_match_the_manifest() {
 }
 
 /// Minimal independent OBJ reader: the `v` lines and which of them `f` lines
-/// use (1-based or negative indices); UTF-16 BE/LE with BOM decoded.
+/// use (1-based or negative indices), or all of them in a file without faces
+/// (a point cloud); UTF-16 BE/LE with BOM decoded.
 fn referenced_obj_vertices(path: &Path) -> Vec<Point3<f64>> {
     let bytes = std::fs::read(path).unwrap();
     let text = match bytes.as_slice() {
@@ -119,6 +120,10 @@ fn referenced_obj_vertices(path: &Path) -> Vec<Point3<f64>> {
             }
             _ => {}
         }
+    }
+    // A file without faces is a point cloud: every vertex counts.
+    if used.is_empty() {
+        return v.into_iter().flatten().collect();
     }
     used.sort_unstable();
     used.dedup();

@@ -61,11 +61,14 @@ fn blob() -> TriMesh {
     )
 }
 
+/// Options without the axis triad, which is drawn over the model's corner
+/// and would spoil the silhouette checks (tests/cli_habits.rs checks it).
 fn opts(layout: Layout) -> RenderOptions {
     RenderOptions {
         layout,
         width: 480,
         height: 400,
+        triad: false,
         ..Default::default()
     }
 }

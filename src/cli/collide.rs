@@ -1,13 +1,16 @@
 //! `bvtool collide`.
 
-use super::render::options;
-use super::{load_pair, poses_from, print_json};
+use super::load_pair;
+use super::output::{Failure, Outcome, out, out_json, wrote};
+use super::poses::PoseArgs;
+use super::progress::Progress;
+use super::render::Look;
 use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees, within};
 use bvtool::render::compose::collision_picture;
 use bvtool::render::save_png;
-use bvtool::report::collide::{CollideOptions, run as collide};
+use bvtool::report::collide::{CollideOptions, run_with_progress};
 use std::path::PathBuf;
 
 /// Do two meshes touch, or come within a clearance? Mesh A stays at
@@ -25,24 +28,16 @@ use std::path::PathBuf;
 /// Each file's scene is flattened into one mesh with one OBB tree. The trees
 /// are descended together with the 15-axis separating-axis test; leaf
 /// triangles are decided exactly (robust orient3d/orient2d predicates on f64
-/// coordinates).
-///
-/// POSE is either inline numbers — `x,y,z` (translation), `x,y,z,rx,ry,rz`
-/// (plus rotation in degrees, applied about X, then Y, then Z of A's frame)
-/// or `x,y,z,qx,qy,qz,qw` (plus a unit quaternion) — or the path of a JSON
-/// file holding one pose or a list of poses
-/// `{"translation":[x,y,z],"rotation":[qx,qy,qz,qw]}` (JSON Lines too).
-/// B's vertices map v → R·v + t into A's frame.
+/// coordinates). B's vertices map v → R·v + t into A's frame. With more
+/// than one pose, a totals line follows the table.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Mesh A (stays at identity).
     a: PathBuf,
     /// Mesh B (placed by each pose).
     b: PathBuf,
-    /// Where B sits in A's frame (inline or a file of poses; repeatable).
-    /// Without it, B is at identity.
-    #[arg(long, allow_hyphen_values = true)]
-    pose: Vec<String>,
+    #[command(flatten)]
+    poses: PoseArgs,
     /// Report every intersecting triangle pair, named by node, mesh,
     /// primitive and triangle index.
     #[arg(long, conflicts_with = "first_contact")]
@@ -57,31 +52,29 @@ pub struct Args {
     check: bool,
     /// Report triangle pairs within this distance (model units, ≥ 0)
     /// instead of intersecting pairs.
-    #[arg(long, value_name = "D", value_parser = clearance)]
+    #[arg(long, value_name = "D", value_parser = non_negative)]
     clearance: Option<f64>,
     /// Time each pose N times and report the median (`query_us`); a single
     /// cold run can read several times the warm time.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     repeat: u32,
     /// Draw A and B at the first pose, intersecting triangles (or, with
-    /// --clearance, the pairs within it) highlighted, to this PNG.
-    #[arg(long)]
+    /// --clearance, the pairs within it) highlighted, to this PNG (titled
+    /// with the files, the pose and the answer).
+    #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     render: Option<PathBuf>,
-    /// View of the picture: `iso`, `front`, `side`, `top` or `grid`.
-    #[arg(long, default_value = "iso", requires = "render")]
-    view: String,
-    /// Size of the picture, WxH.
-    #[arg(long, default_value = "1024x768", requires = "render")]
-    size: String,
+    #[command(flatten)]
+    look: Look,
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let poses = poses_from(&args.pose)?;
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts)?;
-    let doc = collide(
+    let bar = Progress::new(poses.len(), "poses");
+    let doc = run_with_progress(
         &a,
         &b,
         &poses,
@@ -92,7 +85,9 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             clearance: args.clearance,
             repeat: args.repeat as usize,
         },
+        &|| bar.tick(),
     )?;
+    bar.finish();
     if let Some(path) = &args.render {
         let pairs: Vec<(u32, u32)> = match args.clearance {
             None => collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All).pairs,
@@ -102,31 +97,37 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
                 .map(|p| (p.a, p.b))
                 .collect(),
         };
+        let title = doc.picture_title(pairs.len());
         let image = collision_picture(
             &a.mesh,
             &b.mesh,
             &poses[0],
             &pairs,
-            &options(&args.view, &args.size)?,
+            &title,
+            &args.look.options()?,
         )?;
         save_png(&image, path)?;
+        wrote(
+            path,
+            &format!("{}x{} picture", image.width(), image.height()),
+        );
     }
     if args.json {
-        print_json(&doc)?;
+        out_json(&doc)?;
     } else {
-        print!("{}", doc.to_text());
+        out(&doc.to_text())?;
     }
     if !doc.checks_ok() {
-        return Err(Error::Input(
+        return Err(Failure::Input(Error::Input(
             "parry3d disagrees at a pose where the meshes are not within f32 rounding of touching"
                 .into(),
-        ));
+        )));
     }
     Ok(())
 }
 
 /// A clearance or tolerance: a finite number ≥ 0.
-pub fn clearance(s: &str) -> Result<f64, String> {
+pub fn non_negative(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(d) if d.is_finite() && d >= 0.0 => Ok(d),
         _ => Err(format!("expected a finite number ≥ 0, got `{s}`")),

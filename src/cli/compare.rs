@@ -1,10 +1,9 @@
 //! `bvtool compare`.
 
-use super::{load_all, print_json};
-use bvtool::Error;
+use super::batch::{self, Files};
+use super::output::{Outcome, wrote};
 use bvtool::load::LoadOptions;
 use bvtool::render::{bar_chart, save_png};
-use bvtool::report::FilesDoc;
 use bvtool::report::compare::{CompareOptions, Comparison};
 use std::path::PathBuf;
 
@@ -19,9 +18,8 @@ use std::path::PathBuf;
 /// triangle tests over near-contact poses of the model against itself.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Model files, reported in order.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    files: Files,
     /// Random rotations for the AABB-under-rotation figure.
     #[arg(long, default_value_t = 100)]
     rotations: usize,
@@ -31,29 +29,30 @@ pub struct Args {
     /// Seed for the rotations and poses.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Also draw a bar chart of the volume ratios to this PNG.
+    /// Skip the tree part (tree build, near-contact pose search, tree
+    /// queries): on big models it costs most of the time and memory (the
+    /// time line of the report says how much).
     #[arg(long)]
+    no_tree: bool,
+    /// Also draw a bar chart of the volume ratios to this PNG.
+    #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     plot: Option<PathBuf>,
     /// Print one JSON document `{"files": [...]}`.
     #[arg(long)]
     json: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let scenes = load_all(&args.files, opts)?;
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let files = args.files.expand()?;
     let copts = CompareOptions {
         rotations: args.rotations,
         poses: args.poses,
         seed: args.seed,
+        trees: !args.no_tree,
     };
-    let reports = args
-        .files
-        .iter()
-        .zip(&scenes)
-        .map(|(f, s)| Comparison::new(&f.display().to_string(), s, &copts))
-        .collect::<Result<Vec<_>, _>>()?;
+    let results = batch::process(&files, opts, |f, s| Comparison::new(f, s, &copts));
     if let Some(path) = &args.plot {
-        let groups: Vec<_> = reports.iter().map(Comparison::bars).collect();
+        let groups: Vec<_> = results.iter().flatten().map(Comparison::bars).collect();
         let height =
             (120 + groups.iter().map(|g| g.1.len() * 22 + 16).sum::<usize>()).min(8000) as u32;
         let image = bar_chart(
@@ -62,11 +61,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             (1000, height),
         )?;
         save_png(&image, path)?;
+        wrote(
+            path,
+            &format!("{}x{} bar chart", image.width(), image.height()),
+        );
     }
-    if args.json {
-        print_json(&FilesDoc { files: &reports })
-    } else {
-        reports.iter().for_each(|r| print!("{}", r.to_text()));
-        Ok(())
-    }
+    batch::report(&files, results, args.json, Comparison::to_text)
 }

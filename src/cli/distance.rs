@@ -1,14 +1,17 @@
 //! `bvtool distance`.
 
-use super::collide::clearance as non_negative;
-use super::render::options;
-use super::{load_pair, poses_from, print_json};
+use super::collide::non_negative;
+use super::load_pair;
+use super::output::{Failure, Outcome, out, out_json, wrote};
+use super::poses::PoseArgs;
+use super::progress::Progress;
+use super::render::Look;
 use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::query::DistanceOptions;
 use bvtool::render::compose::distance_picture;
 use bvtool::render::save_png;
-use bvtool::report::distance::{DistanceRun, run as measure};
+use bvtool::report::distance::{DistanceRun, run_with_progress};
 use nalgebra::Point3;
 use std::path::PathBuf;
 
@@ -26,19 +29,17 @@ use std::path::PathBuf;
 /// its rounding bound (64 ulps of the largest coordinate involved), within
 /// which it equals the exact minimum over the f64 triangles.
 ///
-/// POSE is as for `bvtool collide`: inline `x,y,z`, `x,y,z,rx,ry,rz`
-/// (degrees, about X then Y then Z of A's frame) or `x,y,z,qx,qy,qz,qw`, or
-/// a JSON file of poses `{"translation":[x,y,z],"rotation":[qx,qy,qz,qw]}`.
+/// Poses are given as for `bvtool collide`; B's vertices map v → R·v + t
+/// into A's frame. With more than one pose, a totals line follows the
+/// table.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Mesh A (stays at identity).
     a: PathBuf,
     /// Mesh B (placed by each pose).
     b: PathBuf,
-    /// Where B sits in A's frame (inline or a file of poses; repeatable).
-    /// Without it, B is at identity.
-    #[arg(long, allow_hyphen_values = true)]
-    pose: Vec<String>,
+    #[command(flatten)]
+    poses: PoseArgs,
     /// Stop when the answer is within this fraction of the minimum (as
     /// FCL's rel_err): distance ≤ (1 + REL)·minimum + ABS. Default 0: exact.
     #[arg(long, value_name = "REL", default_value_t = 0.0, value_parser = non_negative)]
@@ -56,24 +57,22 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     repeat: u32,
     /// Draw A and B at the first pose, the closest triangles highlighted and
-    /// the segment between the closest points, to this PNG.
-    #[arg(long)]
+    /// the segment between the closest points, to this PNG (titled with the
+    /// files, the pose and the distance).
+    #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     render: Option<PathBuf>,
-    /// View of the picture: `iso`, `front`, `side`, `top` or `grid`.
-    #[arg(long, default_value = "iso", requires = "render")]
-    view: String,
-    /// Size of the picture, WxH.
-    #[arg(long, default_value = "1024x768", requires = "render")]
-    size: String,
+    #[command(flatten)]
+    look: Look,
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let poses = poses_from(&args.pose)?;
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts)?;
-    let doc = measure(
+    let bar = Progress::new(poses.len(), "poses");
+    let doc = run_with_progress(
         &a,
         &b,
         &poses,
@@ -85,7 +84,9 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             check: args.check,
             repeat: args.repeat as usize,
         },
+        &|| bar.tick(),
     )?;
+    bar.finish();
     if let Some(path) = &args.render {
         let first = &doc.poses[0];
         let image = distance_picture(
@@ -94,20 +95,25 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             &poses[0],
             first.triangle_indices,
             (Point3::from(first.point_a), Point3::from(first.point_b)),
-            &options(&args.view, &args.size)?,
+            &doc.picture_title(),
+            &args.look.options()?,
         )?;
         save_png(&image, path)?;
+        wrote(
+            path,
+            &format!("{}x{} picture", image.width(), image.height()),
+        );
     }
     if args.json {
-        print_json(&doc)?;
+        out_json(&doc)?;
     } else {
-        print!("{}", doc.to_text());
+        out(&doc.to_text())?;
     }
     if !doc.checks_ok() {
-        return Err(Error::Input(
+        return Err(Failure::Input(Error::Input(
             "brute force or parry3d disagrees with the tree's distance beyond their tolerances"
                 .into(),
-        ));
+        )));
     }
     Ok(())
 }

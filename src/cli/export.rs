@@ -1,21 +1,22 @@
 //! `bvtool export`.
 
+use super::output::{Failure, Outcome, out_bytes, wrote};
 use bvtool::Error;
 use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{self, ExportDoc, ExportOptions, Format};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
 use bvtool::report::fit::{FitOptions, Frame};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Export the fitted volumes (and optionally the OBB tree) for a runtime.
 ///
-/// Formats: `json` (schema docs/bvtool-export.schema.json), `bin` (little-
-/// endian, 16-byte-aligned, mappable; layout in docs/export.md), `c` (a C
-/// header of static const arrays), `gltf` (the model with KHR_implicit_shapes
-/// / KHR_physics_rigid_bodies colliders; .glb or .gltf as -o says). json and c
-/// go to stdout unless -o is given; bin and gltf need -o. Volumes are those of
+/// Formats: `json` (schema: docs/bvtool-export.schema.json in the bvtool
+/// sources), `bin` (little-endian, 16-byte aligned, mappable; layout in
+/// docs/export.md), `c` (a C header of static const arrays), `gltf` (the
+/// model with KHR_implicit_shapes / KHR_physics_rigid_bodies colliders; .glb
+/// or .gltf as -o says). json and c go to stdout unless -o is given; bin and
+/// gltf need -o. Volumes are those of
 /// `bvtool fit`, in world space and model units; boxes carry half extents
 /// (glTF `size` is full extents); quaternions are (x, y, z, w). The f32
 /// numbers of bin, c and gltf are rounded outwards so they still contain
@@ -28,7 +29,7 @@ pub struct Args {
     #[arg(long, value_enum)]
     format: Format,
     /// Output file (required for bin and gltf; gltf writes .glb or .gltf by its extension).
-    #[arg(short = 'o', long)]
+    #[arg(short = 'o', long, required_if_eq_any([("format", "bin"), ("format", "gltf")]))]
     output: Option<PathBuf>,
     /// Also export the OBB tree and its triangles (json, bin, c).
     #[arg(long)]
@@ -47,13 +48,8 @@ pub struct Args {
     debug_lines: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let binary = match (args.format, &args.output) {
-        (Format::Bin | Format::Gltf, None) => {
-            return Err(Error::Input(
-                "export: --format bin and gltf need an output file (-o)".into(),
-            ));
-        }
         (Format::Gltf, Some(out)) => {
             match out
                 .extension()
@@ -63,7 +59,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
                 Some(e) if e == "glb" => true,
                 Some(e) if e == "gltf" => false,
                 _ => {
-                    return Err(Error::Input(format!(
+                    return Err(Failure::Usage(format!(
                         "{}: glTF output must end in .glb or .gltf",
                         out.display()
                     )));
@@ -97,12 +93,14 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
     };
     let bytes = export::render(&scene, &doc, args.format, &gltf)?;
     match &args.output {
-        Some(path) => std::fs::write(path, &bytes).map_err(|source| Error::Write {
-            path: path.clone(),
-            source,
-        }),
-        None => std::io::stdout()
-            .write_all(&bytes)
-            .map_err(|e| Error::Input(format!("stdout: {e}"))),
+        Some(path) => {
+            std::fs::write(path, &bytes).map_err(|source| Error::Write {
+                path: path.clone(),
+                source,
+            })?;
+            wrote(path, &format!("{} bytes", bytes.len()));
+            Ok(())
+        }
+        None => out_bytes(&bytes),
     }
 }

@@ -1,13 +1,11 @@
 //! `bvtool fit`.
 
-use super::{load_all, print_json};
+use super::batch::{self, Files};
+use super::output::{Failure, Outcome};
 use bvtool::Error;
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::LoadOptions;
-use bvtool::report::FilesDoc;
 use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
-use rayon::prelude::*;
-use std::path::PathBuf;
 
 /// Fit bounding volumes to each file: the AABB, an oriented box and a sphere,
 /// with the convex hull's volume as the yardstick.
@@ -20,12 +18,12 @@ use std::path::PathBuf;
 /// the vertices, radius to the farthest), `ritter` (DirectXMath
 /// BoundingSphere::CreateFromPoints), `exact` (the minimum enclosing sphere).
 /// Every volume contains every vertex it was fitted to. Boxes are reported
-/// with half extents; rotations as quaternions (x, y, z, w).
+/// with half extents; rotations as quaternions (x, y, z, w). A point cloud
+/// (an OBJ file without faces) is bounded by its points.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Model files (.gltf, .glb, .obj, .stl), fitted in parallel and reported in order.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    files: Files,
     /// OBB method, or `all` for every method (reported under `obbs`).
     #[arg(long, default_value = "tight", value_parser = ["pca", "hull", "tight", "all"])]
     obb: String,
@@ -62,8 +60,8 @@ fn methods<T: Copy + std::str::FromStr>(name: &str, all: &[T]) -> Vec<T> {
     }
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let scenes = load_all(&args.files, opts)?;
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let files = args.files.expand()?;
     let fit = FitOptions {
         obb_methods: methods(
             &args.obb,
@@ -83,24 +81,18 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
         frame: args.frame,
         check: args.check,
     };
-    let reports = args
-        .files
-        .par_iter()
-        .zip(&scenes)
-        .map(|(f, s)| FileVolumes::new(&f.display().to_string(), s, &fit))
-        .collect::<Result<Vec<_>, _>>()?;
-    if args.json {
-        print_json(&FilesDoc { files: &reports })?;
-    } else {
-        for r in &reports {
-            print!("{}", r.to_text());
-        }
+    let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
+    let disagreeing: Vec<String> = results
+        .iter()
+        .flatten()
+        .filter(|r| !r.checks_agree())
+        .map(|r| r.file.clone())
+        .collect();
+    batch::report(&files, results, args.json, FileVolumes::to_text)?;
+    match disagreeing.first() {
+        None => Ok(()),
+        Some(file) => Err(Failure::Input(Error::Input(format!(
+            "{file}: parry3d disagrees with a fitted volume (see the check lines)"
+        )))),
     }
-    if let Some(bad) = reports.iter().find(|r| !r.checks_agree()) {
-        return Err(Error::Input(format!(
-            "{}: parry3d disagrees with a fitted volume (see the check lines)",
-            bad.file
-        )));
-    }
-    Ok(())
 }

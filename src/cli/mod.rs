@@ -2,19 +2,22 @@
 //! 0 success, 1 bad input (the error is printed on stderr as one line naming
 //! the file), 2 usage error.
 
+use bvtool::Error;
 use bvtool::load::{LoadOptions, load};
 use bvtool::report::collide::Side;
-use bvtool::{Error, Pose, Scene};
 use clap::{Parser, Subcommand};
-use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::Path;
 
+mod batch;
 mod collide;
 mod compare;
 mod distance;
 mod export;
 mod fit;
 mod info;
+mod output;
+mod poses;
+mod progress;
 mod render;
 mod tree;
 mod verify;
@@ -30,7 +33,18 @@ answers exactly whether two meshes touch at a relative pose.
 Conventions: units are the model file's own; output is in world space (the
 scene graph flattened with node transforms) unless --frame local is given;
 boxes are reported with HALF extents; quaternions are written (x, y, z, w);
-touching counts as contact. Exit codes: 0 success, 1 bad input, 2 usage.";
+touching counts as contact.
+
+Files and folders: commands that take several files also take folders
+(read recursively for .gltf, .glb, .obj and .stl, in path order) and quoted
+patterns ('scans/**/*.obj'); a file that fails is reported in its place and
+the others still run. Files written are announced on stderr (\"wrote …\").
+A closed stdout (`bvtool … | head`) ends the command quietly.
+
+Exit codes: 0 success (for collide, whatever the answer), 1 bad
+input (one line on stderr per failed file, naming it; after a batch, once
+every file is done), 2 usage error (an unknown option, a malformed inline
+--pose, a missing -o).";
 
 /// The top-level command line.
 #[derive(Parser, Debug)]
@@ -62,14 +76,17 @@ pub fn run() -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
+            return match e.print() {
+                Ok(()) => code,
+                // `bvtool --help | head`: a closed pipe is not an error.
+                Err(_) => 0,
+            };
         }
     };
     let opts = LoadOptions {
         allow_external_uris: cli.allow_external_uris,
     };
-    let result = match &cli.command {
+    let outcome = match &cli.command {
         Command::Info(args) => info::run(args, &opts),
         Command::Fit(args) => fit::run(args, &opts),
         Command::Tree(args) => tree::run(args, &opts),
@@ -80,71 +97,22 @@ pub fn run() -> i32 {
         Command::Render(args) => render::run(args, &opts),
         Command::Export(args) => export::run(args, &opts),
     };
-    match result {
+    match outcome {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("bvtool: {e}");
-            1
-        }
-    }
-}
-
-/// Loads every file in parallel; results come back in the order given. When
-/// some fail, every failure but the last is printed on stderr (one line
-/// each) and the last is returned.
-pub fn load_all(files: &[PathBuf], opts: &LoadOptions) -> Result<Vec<Scene>, Error> {
-    let results: Vec<Result<Scene, Error>> = files.par_iter().map(|f| load(f, opts)).collect();
-    let mut errors: Vec<Error> = Vec::new();
-    let mut scenes = Vec::with_capacity(results.len());
-    for r in results {
-        match r {
-            Ok(s) => scenes.push(s),
-            Err(e) => errors.push(e),
-        }
-    }
-    match errors.pop() {
-        None => Ok(scenes),
-        Some(last) => {
-            for e in errors {
-                eprintln!("bvtool: {e}");
-            }
-            Err(last)
-        }
+        Err(failure) => failure.exit_code(),
     }
 }
 
 /// Loads two files (in parallel), flattens each and builds its OBB tree.
-pub fn load_pair(
-    a: &std::path::Path,
-    b: &std::path::Path,
-    opts: &LoadOptions,
-) -> Result<(Side, Side), Error> {
-    let files = [a.to_path_buf(), b.to_path_buf()];
-    let scenes = load_all(&files, opts)?;
-    let (sa, sb) = rayon::join(
-        || Side::new(&a.display().to_string(), &scenes[0]),
-        || Side::new(&b.display().to_string(), &scenes[1]),
-    );
-    Ok((sa?, sb?))
-}
-
-/// The poses of `--pose` options (each inline or a file), in order; the
-/// identity when none is given.
-pub fn poses_from(specs: &[String]) -> Result<Vec<Pose>, Error> {
-    let mut poses = Vec::new();
-    for spec in specs {
-        poses.extend(Pose::parse_spec(spec)?);
+/// If both fail, the first failure is printed and the second returned.
+pub fn load_pair(a: &Path, b: &Path, opts: &LoadOptions) -> Result<(Side, Side), Error> {
+    let side = |p: &Path| load(p, opts).and_then(|s| Side::new(&p.display().to_string(), &s));
+    match rayon::join(|| side(a), || side(b)) {
+        (Ok(sa), Ok(sb)) => Ok((sa, sb)),
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+        (Err(ea), Err(eb)) => {
+            eprintln!("bvtool: {ea}");
+            Err(eb)
+        }
     }
-    if poses.is_empty() {
-        poses.push(Pose::identity());
-    }
-    Ok(poses)
-}
-
-/// Prints a value as pretty JSON on stdout.
-pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Error::Input(format!("JSON output: {e}")))?;
-    println!("{text}");
-    Ok(())
 }

@@ -1,9 +1,9 @@
-//! `bvtool render`.
+//! `bvtool render`, and the picture options shared with `collide --render`.
 
-use bvtool::Error;
+use super::output::{Failure, Outcome, wrote};
 use bvtool::load::{LoadOptions, load};
 use bvtool::render::compose::{VolumeKind, model_picture};
-use bvtool::render::{Layout, RenderOptions, parse_size, save_png};
+use bvtool::render::{Layout, RenderOptions, UpAxis, parse_size, save_png};
 use std::path::PathBuf;
 
 /// Draw a model with its fitted volumes to a PNG.
@@ -11,50 +11,79 @@ use std::path::PathBuf;
 /// The model is shaded (z-buffered, a headlight plus ambient, both sides
 /// lit) in an orthographic view fitted to everything drawn; the volumes are
 /// drawn as anti-aliased wireframes on top — hidden edges included, so the
-/// whole volume is always visible — in distinct colours, with a legend.
-/// Views: `front` looks along −Z with +Y up, `side` along −X, `top` along −Y
-/// with −Z up, `iso` from (1, 1, 1); `grid` puts all four in one image.
+/// whole volume is always visible — in distinct colours, with a legend. A
+/// volume whose outline coincides with one drawn before it is dashed (and
+/// marked "= …" in the legend), so both stay visible. A small X/Y/Z triad
+/// in each view's corner shows the axes. Views: `front` looks at the model
+/// from +Z, `side` from +X, `top` from above, `iso` from (1, 1, 1), with
+/// +Y up (or +Z with --up z); `grid` puts all four in one image.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The model file.
     file: PathBuf,
-    /// Where to write the PNG.
-    #[arg(short, long)]
+    /// Where to write the picture (PNG; other extensions are refused).
+    #[arg(short, long, value_parser = png_path)]
     output: PathBuf,
     /// Volumes to draw, comma-separated: `aabb`, `obb` (tight) or
     /// `obb:pca|hull|tight`, `sphere` (exact) or `sphere:centroid|ritter|exact`.
     #[arg(long, default_value = "aabb,obb,sphere")]
     volumes: String,
+    /// Draw the volumes of each mesh instance (world frame) instead of the
+    /// whole model's: one colour per kind of volume.
+    #[arg(long)]
+    per_mesh: bool,
+    #[command(flatten)]
+    look: Look,
+}
+
+/// How a picture looks: view, size and which axis is up.
+#[derive(clap::Args, Debug)]
+pub struct Look {
     /// `iso`, `front`, `side`, `top` or `grid` (all four).
-    #[arg(long, default_value = "iso")]
+    #[arg(long, default_value = "iso", value_parser = ["iso", "front", "side", "top", "grid"])]
     view: String,
-    /// Image size in pixels, WxH.
+    /// Picture size in pixels, WxH.
     #[arg(long, default_value = "1024x768")]
     size: String,
+    /// The model's up axis: `y` (glTF, most game assets) or `z` (most scans,
+    /// CAD and robot meshes).
+    #[arg(long, value_enum, default_value = "y")]
+    up: UpAxis,
 }
 
-/// Rendering options from the `--view` and `--size` strings.
-pub fn options(view: &str, size: &str) -> Result<RenderOptions, Error> {
-    let (width, height) = parse_size(size)?;
-    Ok(RenderOptions {
-        layout: Layout::parse(view)?,
-        width,
-        height,
-        ..RenderOptions::default()
-    })
+impl Look {
+    /// The rendering options; a bad size is a usage error.
+    pub fn options(&self) -> Result<RenderOptions, Failure> {
+        let (width, height) = parse_size(&self.size).map_err(|e| Failure::Usage(e.to_string()))?;
+        Ok(RenderOptions {
+            layout: Layout::parse(&self.view).map_err(|e| Failure::Usage(e.to_string()))?,
+            width,
+            height,
+            up: self.up,
+            ..RenderOptions::default()
+        })
+    }
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let kinds = VolumeKind::parse_list(&args.volumes)?;
-    let ropts = options(&args.view, &args.size)?;
+/// A picture path: it must end in `.png` (bvtool writes PNG only, so that a
+/// `.jpg` name never holds PNG bytes).
+pub fn png_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("png") => Ok(path),
+        _ => Err("bvtool writes pictures as PNG only: name the file *.png".into()),
+    }
+}
+
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let kinds = VolumeKind::parse_list(&args.volumes).map_err(|e| Failure::Usage(e.to_string()))?;
+    let ropts = args.look.options()?;
     let scene = load(&args.file, opts)?;
-    let image = model_picture(&scene, &kinds, &ropts)?;
+    let image = model_picture(&scene, &kinds, args.per_mesh, &ropts)?;
     save_png(&image, &args.output)?;
-    println!(
-        "wrote {} ({}x{})",
-        args.output.display(),
-        image.width(),
-        image.height()
+    wrote(
+        &args.output,
+        &format!("{}x{} picture", image.width(), image.height()),
     );
     Ok(())
 }

@@ -1,11 +1,9 @@
 //! `bvtool tree`.
 
-use super::{load_all, print_json};
-use bvtool::Error;
+use super::batch::{self, Files};
+use super::output::Outcome;
 use bvtool::load::LoadOptions;
-use bvtool::report::FilesDoc;
 use bvtool::report::tree::TreeReport;
-use std::path::PathBuf;
 
 /// Build the OBB tree of each file and report its size and tightness.
 ///
@@ -16,9 +14,8 @@ use std::path::PathBuf;
 /// volume per level beside an AABB tree of the same split.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Model files.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    files: Files,
     /// Most triangles in a leaf (default: the measured best).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
     leaf_size: Option<u32>,
@@ -27,24 +24,9 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let scenes = load_all(&args.files, opts)?;
-    let reports = args
-        .files
-        .iter()
-        .zip(&scenes)
-        .map(|(f, s)| {
-            TreeReport::new(
-                &f.display().to_string(),
-                s,
-                args.leaf_size.map(|n| n as usize),
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if args.json {
-        print_json(&FilesDoc { files: &reports })
-    } else {
-        reports.iter().for_each(|r| print!("{}", r.to_text()));
-        Ok(())
-    }
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let files = args.files.expand()?;
+    let leaf_size = args.leaf_size.map(|n| n as usize);
+    let results = batch::process(&files, opts, |f, s| TreeReport::new(f, s, leaf_size));
+    batch::report(&files, results, args.json, TreeReport::to_text)
 }

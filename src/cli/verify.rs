@@ -1,6 +1,7 @@
 //! `bvtool verify`.
 
-use super::{load_pair, print_json};
+use super::load_pair;
+use super::output::{Failure, Outcome, out, out_json, wrote};
 use bvtool::Error;
 use bvtool::check::distance::PeerDistances;
 use bvtool::load::LoadOptions;
@@ -12,8 +13,7 @@ use std::path::PathBuf;
 /// (with --distance: the minimum distance against brute force, parry3d and
 /// FCL/coal figures).
 ///
-/// Poses are generated as ../shared/peers/make_poses.py does: a uniform
-/// random rotation and direction, bisection along that direction to the
+/// Each pose is a uniform random rotation and direction, bisection along that direction to the
 /// contact boundary, then a push in (even poses) or out (odd poses) by up to
 /// 1% of the larger mesh size — so about half touch. Both engines answer
 /// each pose; the table shows where they agree. A disagreement is accepted
@@ -31,8 +31,8 @@ pub struct Args {
     /// Random seed (the poses are deterministic for a seed).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Also write the generated poses to this JSON file (usable with
-    /// `collide --pose FILE` and ../shared/peers/collide_peers.py).
+    /// Also write the generated poses to this JSON file (a list of
+    /// `{"translation", "rotation"}`, readable by `collide --pose FILE`).
     #[arg(long)]
     write_poses: Option<PathBuf>,
     /// Check the minimum distance instead of contact: at every pose the
@@ -52,7 +52,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let (a, b) = load_pair(&args.a, &args.b, opts)?;
     let poses = poses(&a, &b, args.poses as usize, args.seed);
     if let Some(path) = &args.write_poses {
@@ -62,34 +62,35 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             path: path.clone(),
             source: e,
         })?;
+        wrote(path, &format!("{} poses", poses.len()));
     }
     if args.distance {
         let peers = args.peers.as_deref().map(PeerDistances::read).transpose()?;
         let doc = verify_distance(&a, &b, &poses, args.seed, peers.as_ref())?;
         if args.json {
-            print_json(&doc)?;
+            out_json(&doc)?;
         } else {
-            print!("{}", doc.to_text());
+            out(&doc.to_text())?;
         }
         if doc.disagreements() > 0 {
-            return Err(Error::Input(format!(
+            return Err(Failure::Input(Error::Input(format!(
                 "{} disagreements with brute force, parry3d or the peers",
                 doc.disagreements()
-            )));
+            ))));
         }
         return Ok(());
     }
     let doc = verify(&a, &b, &poses, args.seed)?;
     if args.json {
-        print_json(&doc)?;
+        out_json(&doc)?;
     } else {
-        print!("{}", doc.to_text());
+        out(&doc.to_text())?;
     }
     if doc.unexplained() > 0 {
-        return Err(Error::Input(format!(
+        return Err(Failure::Input(Error::Input(format!(
             "{} poses where parry3d disagrees and the meshes are not within f32 rounding of touching",
             doc.unexplained()
-        )));
+        ))));
     }
     Ok(())
 }

@@ -33,12 +33,16 @@ use crate::mesh::Scene;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// The [`ExportDoc`] as JSON.
+    #[value(help = "JSON (schema: docs/bvtool-export.schema.json)")]
     Json,
     /// The binary form ([`bin`]).
+    #[value(help = "little-endian binary, 16-byte aligned, mappable (docs/export.md)")]
     Bin,
     /// A C header ([`c_header`]).
+    #[value(help = "a C header of static const arrays")]
     C,
     /// The input as glTF with colliders ([`gltf`]).
+    #[value(help = "the model as glTF with KHR_implicit_shapes colliders (.glb or .gltf)")]
     Gltf,
 }
 

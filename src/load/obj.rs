@@ -122,6 +122,16 @@ impl Parsed {
             }
             instances.push(file_instance(mesh as u32, obj.name, geometry));
         }
+        // A file without faces is a point cloud (bare `v`, `p` or `l`
+        // elements): its vertices are kept as one mesh without triangles,
+        // for the commands that bound points.
+        if instances.iter().all(|i| i.geometry.triangles.is_empty()) && !self.positions.is_empty() {
+            let geometry = Geometry {
+                positions: self.positions,
+                triangles: Vec::new(),
+            };
+            instances = vec![file_instance(0, None, geometry)];
+        }
         Scene {
             path: path.to_path_buf(),
             format: Format::Obj,

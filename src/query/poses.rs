@@ -53,14 +53,28 @@ pub fn random_direction(rng: &mut impl Rng) -> Vector3<f64> {
 /// `50·n + 100` draws, so fewer poses may come back for meshes that never
 /// touch). Empty meshes give no poses.
 pub fn near_boundary(a_mesh: &TriMesh, b_mesh: &TriMesh, n: usize, seed: u64) -> Vec<Pose> {
+    if a_mesh.vertices.is_empty() || b_mesh.vertices.is_empty() {
+        return Vec::new();
+    }
+    let ta = ObbTree::build(a_mesh);
+    let tb = ObbTree::build(b_mesh);
+    near_boundary_with_trees((a_mesh, &ta), (b_mesh, &tb), n, seed)
+}
+
+/// [`near_boundary`] with the meshes' trees already built (the same poses),
+/// so that a caller holding them builds none again.
+pub fn near_boundary_with_trees(
+    (a_mesh, ta): (&TriMesh, &ObbTree),
+    (b_mesh, tb): (&TriMesh, &ObbTree),
+    n: usize,
+    seed: u64,
+) -> Vec<Pose> {
     let (Some(ba), Some(bb)) = (
         Aabb::from_points(&a_mesh.vertices),
         Aabb::from_points(&b_mesh.vertices),
     ) else {
         return Vec::new();
     };
-    let ta = ObbTree::build(a_mesh);
-    let tb = ObbTree::build(b_mesh);
     let (ca, cb) = (ba.center(), bb.center());
     let radius = |m: &TriMesh, c: &Point3<f64>| {
         m.vertices
@@ -81,7 +95,7 @@ pub fn near_boundary(a_mesh: &TriMesh, b_mesh: &TriMesh, n: usize, seed: u64) ->
         let q = random_rotation(&mut rng);
         let u = random_direction(&mut rng);
         let at = |d: f64| Pose::new(ca.coords + u * d - q * cb.coords, q);
-        let hit = |d: f64| collide(&ta, &tb, &at(d), ContactMode::First).intersecting;
+        let hit = |d: f64| collide(ta, tb, &at(d), ContactMode::First).intersecting;
         let grid = |from: f64, k: usize| {
             (0..k).map(move |i| from + (d_far - from) * i as f64 / (k - 1) as f64)
         };

@@ -65,6 +65,30 @@ impl View {
     }
 }
 
+/// Which model axis points up in the pictures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum UpAxis {
+    /// +Y up, as glTF and most game assets (the views of the table above).
+    #[default]
+    #[value(help = "+Y up, as glTF and most game assets")]
+    Y,
+    /// +Z up, as most scans, CAD and robot meshes: every view is turned so
+    /// that the model's +Z plays the part of +Y (and +Y that of −Z).
+    #[value(help = "+Z up, as most scans, CAD and robot meshes")]
+    Z,
+}
+
+impl UpAxis {
+    /// The model-space direction of the Y-up frame's vector `v`.
+    fn map(self, v: Vector3<f64>) -> Vector3<f64> {
+        match self {
+            UpAxis::Y => v,
+            // A quarter turn about X: +Y → +Z, +Z → −Y.
+            UpAxis::Z => Vector3::new(v.x, -v.z, v.y),
+        }
+    }
+}
+
 /// An orthographic camera for one view, fitted to a pixel rectangle:
 /// screen `x = cx + scale·(p·right − u0)`, `y = cy − scale·(p·up − v0)`
 /// (pixel units, y down, pixel `(i, j)` covering `[i, i+1) × [j, j+1)`).
@@ -84,7 +108,7 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// The camera of `view` that fits every disc `(point, radius)` (a point
+    /// The camera of `view` (turned for `up_axis`) that fits every disc `(point, radius)` (a point
     /// is a disc of radius 0; a sphere projects to the disc of its radius)
     /// into the rectangle `(x, y, w, h)` less `margin` pixels on each side,
     /// centred, with the same scale on both axes. Non-finite input is
@@ -92,11 +116,13 @@ impl Camera {
     /// rectangle's shorter side.
     pub fn fit(
         view: View,
+        up_axis: UpAxis,
         discs: impl IntoIterator<Item = (Point3<f64>, f64)>,
         rect: (f64, f64, f64, f64),
         margin: f64,
     ) -> Camera {
         let (right, up, forward) = view.frame();
+        let (right, up, forward) = (up_axis.map(right), up_axis.map(up), up_axis.map(forward));
         let (mut lo_u, mut hi_u) = (f64::INFINITY, f64::NEG_INFINITY);
         let (mut lo_v, mut hi_v) = (f64::INFINITY, f64::NEG_INFINITY);
         for (p, r) in discs {
@@ -157,6 +183,15 @@ impl Camera {
     pub fn forward(&self) -> Vector3<f64> {
         self.forward
     }
+
+    /// The on-screen direction `(dx, dy)` (pixels per model unit, y down)
+    /// of a model-space direction.
+    pub fn screen_direction(&self, d: Vector3<f64>) -> (f64, f64) {
+        (
+            self.scale * d.dot(&self.right),
+            -self.scale * d.dot(&self.up),
+        )
+    }
 }
 
 #[cfg(test)]
@@ -183,7 +218,7 @@ mod tests {
             (Point3::new(0.0, 7.0, -4.0), 0.0),
         ];
         for v in [View::Iso, View::Front, View::Side, View::Top] {
-            let cam = Camera::fit(v, discs, (10.0, 20.0, 300.0, 200.0), 12.0);
+            let cam = Camera::fit(v, UpAxis::Y, discs, (10.0, 20.0, 300.0, 200.0), 12.0);
             for (p, r) in discs {
                 let (x, y) = cam.project(p);
                 let rp = r * cam.scale;
@@ -202,11 +237,11 @@ mod tests {
     #[test]
     fn fit_survives_degenerate_input() {
         let one = [(Point3::new(1.0, 2.0, 3.0), 0.0)];
-        let cam = Camera::fit(View::Front, one, (0.0, 0.0, 100.0, 100.0), 5.0);
+        let cam = Camera::fit(View::Front, UpAxis::Y, one, (0.0, 0.0, 100.0, 100.0), 5.0);
         assert!(cam.scale.is_finite() && cam.scale > 0.0);
         assert_eq!(cam.project(one[0].0), (50.0, 50.0));
         let nan = [(Point3::new(f64::NAN, 0.0, 0.0), 0.0)];
-        let cam = Camera::fit(View::Iso, nan, (0.0, 0.0, 100.0, 100.0), 5.0);
+        let cam = Camera::fit(View::Iso, UpAxis::Y, nan, (0.0, 0.0, 100.0, 100.0), 5.0);
         assert!(cam.scale.is_finite());
     }
 }

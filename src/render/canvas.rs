@@ -38,6 +38,27 @@ impl TextSize {
     }
 }
 
+/// How a line is stroked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dash {
+    /// A solid line.
+    Solid,
+    /// Dashes of three line widths, drawn in slot `k` of every `n` (n ≥ 2):
+    /// lines with the same path dashed in slots 1, 2, … of `n` over a solid
+    /// one each keep a share of the path's length.
+    Slot {
+        /// Which slot, from 0.
+        k: u32,
+        /// Slots per period.
+        n: u32,
+    },
+}
+
+impl Dash {
+    /// Plain dashes: as long as the gaps.
+    pub const EVEN: Dash = Dash::Slot { k: 0, n: 2 };
+}
+
 /// An opaque picture being drawn. Every colour written is opaque, so the
 /// pixmap's premultiplied bytes are plain RGB(A).
 pub struct Canvas {
@@ -100,7 +121,7 @@ impl Canvas {
         }
     }
 
-    fn stroke(&mut self, path: Option<tiny_skia::Path>, c: Rgb, width: f32, dashed: bool) {
+    fn stroke(&mut self, path: Option<tiny_skia::Path>, c: Rgb, width: f32, dash: Dash) {
         let Some(path) = path else { return };
         let mut paint = Paint::default();
         paint.set_color_rgba8(c[0], c[1], c[2], 255);
@@ -108,10 +129,14 @@ impl Canvas {
         let stroke = Stroke {
             width,
             line_cap: LineCap::Round,
-            dash: if dashed {
-                StrokeDash::new(vec![3.0 * width, 3.0 * width], 0.0)
-            } else {
-                None
+            dash: match dash {
+                Dash::Solid => None,
+                Dash::Slot { k, n } => {
+                    // Dashes of 3 widths: on in slot k of every n.
+                    let s = 3.0 * width;
+                    let n = n.max(2) as f32;
+                    StrokeDash::new(vec![s, (n - 1.0) * s], (n - (k as f32 % n)) * s)
+                }
             },
             ..Stroke::default()
         };
@@ -121,21 +146,22 @@ impl Canvas {
 
     /// An anti-aliased segment of `width` pixels with round caps, solid or
     /// dashed. Non-finite ends draw nothing.
-    pub fn line(&mut self, a: (f64, f64), b: (f64, f64), c: Rgb, width: f32, dashed: bool) {
+    pub fn line(&mut self, a: (f64, f64), b: (f64, f64), c: Rgb, width: f32, dash: Dash) {
         if ![a.0, a.1, b.0, b.1].iter().all(|v| v.is_finite()) {
             return;
         }
         let mut pb = PathBuilder::new();
         pb.move_to(a.0 as f32, a.1 as f32);
         pb.line_to(b.0 as f32, b.1 as f32);
-        self.stroke(pb.finish(), c, width, dashed);
+        self.stroke(pb.finish(), c, width, dash);
     }
 
-    /// An anti-aliased circle outline. Non-finite or zero radius draws nothing.
-    pub fn circle(&mut self, center: (f64, f64), r: f64, c: Rgb, width: f32) {
+    /// An anti-aliased circle outline, solid or dashed. Non-finite or zero
+    /// radius draws nothing.
+    pub fn circle(&mut self, center: (f64, f64), r: f64, c: Rgb, width: f32, dash: Dash) {
         if [center.0, center.1, r].iter().all(|v| v.is_finite()) && r > 0.0 {
             let path = PathBuilder::from_circle(center.0 as f32, center.1 as f32, r as f32);
-            self.stroke(path, c, width, false);
+            self.stroke(path, c, width, dash);
         }
     }
 

@@ -1,6 +1,6 @@
 //! The grouped horizontal bar chart of `compare --plot`.
 
-use super::canvas::{Canvas, TextSize};
+use super::canvas::{Canvas, Dash, TextSize};
 use super::scene::{PALETTE, Rgb};
 use image::RgbImage;
 
@@ -118,7 +118,7 @@ pub fn bar_chart(
         (hx, plot_y1 as f64),
         HULL_LINE,
         1.5,
-        true,
+        Dash::EVEN,
     );
     let axis_title = "volume / convex hull volume (dashed: hull = 1)";
     let tw = fw * axis_title.len() as i64;

@@ -18,7 +18,7 @@ pub mod picture;
 pub mod raster;
 pub mod scene;
 
-pub use camera::{Camera, View};
+pub use camera::{Camera, UpAxis, View};
 pub use chart::bar_chart;
 pub use picture::{cameras, render, save_png};
 pub use scene::{

@@ -1,11 +1,12 @@
 //! Rendering a [`RenderScene`]: shaded meshes, wireframe volumes, a legend.
 
 use super::camera::Camera;
-use super::canvas::{Canvas, TextSize};
+use super::canvas::{Canvas, Dash, TextSize};
 use super::raster::{PixelRect, draw_meshes};
 use super::scene::{Layout, RenderOptions, RenderScene, Rgb, Volume};
 use crate::fit::Obb;
 use image::RgbImage;
+use nalgebra::{Point3, Vector3};
 use std::path::Path;
 
 /// Wireframe width in pixels.
@@ -16,6 +17,13 @@ pub const MARGIN: f64 = 14.0;
 const TITLE_BAND: i64 = 24;
 /// Height of one legend row.
 const LEGEND_ROW: i64 = 24;
+/// Height of one title line.
+const TITLE_LINE: i64 = 22;
+/// Length of a triad arm in pixels, and the triad's distance from the panel corner.
+const TRIAD: f64 = 24.0;
+/// Triad colours for X, Y, Z: pure red, green and blue, apart from every
+/// volume colour of the palette.
+pub const AXIS_COLORS: [Rgb; 3] = [[235, 0, 0], [0, 175, 0], [0, 0, 235]];
 const TEXT: Rgb = [30, 30, 30];
 const SEPARATOR: Rgb = [160, 160, 160];
 
@@ -43,32 +51,94 @@ struct LegendEntry {
     filled: bool,
 }
 
+/// The legend: each labelled mesh, each highlighted set and each volume
+/// label, once per label and colour however many meshes or volumes share
+/// it; a volume drawn dashed over an earlier one with the same outline says
+/// so ("OBB (pca), dashed where it is on AABB").
 fn legend(scene: &RenderScene) -> Vec<LegendEntry> {
-    let mut out = Vec::new();
+    let mut out: Vec<LegendEntry> = Vec::new();
+    let mut push = |e: LegendEntry| {
+        if !out.iter().any(|o| o.label == e.label && o.color == e.color) {
+            out.push(e);
+        }
+    };
     for m in &scene.meshes {
         if let Some(label) = &m.label {
-            out.push(LegendEntry {
+            push(LegendEntry {
                 label: label.clone(),
                 color: m.color,
                 filled: true,
             });
         }
         if !m.highlighted.is_empty() {
-            out.push(LegendEntry {
+            push(LegendEntry {
                 label: m.highlight_label.clone(),
                 color: m.highlight_color,
                 filled: true,
             });
         }
     }
-    for v in &scene.volumes {
-        out.push(LegendEntry {
-            label: v.label.clone(),
-            color: v.color,
+    // One entry per volume label and colour, naming the volumes it is
+    // dashed over.
+    let mut volumes: Vec<(&str, Rgb, Vec<&str>)> = Vec::new();
+    for (v, same) in scene.volumes.iter().zip(coincident(scene)) {
+        let at = match volumes
+            .iter()
+            .position(|(l, c, _)| *l == v.label && *c == v.color)
+        {
+            Some(at) => at,
+            None => {
+                volumes.push((&v.label, v.color, Vec::new()));
+                volumes.len() - 1
+            }
+        };
+        let under = same.map(|k| scene.volumes[k].label.as_str());
+        if let Some(u) = under.filter(|u| !volumes[at].2.contains(u)) {
+            volumes[at].2.push(u);
+        }
+    }
+    for (label, color, under) in volumes {
+        push(LegendEntry {
+            label: match under.is_empty() {
+                true => label.to_string(),
+                false => format!("{label}, dashed where it is on {}", under.join(", ")),
+            },
+            color,
             filled: false,
         });
     }
     out
+}
+
+/// For each volume, the first earlier volume whose outline it coincides
+/// with: every corner within 0.2% of the drawing's size of a corner of the
+/// other (boxes), or centre and radius that close (spheres) — closer than a
+/// pixel in any picture up to 500 pixels across.
+fn coincident(scene: &RenderScene) -> Vec<Option<usize>> {
+    let pts: Vec<Vec<(Point3<f64>, f64)>> = scene
+        .volumes
+        .iter()
+        .map(|v| v.volume.extent_points())
+        .collect();
+    let (mut lo, mut hi) = (
+        Vector3::repeat(f64::INFINITY),
+        Vector3::repeat(f64::NEG_INFINITY),
+    );
+    for (p, r) in pts.iter().flatten() {
+        lo = lo.inf(&p.coords.add_scalar(-r));
+        hi = hi.sup(&p.coords.add_scalar(*r));
+    }
+    let tol = 2e-3 * (hi - lo).norm();
+    let near = |a: &[(Point3<f64>, f64)], b: &[(Point3<f64>, f64)]| {
+        a.len() == b.len()
+            && a.iter().all(|(p, r)| {
+                b.iter()
+                    .any(|(q, s)| (p - q).norm() <= tol && (r - s).abs() <= tol)
+            })
+    };
+    (0..pts.len())
+        .map(|i| (0..i).find(|&k| near(&pts[i], &pts[k])))
+        .collect()
 }
 
 const SWATCH: i64 = 22;
@@ -96,31 +166,59 @@ fn panels(scene: &RenderScene, opts: &RenderOptions) -> Vec<(PixelRect, Option<&
     let (w, h) = (opts.width as i64, opts.height as i64);
     let (_, rows) = legend_layout(&legend(scene), w);
     let legend_h = if rows > 0 { rows * LEGEND_ROW + 8 } else { 0 };
-    let area_h = (h - legend_h).max(1);
+    let top = title_height(scene).min(h - 1);
+    let area_h = (h - legend_h).max(top + 1);
     match opts.layout {
         Layout::Single(_) => vec![(
             PixelRect {
                 x0: 0,
-                y0: 0,
+                y0: top,
                 x1: w,
                 y1: area_h,
             },
             None,
         )],
         Layout::Grid => {
-            let (hw, hh) = (w / 2, area_h / 2);
+            let (hw, hh) = (w / 2, top + (area_h - top) / 2);
             opts.layout
                 .views()
                 .into_iter()
                 .enumerate()
                 .map(|(k, v)| {
-                    let (x0, y0) = ((k as i64 % 2) * hw, (k as i64 / 2) * hh);
+                    let (x0, y0) = ((k as i64 % 2) * hw, if k / 2 == 1 { hh } else { top });
                     let x1 = if k % 2 == 1 { w } else { hw };
                     let y1 = if k / 2 == 1 { area_h } else { hh };
                     (PixelRect { x0, y0, x1, y1 }, Some(v.name()))
                 })
                 .collect()
         }
+    }
+}
+
+/// How each volume is stroked: solid, or — when its outline coincides with
+/// earlier ones — dashed in its own slot, so that each of n coincident
+/// outlines keeps 1/n of the length.
+fn dashes(scene: &RenderScene) -> Vec<Dash> {
+    let same = coincident(scene);
+    (0..same.len())
+        .map(|i| match same[i] {
+            None => Dash::Solid,
+            Some(first) => {
+                let group = |j: &usize| same[*j] == Some(first);
+                Dash::Slot {
+                    k: (0..i).filter(group).count() as u32 + 1,
+                    n: (0..same.len()).filter(group).count() as u32 + 1,
+                }
+            }
+        })
+        .collect()
+}
+
+/// Height of the title band (0 without a title).
+fn title_height(scene: &RenderScene) -> i64 {
+    match scene.title.len() as i64 {
+        0 => 0,
+        n => n * TITLE_LINE + 8,
     }
 }
 
@@ -153,7 +251,7 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
                 (r.x1 - r.x0) as f64,
                 (r.y1 - r.y0 - top).max(1) as f64,
             );
-            Camera::fit(view, discs.iter().copied(), rect, MARGIN)
+            Camera::fit(view, opts.up, discs.iter().copied(), rect, MARGIN)
         })
         .collect()
 }
@@ -165,36 +263,69 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
 /// every volume is drawn over them as an anti-aliased wireframe in its colour
 /// — boxes as their 12 edges, spheres as their silhouette circle — all edges
 /// solid and on top, hidden ones included, so a volume stays visible through
-/// the model. A legend (swatch + label per labelled mesh, highlighted set and
-/// volume) runs along the bottom; grid panels carry their view's name.
+/// the model; a volume whose outline coincides with an earlier one is dashed
+/// so that both stay visible. A legend (swatch + label per labelled mesh,
+/// highlighted set and volume) runs along the bottom, the title lines (if
+/// any) along the top; grid panels carry their view's name; each panel of a
+/// non-empty scene has an X/Y/Z axis triad (red, green, blue) in its
+/// lower-left corner unless `opts.triad` is off.
 ///
 /// Deterministic: the same scene and options give the same pixels. Errors
 /// only for a zero or oversized picture size.
 pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbImage> {
     let mut canvas = Canvas::new(opts.width, opts.height, opts.background)?;
     let panels = panels(scene, opts);
+    let dashes = dashes(scene);
     for (cam, (rect, title)) in cameras(scene, opts).iter().zip(&panels) {
         draw_meshes(&mut canvas, cam, *rect, &scene.meshes);
-        for v in &scene.volumes {
-            draw_volume(&mut canvas, cam, &v.volume, v.color);
+        for (v, dash) in scene.volumes.iter().zip(&dashes) {
+            draw_volume(&mut canvas, cam, &v.volume, v.color, *dash);
+        }
+        if opts.triad && !(scene.meshes.is_empty() && scene.volumes.is_empty()) {
+            draw_triad(&mut canvas, cam, rect);
         }
         if let Some(title) = title {
             canvas.text(rect.x0 + 8, rect.y0 + 4, title, TEXT, TextSize::Title);
         }
+    }
+    for (k, line) in scene.title.iter().enumerate() {
+        let size = if k == 0 {
+            TextSize::Title
+        } else {
+            TextSize::Normal
+        };
+        canvas.text(8, 4 + k as i64 * TITLE_LINE, line, TEXT, size);
+    }
+    if !scene.title.is_empty() {
+        let y = title_height(scene) as f64 - 0.5;
+        canvas.line(
+            (0.0, y),
+            (opts.width as f64, y),
+            SEPARATOR,
+            1.0,
+            Dash::Solid,
+        );
     }
     let area_h = panels.iter().map(|p| p.0.y1).max().unwrap_or(0);
     if opts.layout == Layout::Grid {
         // Grid panels tile the area: the second starts the right column,
         // the third the bottom row.
         let (mx, my) = (panels[1].0.x0 as f64 + 0.5, panels[2].0.y0 as f64 + 0.5);
-        canvas.line((mx, 0.0), (mx, area_h as f64), SEPARATOR, 1.0, false);
-        canvas.line((0.0, my), (opts.width as f64, my), SEPARATOR, 1.0, false);
+        let top = panels[0].0.y0 as f64;
+        canvas.line((mx, top), (mx, area_h as f64), SEPARATOR, 1.0, Dash::Solid);
+        canvas.line(
+            (0.0, my),
+            (opts.width as f64, my),
+            SEPARATOR,
+            1.0,
+            Dash::Solid,
+        );
     }
     draw_legend(&mut canvas, scene, area_h);
     Ok(canvas.into_image())
 }
 
-fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb) {
+fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, dash: Dash) {
     let corners = match volume {
         Volume::Aabb(b) => Obb::from_min_max(&b.min, &b.max).corners(),
         Volume::Obb(b) => b.corners(),
@@ -204,21 +335,42 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb) {
                 s.radius * cam.scale,
                 color,
                 LINE_WIDTH,
+                dash,
             );
             return;
         }
         Volume::Segment(p, q) => {
             let (p, q) = (cam.project(*p), cam.project(*q));
-            canvas.line(p, q, color, LINE_WIDTH, false);
+            canvas.line(p, q, color, LINE_WIDTH, Dash::Solid);
             for end in [p, q] {
-                canvas.circle(end, 3.0 * LINE_WIDTH as f64, color, LINE_WIDTH);
+                canvas.circle(end, 3.0 * LINE_WIDTH as f64, color, LINE_WIDTH, Dash::Solid);
             }
             return;
         }
     };
     let px = corners.map(|c| cam.project(c));
     for (a, b) in BOX_EDGES {
-        canvas.line(px[a], px[b], color, LINE_WIDTH, false);
+        canvas.line(px[a], px[b], color, LINE_WIDTH, dash);
+    }
+}
+
+/// The model's X, Y and Z axes as short arrows from a point near the
+/// panel's lower-left corner, each labelled at its tip (an axis pointing at
+/// the viewer is a dot with its label).
+fn draw_triad(canvas: &mut Canvas, cam: &Camera, rect: &PixelRect) {
+    let origin = (rect.x0 as f64 + TRIAD + 12.0, rect.y1 as f64 - TRIAD - 12.0);
+    for (k, (color, name)) in AXIS_COLORS.iter().zip(["X", "Y", "Z"]).enumerate() {
+        let (dx, dy) = cam.screen_direction(Vector3::ith(k, 1.0));
+        let (dx, dy) = (TRIAD * dx / cam.scale, TRIAD * dy / cam.scale);
+        canvas.line(
+            origin,
+            (origin.0 + dx, origin.1 + dy),
+            *color,
+            2.0,
+            Dash::Solid,
+        );
+        let (lx, ly) = (origin.0 + 1.3 * dx, origin.1 + 1.3 * dy);
+        canvas.text(lx as i64 - 4, ly as i64 - 8, name, *color, TextSize::Normal);
     }
 }
 
@@ -234,7 +386,7 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
         (w, top as f64 + 0.5),
         SEPARATOR,
         1.0,
-        false,
+        Dash::Solid,
     );
     for (e, (x, row)) in entries.iter().zip(pos) {
         let y = top + 6 + row * LEGEND_ROW;
@@ -247,7 +399,7 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
                 ((x + SWATCH - 2) as f64, mid),
                 e.color,
                 3.0,
-                false,
+                Dash::Solid,
             );
         }
         canvas.text(x + SWATCH + 6, y, &e.label, TEXT, TextSize::Normal);

@@ -5,7 +5,7 @@ use crate::mesh::TriMesh;
 use nalgebra::Point3;
 use std::collections::BTreeSet;
 
-use super::camera::View;
+use super::camera::{UpAxis, View};
 
 /// An sRGB colour, `[r, g, b]`.
 pub type Rgb = [u8; 3];
@@ -99,6 +99,8 @@ pub struct RenderScene {
     pub meshes: Vec<MeshLayer>,
     /// Wireframes, drawn over the meshes in order.
     pub volumes: Vec<VolumeLayer>,
+    /// Title lines drawn across the top (none: no title band).
+    pub title: Vec<String>,
 }
 
 impl RenderScene {
@@ -177,16 +179,23 @@ pub struct RenderOptions {
     pub height: u32,
     /// Background colour.
     pub background: Rgb,
+    /// The model's up axis.
+    pub up: UpAxis,
+    /// Draw an X/Y/Z axis triad in each view's lower-left corner (over
+    /// whatever is there).
+    pub triad: bool,
 }
 
 impl Default for RenderOptions {
-    /// Iso view, 1024×768, white background.
+    /// Iso view, 1024×768, white background, +Y up, with a triad.
     fn default() -> Self {
         RenderOptions {
             layout: Layout::Single(View::Iso),
             width: 1024,
             height: 768,
             background: [255, 255, 255],
+            up: UpAxis::Y,
+            triad: true,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `bvtool collide` and `bvtool verify`: the answers at each pose.
 
-use super::table::{Table, num};
-use super::timed;
+use super::table::{Scaled, Table, num};
+use super::{median, timed};
 use crate::check::collide::{Checker, PoseCheck};
 use crate::error::{Error, Result};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
@@ -149,6 +149,17 @@ pub struct CollideOptions {
 
 /// Collides `a` with `b` at every pose.
 pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<CollideDoc> {
+    run_with_progress(a, b, poses, opts, &|| {})
+}
+
+/// [`run`], calling `tick` after each pose (for a progress bar).
+pub fn run_with_progress(
+    a: &Side,
+    b: &Side,
+    poses: &[Pose],
+    opts: &CollideOptions,
+    tick: &dyn Fn(),
+) -> Result<CollideDoc> {
     let mode = if opts.first_contact {
         ContactMode::First
     } else {
@@ -201,6 +212,7 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<
             query_us,
             check,
         });
+        tick();
     }
     Ok(CollideDoc {
         a: a.summary(),
@@ -250,6 +262,54 @@ fn answer(a: &Side, b: &Side, pose: &Pose, mode: ContactMode, clearance: Option<
     }
 }
 
+/// How pose numbers print: translations to 6 significant digits of the
+/// largest, quaternions to 5 decimals (noise below either prints as 0).
+pub(crate) fn pose_numbers<'p>(poses: impl Iterator<Item = &'p PoseJson>) -> (Scaled, Scaled) {
+    let largest = poses
+        .flat_map(|p| p.translation)
+        .fold(0.0, |m: f64, x| m.max(x.abs()));
+    (Scaled::new(largest, 6), Scaled::new(1.0, 6))
+}
+
+/// The title of a picture of two meshes at the first of `poses`: the
+/// files, the pose, and the `answer` line.
+pub(crate) fn pair_title(a: &str, b: &str, poses: &[&PoseJson], answer: String) -> Vec<String> {
+    let (len, unit) = pose_numbers(poses.iter().copied());
+    let p = poses[0];
+    vec![
+        format!("A {}  x  B {}", file_name(a), file_name(b)),
+        format!(
+            "B at translation ({}), rotation ({}) (x, y, z, w)",
+            short(&len, &p.translation),
+            short(&unit, &p.rotation)
+        ),
+        answer,
+    ]
+}
+
+/// Numbers joined by commas, trailing zeros after the point dropped.
+fn short(scale: &Scaled, xs: &[f64]) -> String {
+    xs.iter()
+        .map(|&x| {
+            let s = scale.num(x);
+            if s.contains('.') {
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            } else {
+                s
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The last component of a path as given (the whole string if it has none).
+fn file_name(file: &str) -> &str {
+    std::path::Path::new(file)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(file)
+}
+
 /// A triangle named as its file names it.
 pub fn triangle_name(s: &TriangleSource) -> String {
     let mut out = String::new();
@@ -272,6 +332,57 @@ impl CollideDoc {
             .iter()
             .filter_map(|p| p.check.as_ref())
             .all(PoseCheck::ok)
+    }
+
+    fn pose_numbers(&self) -> (Scaled, Scaled) {
+        pose_numbers(self.poses.iter().map(|p| &p.pose))
+    }
+
+    /// The totals line after many poses: how many touch, the pairs found,
+    /// and the query time (total and median per pose).
+    pub fn totals(&self) -> String {
+        let n = self.poses.len();
+        let touching = self
+            .poses
+            .iter()
+            .filter(|p| p.intersecting == Some(true))
+            .count();
+        let pairs: Option<usize> = self.poses.iter().map(|p| p.pair_count).sum();
+        let us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
+        format!(
+            "total: {n} poses, {touching} touching, {} apart{}; queries {} ms in all, median {} µs per pose\n",
+            n - touching,
+            pairs.map_or(String::new(), |k| format!(", {k} triangle pairs")),
+            num(us.iter().sum::<f64>() / 1e3, 3),
+            num(median(us), 3),
+        )
+    }
+
+    /// The title of the picture of the first pose, where `pairs` triangle
+    /// pairs intersect (or, with a clearance, come within it): the files,
+    /// the pose and the answer.
+    pub fn picture_title(&self, pairs: usize) -> Vec<String> {
+        let p = &self.poses[0];
+        let answer = match (self.clearance, p.within) {
+            (Some(d), Some(true)) => format!(
+                "within {}: {pairs} triangle pairs",
+                self.pose_numbers().0.num(d)
+            ),
+            (Some(d), _) => format!(
+                "not within {}: no triangle pair comes that close",
+                self.pose_numbers().0.num(d)
+            ),
+            _ if p.intersecting == Some(true) => {
+                format!("touching: {pairs} intersecting triangle pairs")
+            }
+            _ => "apart: no triangle pair intersects".into(),
+        };
+        pair_title(
+            &self.a.file,
+            &self.b.file,
+            &self.poses.iter().map(|p| &p.pose).collect::<Vec<_>>(),
+            answer,
+        )
     }
 
     /// The human-readable form.
@@ -301,12 +412,12 @@ impl CollideDoc {
             "µs",
             "parry3d",
         ]);
+        let (len, unit) = self.pose_numbers();
         for p in &self.poses {
-            let v = |x: &[f64]| x.iter().map(|c| num(*c, 4)).collect::<Vec<_>>().join(",");
             t.row(vec![
                 p.index.to_string(),
-                v(&p.pose.translation),
-                v(&p.pose.rotation),
+                short(&len, &p.pose.translation),
+                short(&unit, &p.pose.rotation),
                 yes_no(p.intersecting),
                 p.within.map_or(String::new(), |w| yes_no(Some(w))),
                 p.pair_count.map_or("-".into(), |n| n.to_string()),
@@ -325,6 +436,9 @@ impl CollideDoc {
             ]);
         }
         out += &t.render(0);
+        if self.poses.len() > 1 {
+            out += &self.totals();
+        }
         for p in &self.poses {
             for pair in p.pairs.iter().flatten() {
                 out += &format!(

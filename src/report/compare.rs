@@ -6,7 +6,7 @@ use super::table::{Table, num};
 use crate::error::{Error, Result};
 use crate::fit::{self, Aabb, ConvexHull, ObbMethod, SphereMethod};
 use crate::mesh::Scene;
-use crate::query::poses::{near_boundary, random_rotation};
+use crate::query::poses::{near_boundary_with_trees, random_rotation};
 use crate::query::{ContactMode, collide};
 use crate::tree::{ObbTree, TreeStats};
 use nalgebra::Point3;
@@ -89,8 +89,30 @@ pub struct Comparison {
     pub volumes: Vec<VolumeCost>,
     /// The AABB under rotation.
     pub aabb_under_rotation: RotationCost,
-    /// The trees.
-    pub trees: TreeCost,
+    /// The trees (`null` when skipped with `--no-tree`).
+    pub trees: Option<TreeCost>,
+    /// Where the time went.
+    pub timings: Timings,
+}
+
+/// Wall time of each part of a comparison, in milliseconds: on a big
+/// model the tree part (building the tree, searching near-contact poses by
+/// bisection, then colliding both trees at each) costs the most time and
+/// memory, and can be skipped.
+#[derive(Debug, Default, Serialize)]
+pub struct Timings {
+    /// The convex hull.
+    pub hull_ms: f64,
+    /// Every volume fit (the sum of their `fit_ms`).
+    pub fits_ms: f64,
+    /// The AABB under the random rotations.
+    pub rotations_ms: f64,
+    /// Building the OBB tree and its AABB twin.
+    pub tree_build_ms: f64,
+    /// Finding the near-contact poses.
+    pub pose_search_ms: f64,
+    /// Colliding both trees at every pose.
+    pub tree_queries_ms: f64,
 }
 
 fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
@@ -108,12 +130,20 @@ pub struct CompareOptions {
     pub poses: usize,
     /// Seed of both.
     pub seed: u64,
+    /// Measure the trees too (the expensive part on big models).
+    pub trees: bool,
 }
 
 impl Comparison {
     /// Measures everything for one scene.
     pub fn new(file: &str, scene: &Scene, opts: &CompareOptions) -> Result<Comparison> {
         let path = &scene.path;
+        if scene.triangle_count() == 0 {
+            return Err(Error::geometry(
+                path,
+                "no triangles to compare (a point cloud can be bounded with fit)",
+            ));
+        }
         let points = scene.world_points(false);
         let (hull, hull_ms) = timed(|| ConvexHull::new(&points));
         let hull = hull.map_err(|e| Error::geometry(path, e.to_string()))?;
@@ -156,8 +186,15 @@ impl Comparison {
                 fit_ms: ms,
             });
         }
-        let aabb_under_rotation = rotation_cost(&hull.vertices, tight_volume, opts);
-        let trees = tree_cost(scene, opts);
+        let mut timings = Timings {
+            hull_ms,
+            fits_ms: volumes.iter().map(|v| v.fit_ms).sum(),
+            ..Timings::default()
+        };
+        let (aabb_under_rotation, rotations_ms) =
+            timed(|| rotation_cost(&hull.vertices, tight_volume, opts));
+        timings.rotations_ms = rotations_ms;
+        let trees = opts.trees.then(|| tree_cost(scene, opts, &mut timings));
         Ok(Comparison {
             file: file.to_string(),
             triangles: scene.triangle_count(),
@@ -166,6 +203,7 @@ impl Comparison {
             volumes,
             aabb_under_rotation,
             trees,
+            timings,
         })
     }
 
@@ -201,7 +239,12 @@ impl Comparison {
         let mut t = Table::new(&["volume", "method", "volume", "/ hull", "area", "fit ms"]);
         for v in &self.volumes {
             t.row(vec![
-                v.kind.to_uppercase(),
+                match v.kind {
+                    "aabb" => "AABB",
+                    "obb" => "OBB",
+                    other => other,
+                }
+                .into(),
                 v.method.into(),
                 num(v.volume, 5),
                 v.hull_ratio.map_or("-".into(), |r| format!("{r:.3}x")),
@@ -215,16 +258,33 @@ impl Comparison {
             "  AABB under {} random rotations: mean {:.3}x, worst {:.3}x, best {:.3}x the tight OBB\n",
             r.rotations, r.mean_ratio, r.worst_ratio, r.best_ratio
         );
-        let tr = &self.trees;
-        out += &super::tree::level_table(&tr.obb_volume_per_level, &tr.aabb_volume_per_level);
+        if let Some(tr) = &self.trees {
+            out += &super::tree::level_table(&tr.obb_volume_per_level, &tr.aabb_volume_per_level);
+            out += &format!(
+                "  over {} near-contact poses of the model against itself: OBB tree {} box / {} triangle tests, AABB tree {} / {}\n",
+                tr.poses,
+                tr.obb.box_tests,
+                tr.obb.triangle_tests,
+                tr.aabb.box_tests,
+                tr.aabb.triangle_tests
+            );
+        }
+        let t = &self.timings;
         out += &format!(
-            "  over {} near-contact poses of the model against itself: OBB tree {} box / {} triangle tests, AABB tree {} / {}\n",
-            tr.poses,
-            tr.obb.box_tests,
-            tr.obb.triangle_tests,
-            tr.aabb.box_tests,
-            tr.aabb.triangle_tests
+            "  time: hull {} ms, volume fits {} ms, AABB under rotation {} ms",
+            num(t.hull_ms, 3),
+            num(t.fits_ms, 3),
+            num(t.rotations_ms, 3)
         );
+        out += &match &self.trees {
+            Some(_) => format!(
+                ", tree build {} ms, pose search {} ms, tree queries {} ms (--no-tree skips the trees)\n",
+                num(t.tree_build_ms, 3),
+                num(t.pose_search_ms, 3),
+                num(t.tree_queries_ms, 3)
+            ),
+            None => "; trees skipped (--no-tree)\n".into(),
+        };
         out
     }
 }
@@ -251,13 +311,24 @@ fn rotation_cost(hull_vertices: &[Point3<f64>], tight: f64, opts: &CompareOption
 }
 
 /// The OBB tree against the AABB tree of the same split, on near-boundary
-/// poses of the model against itself.
-fn tree_cost(scene: &Scene, opts: &CompareOptions) -> TreeCost {
+/// poses of the model against itself (found with the OBB tree, built once),
+/// with each part timed into `timings`.
+fn tree_cost(scene: &Scene, opts: &CompareOptions, timings: &mut Timings) -> TreeCost {
     let mesh = scene.flatten();
-    let obb_tree = ObbTree::build(&mesh);
+    let ((obb_tree, aabb_tree), build_ms) = timed(|| {
+        let t = ObbTree::build(&mesh);
+        let a = t.with_aabb_boxes();
+        (t, a)
+    });
     let stats = TreeStats::of(&obb_tree);
-    let aabb_tree = obb_tree.with_aabb_boxes();
-    let poses = near_boundary(&mesh, &mesh, opts.poses, opts.seed);
+    let (poses, search_ms) = timed(|| {
+        near_boundary_with_trees(
+            (&mesh, &obb_tree),
+            (&mesh, &obb_tree),
+            opts.poses,
+            opts.seed,
+        )
+    });
     let work = |tree: &ObbTree| {
         poses.iter().fold(
             TreeWork {
@@ -273,11 +344,15 @@ fn tree_cost(scene: &Scene, opts: &CompareOptions) -> TreeCost {
             },
         )
     };
+    let ((obb, aabb), queries_ms) = timed(|| (work(&obb_tree), work(&aabb_tree)));
+    timings.tree_build_ms = build_ms;
+    timings.pose_search_ms = search_ms;
+    timings.tree_queries_ms = queries_ms;
     TreeCost {
         obb_volume_per_level: stats.obb_volume_per_level,
         aabb_volume_per_level: stats.aabb_volume_per_level,
         poses: poses.len(),
-        obb: work(&obb_tree),
-        aabb: work(&aabb_tree),
+        obb,
+        aabb,
     }
 }

@@ -1,8 +1,8 @@
 //! `bvtool distance`: the minimum distance and closest points at each pose.
 
-use super::collide::{BuildMs, PairJson, Side, SideJson, triangle_name};
+use super::collide::{BuildMs, PairJson, Side, SideJson, pair_title, triangle_name};
 use super::table::{Table, num};
-use super::{timed, xyz};
+use super::{median, timed, xyz};
 use crate::check::distance::{DistanceCheck, DistanceChecker};
 use crate::error::{Error, Result};
 use crate::pose::{Pose, PoseJson};
@@ -76,6 +76,17 @@ pub struct DistanceRun {
 
 /// Measures the distance between `a` and `b` at every pose.
 pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &DistanceRun) -> Result<DistanceDoc> {
+    run_with_progress(a, b, poses, opts, &|| {})
+}
+
+/// [`run`], calling `tick` after each pose (for a progress bar).
+pub fn run_with_progress(
+    a: &Side,
+    b: &Side,
+    poses: &[Pose],
+    opts: &DistanceRun,
+    tick: &dyn Fn(),
+) -> Result<DistanceDoc> {
     let checker = if opts.check {
         Some(DistanceChecker::new(&a.mesh, &b.mesh).map_err(Error::Input)?)
     } else {
@@ -108,6 +119,7 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &DistanceRun) -> Result<Dis
             query_us,
             check: checker.as_ref().map(|c| c.check(pose, &d)),
         });
+        tick();
     }
     Ok(DistanceDoc {
         a: a.summary(),
@@ -130,6 +142,44 @@ impl DistanceDoc {
             .iter()
             .filter_map(|p| p.check.as_ref())
             .all(DistanceCheck::ok)
+    }
+
+    /// The totals line after many poses: how many touch, the nearest pose,
+    /// and the query time (total and median per pose).
+    pub fn totals(&self) -> String {
+        let n = self.poses.len();
+        let touching = self.poses.iter().filter(|p| p.intersecting).count();
+        let nearest = self
+            .poses
+            .iter()
+            .min_by(|x, y| x.distance.total_cmp(&y.distance))
+            .expect("at least one pose");
+        let us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
+        format!(
+            "total: {n} poses, {touching} touching, {} apart; least distance {} at pose {}; queries {} ms in all, median {} µs per pose\n",
+            n - touching,
+            num(nearest.distance, 8),
+            nearest.index,
+            num(us.iter().sum::<f64>() / 1e3, 3),
+            num(median(us), 3),
+        )
+    }
+
+    /// The title of the picture of the first pose: the files, the pose and
+    /// the distance.
+    pub fn picture_title(&self) -> Vec<String> {
+        let p = &self.poses[0];
+        let answer = if p.intersecting {
+            "touching: distance 0".to_string()
+        } else {
+            format!(
+                "distance {} between the closest points (± {})",
+                num(p.distance, 8),
+                num(p.rounding_bound, 2)
+            )
+        };
+        let poses: Vec<_> = self.poses.iter().map(|p| &p.pose).collect();
+        pair_title(&self.a.file, &self.b.file, &poses, answer)
     }
 
     /// The human-readable form.
@@ -194,6 +244,9 @@ impl DistanceDoc {
                 v(&p.point_b),
                 num(p.rounding_bound, 2)
             );
+        }
+        if self.poses.len() > 1 {
+            out += &self.totals();
         }
         out
     }

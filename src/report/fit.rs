@@ -1,7 +1,7 @@
 //! `bvtool fit`: the bounding volumes of a file and of each mesh instance.
 
 use super::info::AabbJson;
-use super::table::{Table, num, point};
+use super::table::{Scaled, Table, num};
 use super::xyz;
 use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
@@ -18,6 +18,16 @@ pub enum Frame {
     World,
     /// Each mesh instance's own frame (its node transform not applied).
     Local,
+}
+
+impl Frame {
+    /// `world` or `local`, as in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Frame::World => "world",
+            Frame::Local => "local",
+        }
+    }
 }
 
 /// What to fit.
@@ -239,10 +249,15 @@ pub fn fit_points(
 impl FileVolumes {
     /// Fits the scene (world frame) and, if asked, each instance.
     pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
-        if scene.triangle_count() == 0 {
-            return Err(Error::geometry(&scene.path, "no triangles to bound"));
+        // A point cloud (no triangles) is bounded by all its points.
+        let cloud = scene.triangle_count() == 0;
+        let points = scene.world_points(opts.all_vertices || cloud);
+        if points.is_empty() {
+            return Err(Error::geometry(
+                &scene.path,
+                "no triangles or points to bound",
+            ));
         }
-        let points = scene.world_points(opts.all_vertices);
         let volumes = fit_points(scene, &points, scene.triangle_count(), Frame::World, opts)?;
         let meshes = if opts.per_mesh {
             let mut out = Vec::new();
@@ -295,10 +310,16 @@ impl FileVolumes {
 
     /// The human-readable form: a table per file (and per mesh).
     pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "{}  ({} triangles, {} vertices, world frame)\n",
-            self.file, self.volumes.triangles, self.volumes.vertices
-        );
+        let mut out = match self.volumes.triangles {
+            0 => format!(
+                "{}  (point cloud: {} points, world frame)\n",
+                self.file, self.volumes.vertices
+            ),
+            n => format!(
+                "{}  ({n} triangles, {} vertices, world frame)\n",
+                self.file, self.volumes.vertices
+            ),
+        };
         out += &self.volumes.to_table();
         for m in self.meshes.iter().flatten() {
             let name = |id: Option<u32>, n: &Option<String>| match (id, n) {
@@ -308,7 +329,7 @@ impl FileVolumes {
                 (None, None) => "-".into(),
             };
             out += &format!(
-                "\n  node {}  mesh {}  primitive {}{}  ({} triangles, {:?} frame)\n",
+                "\n  node {}  mesh {}  primitive {}{}  ({} triangles, {} frame)\n",
                 name(m.node, &m.node_name),
                 name(Some(m.mesh), &m.mesh_name),
                 m.primitive,
@@ -318,7 +339,7 @@ impl FileVolumes {
                     String::new()
                 },
                 m.volumes.triangles,
-                m.volumes.frame
+                m.volumes.frame.name()
             );
             out += &m.volumes.to_table();
         }
@@ -335,26 +356,36 @@ impl Volumes {
                 "-".into()
             }
         };
-        let mut t = Table::new(&["volume", "method", "volume", "/ hull", "centre", "size"]);
+        let (min, max) = (&self.aabb.corners.min, &self.aabb.corners.max);
+        let diagonal = (0..3)
+            .map(|i| (max[i] - min[i]).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        // Lengths to 6 significant digits of the model's size; unit
+        // quaternions to 4 decimals.
+        let len = Scaled::new(diagonal, 6);
+        let unit = Scaled::new(1.0, 5);
+        let mut t = Table::new(&[
+            "volume",
+            "method",
+            "volume",
+            "/ hull",
+            "centre",
+            "half extents / radius",
+            "rotation (x, y, z, w)",
+        ]);
         t.row(vec![
             "AABB".into(),
             "min/max".into(),
             num(self.aabb.volume, 5),
             ratio(self.aabb.volume),
-            point(
-                &xyz(&nalgebra::center(
-                    &self.aabb.corners.min.into(),
-                    &self.aabb.corners.max.into(),
-                )),
-                5,
-            ),
-            format!(
-                "extents {}",
-                point(
-                    &std::array::from_fn(|i| self.aabb.corners.max[i] - self.aabb.corners.min[i]),
-                    5
-                )
-            ),
+            len.tuple(&std::array::from_fn::<f64, 3, _>(|i| {
+                0.5 * (min[i] + max[i])
+            })),
+            len.tuple(&std::array::from_fn::<f64, 3, _>(|i| {
+                0.5 * (max[i] - min[i])
+            })),
+            "axis-aligned".into(),
         ]);
         let obbs: Vec<&ObbFit> = match &self.obbs {
             Some(all) => all.values().collect(),
@@ -366,8 +397,9 @@ impl Volumes {
                 b.method.to_string(),
                 num(b.volume, 5),
                 ratio(b.volume),
-                point(&b.center, 5),
-                format!("half {}", point(&b.half_extents, 5)),
+                len.tuple(&b.center),
+                len.tuple(&b.half_extents),
+                unit.tuple(&b.rotation_xyzw),
             ]);
         }
         let spheres: Vec<&SphereFit> = match &self.spheres {
@@ -380,8 +412,9 @@ impl Volumes {
                 s.method.to_string(),
                 num(s.volume, 5),
                 ratio(s.volume),
-                point(&s.center, 5),
-                format!("radius {}", num(s.radius, 5)),
+                len.tuple(&s.center),
+                format!("radius {}", len.num(s.radius)),
+                String::new(),
             ]);
         }
         t.row(vec![
@@ -389,6 +422,7 @@ impl Volumes {
             format!("{} vertices", self.hull_vertices),
             num(self.hull_volume, 5),
             ratio(self.hull_volume),
+            String::new(),
             String::new(),
             String::new(),
         ]);

@@ -1,6 +1,6 @@
 //! `bvtool info`: what was loaded.
 
-use super::table::{Table, point};
+use super::table::Scaled;
 use super::xyz;
 use crate::fit::Aabb;
 use crate::mesh::{Format, Scene};
@@ -21,14 +21,17 @@ pub struct FileInfo {
     pub instances: usize,
     /// Distinct meshes (glTF meshes, OBJ objects, STL solids) placed.
     pub meshes: usize,
+    /// Placements of those meshes (a glTF mesh placed by two nodes counts
+    /// twice; each placement has one instance per primitive).
+    pub placements: usize,
     /// Primitives skipped because they are points or lines.
     pub skipped_primitives: usize,
     /// glTF extensions the file uses.
     pub extensions: Vec<String>,
     /// Whether any instance is mirrored (negative determinant).
     pub mirrored_instances: usize,
-    /// World-space AABB over the vertices the triangles reference; `null`
-    /// when there are none.
+    /// World-space AABB over the vertices the triangles reference (for a
+    /// point cloud, over its points); `null` when there are none.
     pub aabb: Option<AabbJson>,
 }
 
@@ -53,10 +56,18 @@ impl From<&Aabb> for AabbJson {
 impl FileInfo {
     /// Summarizes a loaded scene; `file` is the path as the user gave it.
     pub fn new(file: &str, scene: &Scene) -> FileInfo {
-        let points = scene.world_points(false);
+        // A point cloud's box bounds its points.
+        let points = scene.world_points(scene.triangle_count() == 0);
         let mut meshes: Vec<u32> = scene.instances.iter().map(|i| i.mesh).collect();
         meshes.sort_unstable();
         meshes.dedup();
+        let mut placements: Vec<_> = scene
+            .instances
+            .iter()
+            .map(|i| (i.node, i.instance, i.mesh))
+            .collect();
+        placements.sort_unstable();
+        placements.dedup();
         FileInfo {
             file: file.to_string(),
             format: scene.format,
@@ -64,6 +75,7 @@ impl FileInfo {
             vertices: scene.vertex_count(),
             instances: scene.instances.len(),
             meshes: meshes.len(),
+            placements: placements.len(),
             skipped_primitives: scene.skipped_primitives,
             extensions: scene.extensions.clone(),
             mirrored_instances: scene.instances.iter().filter(|i| i.is_mirrored()).count(),
@@ -71,44 +83,60 @@ impl FileInfo {
         }
     }
 
-    /// The human-readable form.
+    /// The human-readable form: one `name  value` line per fact, values
+    /// left-aligned in one column whatever the file name's length.
     pub fn to_text(&self) -> String {
-        let mut t = Table::new(&["", ""]);
         let fmt = serde_json::to_value(self.format)
             .ok()
             .and_then(|v| v.as_str().map(String::from))
             .unwrap_or_default();
-        t.row(vec!["format".into(), fmt]);
-        t.row(vec!["triangles".into(), self.triangles.to_string()]);
-        t.row(vec!["vertices".into(), self.vertices.to_string()]);
-        t.row(vec![
-            "meshes / instances".into(),
-            format!("{} / {}", self.meshes, self.instances),
-        ]);
+        let mut rows = vec![
+            ("format", fmt),
+            ("triangles", self.triangles.to_string()),
+            ("vertices", self.vertices.to_string()),
+            (
+                "meshes",
+                format!(
+                    "{}, placed {} {} ({} primitive {})",
+                    self.meshes,
+                    self.placements,
+                    if self.placements == 1 {
+                        "time"
+                    } else {
+                        "times"
+                    },
+                    self.instances,
+                    if self.instances == 1 {
+                        "instance"
+                    } else {
+                        "instances"
+                    }
+                ),
+            ),
+        ];
         if self.mirrored_instances > 0 {
-            t.row(vec![
-                "mirrored instances".into(),
-                self.mirrored_instances.to_string(),
-            ]);
+            rows.push(("mirrored instances", self.mirrored_instances.to_string()));
         }
-        t.row(vec![
-            "skipped primitives".into(),
+        rows.push((
+            "skipped primitives",
             format!("{} (points/lines)", self.skipped_primitives),
-        ]);
+        ));
         if !self.extensions.is_empty() {
-            t.row(vec!["extensions".into(), self.extensions.join(", ")]);
+            rows.push(("extensions", self.extensions.join(", ")));
         }
         match &self.aabb {
             Some(b) => {
-                t.row(vec!["world AABB min".into(), point(&b.min, 6)]);
-                t.row(vec!["world AABB max".into(), point(&b.max, 6)]);
+                let d = (0..3).map(|i| (b.max[i] - b.min[i]).powi(2)).sum::<f64>();
+                let len = Scaled::new(d.sqrt(), 6);
+                rows.push(("world AABB min", len.tuple(&b.min)));
+                rows.push(("world AABB max", len.tuple(&b.max)));
             }
-            None => t.row(vec!["world AABB".into(), "none (no triangles)".into()]),
+            None => rows.push(("world AABB", "none (no triangles or points)".into())),
         }
-        format!(
-            "{}\n{}",
-            self.file,
-            t.render(2).lines().skip(1).collect::<Vec<_>>().join("\n") + "\n"
-        )
+        let mut out = format!("{}\n", self.file);
+        for (name, value) in rows {
+            out += &format!("  {name:<20}{value}\n");
+        }
+        out
     }
 }

@@ -39,12 +39,17 @@ pub fn timed<T>(repeat: usize, mut query: impl FnMut() -> T) -> (T, f64) {
         answer = Some(query());
         times.push(t.elapsed().as_secs_f64() * 1e6);
     }
-    times.sort_by(f64::total_cmp);
-    let n = times.len();
-    let median = if n % 2 == 1 {
-        times[n / 2]
-    } else {
-        0.5 * (times[n / 2 - 1] + times[n / 2])
-    };
-    (answer.expect("ran at least once"), median)
+    (answer.expect("ran at least once"), median(times))
+}
+
+/// The median of some numbers (the mean of the middle two for an even
+/// count; NaN for none).
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => 0.5 * (values[n / 2 - 1] + values[n / 2]),
+    }
 }

@@ -56,17 +56,25 @@ impl Table {
     }
 }
 
-/// A number in a compact form with `digits` significant digits.
+/// A number in a compact form with `digits` significant digits; never `-0`.
 pub fn num(x: f64, digits: usize) -> String {
     if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
+        return format!("{}", if x == 0.0 { 0.0 } else { x });
     }
     let mag = x.abs().log10().floor() as i32;
     if !(-4..=7).contains(&mag) {
         return format!("{:.*e}", digits.saturating_sub(1), x);
     }
     let decimals = (digits as i32 - 1 - mag).max(0) as usize;
-    format!("{x:.decimals$}")
+    no_negative_zero(format!("{x:.decimals$}"))
+}
+
+/// `s` without a minus sign when it shows a zero (`-0.000` → `0.000`).
+fn no_negative_zero(s: String) -> String {
+    match s.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => s,
+    }
 }
 
 /// A point as `(x, y, z)` with `digits` significant digits each.
@@ -77,4 +85,52 @@ pub fn point(p: &[f64; 3], digits: usize) -> String {
         num(p[1], digits),
         num(p[2], digits)
     )
+}
+
+/// Numbers printed to one absolute resolution: `digits` significant digits
+/// of a `scale` (a model's size, 1 for unit vectors and quaternions), so
+/// that rounding noise far below the scale (`4.3e-17` beside 0.5) prints as
+/// `0`, and no value prints as `-0`.
+#[derive(Clone, Copy, Debug)]
+pub struct Scaled {
+    /// Decimals after the point; `None` for a scale with no usable size
+    /// (0, non-finite, or beyond 1e-9..1e12), printed as [`num`] does.
+    decimals: Option<usize>,
+    digits: usize,
+}
+
+impl Scaled {
+    /// Resolution `scale·10^(1−digits)` (rounded to a power of ten).
+    pub fn new(scale: f64, digits: usize) -> Scaled {
+        let usable = scale.is_finite() && (1e-9..=1e12).contains(&scale);
+        Scaled {
+            decimals: usable
+                .then(|| (digits as i32 - 1 - scale.log10().floor() as i32).max(0) as usize),
+            digits,
+        }
+    }
+
+    /// `x` at this resolution: `0` for anything that rounds to zero.
+    pub fn num(&self, x: f64) -> String {
+        match self.decimals {
+            Some(d) if x.is_finite() => {
+                let s = format!("{x:.d$}");
+                if s.trim_start_matches('-')
+                    .chars()
+                    .all(|c| c == '0' || c == '.')
+                {
+                    "0".into()
+                } else {
+                    s
+                }
+            }
+            _ => num(x, self.digits),
+        }
+    }
+
+    /// Numbers as `(a, b, …)`.
+    pub fn tuple(&self, xs: &[f64]) -> String {
+        let parts: Vec<String> = xs.iter().map(|&x| self.num(x)).collect();
+        format!("({})", parts.join(", "))
+    }
 }

@@ -47,12 +47,16 @@ impl TreeReport {
     pub fn to_text(&self) -> String {
         let s = &self.stats;
         let out = format!(
-            "{}\n  {} triangles, {} nodes ({} leaves, at most {} triangles each), depth {}\n  {} bytes per triangle of structure ({} with the triangle corners it copies), built in {} ms\n",
+            "{}\n  {} triangles, {} nodes ({} leaves, at most {} each), depth {}\n  {} bytes per triangle of structure ({} with the triangle corners it copies), built in {} ms\n",
             self.file,
             s.triangles,
             s.nodes,
             s.leaves,
-            s.leaf_size,
+            if s.leaf_size == 1 {
+                "1 triangle".to_string()
+            } else {
+                format!("{} triangles", s.leaf_size)
+            },
             s.depth,
             num(s.bytes_per_triangle, 3),
             num(s.total_bytes_per_triangle, 3),
@@ -62,18 +66,32 @@ impl TreeReport {
     }
 }
 
+/// A level whose total OBB volume is less than the level above's divided by
+/// this is a level of nearly flat boxes (leaves of one or two triangles,
+/// whose boxes are as thick as the f32 rounding they carry): the ratio of
+/// two such volumes says nothing about tightness and is left out. Splitting
+/// a node shrinks its boxes' total a few times at most, never a hundredfold.
+pub const FLAT_DROP: f64 = 100.0;
+
 /// The per-level table of an OBB tree beside the AABB tree of the same split:
 /// total box volume at each depth and how much larger the axis-aligned boxes
-/// are.
+/// are (left out, with a note, for levels of nearly flat boxes).
 pub fn level_table(obb: &[f64], aabb: &[f64]) -> String {
     let mut t = Table::new(&["tree level", "OBB volume", "AABB volume", "AABB / OBB"]);
+    let mut flat = false;
     for (d, (o, a)) in obb.iter().zip(aabb).enumerate() {
-        let ratio = if *o > 0.0 {
+        let flat_level = d > 0 && *o * FLAT_DROP < obb[d - 1];
+        let ratio = if *o > 0.0 && !flat_level {
             format!("{:.2}x", a / o)
         } else {
+            flat |= flat_level;
             "-".into()
         };
         t.row(vec![d.to_string(), num(*o, 4), num(*a, 4), ratio]);
     }
-    t.render(2)
+    let mut out = t.render(2);
+    if flat {
+        out += "  (-: nearly flat boxes, 100x less OBB volume than the level above; no meaningful ratio)\n";
+    }
+    out
 }

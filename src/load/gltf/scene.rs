@@ -79,18 +79,21 @@ pub fn flatten(root: &Root, bufs: &Buffers) -> Result<(Vec<MeshInstance>, usize)
 }
 
 /// The nodes to start from: the default scene's, else the first scene's,
-/// else every node that is nobody's child. A `scene` index in a file with
-/// no scenes and no nodes at all renders nothing rather than failing.
+/// else every node that is nobody's child. A `scene` index that names no
+/// scene is refused (an unresolved index is invalid glTF), also in a file
+/// with no scenes at all.
 fn root_nodes(root: &Root) -> Result<Vec<u32>, Msg> {
-    if root.scenes.is_empty() && root.nodes.is_empty() {
-        return Ok(Vec::new());
-    }
     if let Some(s) = root.scene {
         return root
             .scenes
             .get(s as usize)
             .map(|s| s.nodes.clone())
-            .ok_or_else(|| format!("default scene {s} does not exist"));
+            .ok_or_else(|| {
+                format!(
+                    "default scene {s} does not exist (the file has {} scenes)",
+                    root.scenes.len()
+                )
+            });
     }
     if let Some(s) = root.scenes.first() {
         return Ok(s.nodes.clone());

@@ -7,6 +7,7 @@
 use super::Msg;
 use super::json::Root;
 use serde_json::Value;
+use serde_path_to_error::Segment;
 
 /// Extensions that change geometry and that this loader implements.
 const SUPPORTED: &[&str] = &[
@@ -101,7 +102,28 @@ pub trait DeserializeValue: Sized {
 }
 
 impl<T: serde::de::DeserializeOwned> DeserializeValue for T {
+    /// The error names where the wrong value is, as a JSON pointer
+    /// (`/nodes/3/children/0`, RFC 6901).
     fn deserialize_value(value: &Value) -> Result<Self, Msg> {
-        T::deserialize(value).map_err(|e| format!("wrong JSON type: {e}"))
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let mut at = String::new();
+            for seg in e.path().iter() {
+                at.push('/');
+                match seg {
+                    Segment::Seq { index } => at += &index.to_string(),
+                    Segment::Map { key } => at += &key.replace('~', "~0").replace('/', "~1"),
+                    Segment::Enum { variant } => at += variant,
+                    Segment::Unknown => at.push('?'),
+                }
+            }
+            format!(
+                "wrong JSON type at {}: {}",
+                if at.is_empty() { "/" } else { &at },
+                e.inner().to_string().replace(
+                    "index into child of root",
+                    "an index (a non-negative integer)"
+                )
+            )
+        })
     }
 }

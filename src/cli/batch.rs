@@ -1,0 +1,233 @@
+//! Many files in one command: folders and patterns expanded to model files
+//! in a stable order, every file processed even when some fail, each failure
+//! reported in its place, and exit 1 at the end if any failed.
+
+use super::output::{Failure, Outcome, out, out_json};
+use super::progress::Progress;
+use bvtool::Error;
+use bvtool::load::{LoadOptions, load};
+use bvtool::mesh::Scene;
+use bvtool::report::FilesDoc;
+use globset::{GlobBuilder, GlobMatcher};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The extensions bvtool reads (compared case-insensitively).
+const MODEL_EXTENSIONS: [&str; 4] = ["gltf", "glb", "obj", "stl"];
+
+/// Characters that make an argument a pattern when no such file exists.
+const PATTERN_CHARS: [char; 4] = ['*', '?', '[', '{'];
+
+/// The files a per-file command works on.
+#[derive(clap::Args, Debug)]
+pub struct Files {
+    /// Model files (.gltf, .glb, .obj, .stl) or folders, read recursively for
+    /// those formats in path order. A quoted pattern such as 'scans/*.obj' is
+    /// expanded by bvtool. Files are processed in parallel and reported in
+    /// order; a file that fails is reported in its place (a line on stderr,
+    /// an "error" entry in JSON) and the others still run; the exit code is
+    /// then 1.
+    #[arg(required = true, value_name = "FILE|FOLDER")]
+    files: Vec<PathBuf>,
+    /// Keep only the files found in folders that match this pattern: by
+    /// file name ('*.obj'), or by path below the folder when it has a `/`
+    /// ('robots/**/*.stl'). `*` and `?` stay within a folder; `**` crosses
+    /// folders.
+    #[arg(long, value_name = "PATTERN")]
+    glob: Option<String>,
+}
+
+impl Files {
+    /// The files named, folders and patterns expanded (see [`expand`]).
+    pub fn expand(&self) -> Result<Vec<PathBuf>, Failure> {
+        expand(&self.files, self.glob.as_deref())
+    }
+}
+
+/// The files named by the command line: a file is taken as given; a folder
+/// is read recursively for model files (.gltf, .glb, .obj, .stl), sorted by
+/// path; an argument that does not exist but holds `*`, `?`, `[` or `{` is
+/// expanded by bvtool as a glob pattern (for shells that do not expand
+/// them). `glob`, when given, keeps only the files found in folders that
+/// match it (see [`Files`]).
+pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Failure> {
+    // A --glob without `/` matches file names at any depth; with one, the
+    // path below the folder.
+    let filter = glob
+        .map(|g| Ok::<_, Failure>((matcher(g)?, g.contains('/'))))
+        .transpose()?;
+    let mut files = Vec::new();
+    for arg in args {
+        let text = arg.to_string_lossy();
+        if arg.is_dir() {
+            let mut found = Vec::new();
+            walk(arg, &mut found);
+            found.retain(|f| {
+                filter.as_ref().is_none_or(|(g, whole_path)| {
+                    let below = f.strip_prefix(arg).unwrap_or(f);
+                    match whole_path {
+                        true => g.is_match(below),
+                        false => below.file_name().is_some_and(|n| g.is_match(n)),
+                    }
+                })
+            });
+            if found.is_empty() {
+                return Err(Error::load(
+                    arg,
+                    "no model files (.gltf, .glb, .obj, .stl) in this folder",
+                )
+                .into());
+            }
+            files.extend(found);
+        } else if !arg.exists() && text.contains(PATTERN_CHARS) {
+            let pattern = matcher(&text)?;
+            let mut found = Vec::new();
+            walk(&literal_prefix(arg), &mut found);
+            found.retain(|f| pattern.is_match(f));
+            if found.is_empty() {
+                return Err(Error::load(arg, "no model file matches this pattern").into());
+            }
+            files.extend(found);
+        } else {
+            files.push(arg.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// A shell-like pattern: `*` and `?` stay within a folder, `**` crosses folders.
+fn matcher(pattern: &str) -> Result<GlobMatcher, Failure> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| Failure::Usage(format!("bad glob pattern '{pattern}': {e}")))
+}
+
+/// The folder part of a pattern before its first wildcard (`.` if none).
+fn literal_prefix(pattern: &Path) -> PathBuf {
+    let mut dir = PathBuf::new();
+    for c in pattern.components() {
+        if c.as_os_str().to_string_lossy().contains(PATTERN_CHARS) {
+            break;
+        }
+        dir.push(c);
+    }
+    if dir.as_os_str().is_empty() || !dir.is_dir() {
+        dir = dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    }
+    dir
+}
+
+/// Model files below `dir`, depth first, each folder's entries sorted by
+/// name. Symbolic links to folders are not followed (no cycles).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = if dir == Path::new(".") {
+            PathBuf::from(e.file_name())
+        } else {
+            e.path()
+        };
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            walk(&path, out);
+        } else if path.is_file() && is_model(&path) {
+            out.push(path);
+        }
+    }
+}
+
+fn is_model(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// One file's place in a batch's JSON document: its report, or
+/// `{"file", "error"}`.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Entry<T> {
+    /// The file's report.
+    Done(T),
+    /// Why the file failed, in one line.
+    Failed {
+        /// The file as given.
+        file: String,
+        /// What is wrong.
+        error: String,
+    },
+}
+
+/// Loads each file and runs `work` on it, in parallel (a progress bar on a
+/// terminal's stderr when there are several); the results come back in the
+/// order of `files`, one per file, failures included.
+pub fn process<T: Send>(
+    files: &[PathBuf],
+    opts: &LoadOptions,
+    work: impl Fn(&str, &Scene) -> Result<T, Error> + Sync,
+) -> Vec<Result<T, Error>> {
+    let bar = Progress::new(files.len(), "files");
+    let results = files
+        .par_iter()
+        .map(|f| {
+            let r = load(f, opts).and_then(|scene| work(&f.display().to_string(), &scene));
+            bar.tick();
+            r
+        })
+        .collect();
+    bar.finish();
+    results
+}
+
+/// Prints a batch's results in order — as one JSON document
+/// `{"files": [...]}` with an `{"file", "error"}` entry for each failed
+/// file, or as `text` per file — with each failure on stderr as one line
+/// in its place. Fails with [`Failure::Batch`] if any file failed.
+pub fn report<T: Serialize>(
+    files: &[PathBuf],
+    results: Vec<Result<T, Error>>,
+    json: bool,
+    text: impl Fn(&T) -> String,
+) -> Outcome {
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    if json {
+        let entries: Vec<Entry<T>> = files
+            .iter()
+            .zip(results)
+            .map(|(f, r)| match r {
+                Ok(t) => Entry::Done(t),
+                Err(e) => {
+                    eprintln!("bvtool: {e}");
+                    Entry::Failed {
+                        file: f.display().to_string(),
+                        error: e.to_string(),
+                    }
+                }
+            })
+            .collect();
+        out_json(&FilesDoc { files: &entries })?;
+    } else {
+        for r in &results {
+            match r {
+                Ok(t) => out(&text(t))?,
+                Err(e) => eprintln!("bvtool: {e}"),
+            }
+        }
+    }
+    match failed {
+        0 => Ok(()),
+        failed => Err(Failure::Batch {
+            failed,
+            of: files.len(),
+        }),
+    }
+}

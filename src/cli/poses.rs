@@ -1,0 +1,79 @@
+//! `--pose` arguments, shared by every command that places mesh B.
+
+use super::output::Failure;
+use bvtool::pose::AngleUnit;
+use bvtool::{Error, Pose};
+use std::io::Read;
+use std::path::Path;
+
+/// Where B sits in A's frame.
+#[derive(clap::Args, Debug)]
+pub struct PoseArgs {
+    /// Where B sits in A's frame; repeatable, poses are taken in order.
+    /// Inline: `x,y,z`, `x,y,z,rx,ry,rz` (Euler angles, X then Y then Z about
+    /// A's axes; degrees unless --angles rad, or per angle `1.5708rad` /
+    /// `90deg`) or `x,y,z,qx,qy,qz,qw` (unit quaternion). Or a JSON file, or
+    /// `-` for standard input, holding one pose, a list of poses or JSON
+    /// Lines, each `{"translation":[x,y,z],"rotation":[qx,qy,qz,qw]}`,
+    /// `{"matrix":[16 numbers, row-major]}` or `[[4 numbers] x 4 rows]`
+    /// (a matrix must be rigid within 1e-6). Without it, B is at identity.
+    #[arg(long, value_name = "POSE", allow_hyphen_values = true)]
+    pub pose: Vec<String>,
+    /// Unit of inline Euler angles without their own unit.
+    #[arg(long, value_enum, default_value = "deg")]
+    pub angles: AngleUnit,
+}
+
+impl PoseArgs {
+    /// Every pose in order; the identity if none is given. An inline pose
+    /// that does not parse is a usage error; a pose file that is missing or
+    /// wrong is bad input.
+    pub fn read(&self) -> Result<Vec<Pose>, Failure> {
+        let mut poses = Vec::new();
+        let mut stdin_used = false;
+        for spec in &self.pose {
+            if spec == "-" {
+                if std::mem::replace(&mut stdin_used, true) {
+                    return Err(Failure::Usage("--pose - is given twice".into()));
+                }
+                let mut text = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut text)
+                    .map_err(|e| Error::Input(format!("standard input: {e}")))?;
+                poses.extend(
+                    Pose::parse_json_text(&text)
+                        .map_err(|e| Error::Input(format!("standard input: {e}")))?,
+                );
+            } else if Path::new(spec).is_file() {
+                let text = std::fs::read_to_string(spec)
+                    .map_err(|e| Error::Input(format!("{spec}: cannot read: {e}")))?;
+                poses.extend(
+                    Pose::parse_json_text(&text)
+                        .map_err(|e| Error::Input(format!("{spec}: {e}")))?,
+                );
+            } else {
+                match Pose::parse_inline_in(spec, self.angles) {
+                    Ok(p) => poses.push(p),
+                    Err(_) if looks_like_path(spec) => {
+                        return Err(Error::Input(format!("{spec}: no such pose file")).into());
+                    }
+                    Err(e) => return Err(Failure::Usage(e.to_string())),
+                }
+            }
+        }
+        if poses.is_empty() {
+            poses.push(Pose::identity());
+        }
+        Ok(poses)
+    }
+}
+
+/// Whether a `--pose` value that is not a pose names a file: it has a
+/// folder separator or an extension (a dot followed by a letter).
+fn looks_like_path(spec: &str) -> bool {
+    spec.contains(['/', '\\'])
+        || spec
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'.' && w[1].is_ascii_alphabetic())
+}

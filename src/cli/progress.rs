@@ -1,0 +1,48 @@
+//! Progress bars on stderr, drawn only when stderr is a terminal (never in
+//! pipes, files or CI logs) and only for work worth watching.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::time::Duration;
+
+/// A progress bar over `len` steps, or nothing when stderr is not a terminal
+/// or there is a single step.
+pub struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    /// A bar counting `len` `unit` (e.g. "files", "poses").
+    pub fn new(len: usize, unit: &str) -> Progress {
+        if len < 2 || !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+        let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{elapsed}} (ETA {{eta}})");
+        if let Ok(style) = ProgressStyle::with_template(&template) {
+            bar.set_style(style);
+        }
+        // Work that ends within a second never shows a bar.
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+        let shown = bar.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            if !shown.is_finished() {
+                shown.set_draw_target(ProgressDrawTarget::stderr());
+            }
+        });
+        Progress(Some(bar))
+    }
+
+    /// One step done.
+    pub fn tick(&self) {
+        if let Some(b) = &self.0 {
+            b.inc(1);
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}

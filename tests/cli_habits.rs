@@ -1,0 +1,904 @@
+//! The command line as people use it (issue 13), run through the built
+//! binary: closed pipes, exit codes, batches with a bad file, folders and
+//! patterns, poses from standard input, matrices and radians, numbers
+//! without noise, help text, and the pictures' title, triad and dashes.
+
+use bvtool::Pose;
+use bvtool::load::{LoadOptions, load};
+use bvtool::query::brute_force;
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const TORUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj");
+const CHAIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
+
+/// Runs bvtool with `stdin` fed in; (exit code, stdout, stderr).
+fn bvtool_in(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bvtool"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn bvtool(args: &[&str]) -> (i32, String, String) {
+    bvtool_in(args, "")
+}
+
+fn json(args: &[&str]) -> Value {
+    let (code, out, err) = bvtool(args);
+    assert_eq!(code, 0, "bvtool {args:?} failed: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bvtool-habits-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs bvtool, reads 200 bytes of its stdout and closes the pipe, like
+/// `bvtool … | head -c 200`; (exit code, stderr).
+fn closed_pipe(args: &[String]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bvtool"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut head = [0u8; 200];
+    stdout.read_exact(&mut head).unwrap();
+    drop(stdout);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap().code(), err)
+}
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe() {
+    // Outputs far larger than a pipe's buffer, so the writes must meet the
+    // closed pipe.
+    let dirs: Vec<String> =
+        std::iter::repeat_n(format!("{}/models", env!("CARGO_MANIFEST_DIR")), 300).collect();
+    let mut collide: Vec<String> = ["collide", TORUS, TORUS, "--all-pairs"]
+        .map(String::from)
+        .to_vec();
+    for k in 0..40 {
+        collide.extend(["--pose".into(), format!("0.5,0.{k},0")]);
+    }
+    let mut collide_json = collide.clone();
+    collide_json.push("--json".into());
+    let with = |cmd: &str, extra: &[&str]| {
+        let mut v = vec![cmd.to_string()];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.extend(dirs.iter().cloned());
+        v
+    };
+    let runs = [
+        collide,
+        collide_json,
+        with("info", &[]),
+        with("info", &["--json"]),
+        with("fit", &["--json", "--obb", "pca"]),
+        with("tree", &[]),
+        ["export", TORUS, "--format", "json", "--tree"]
+            .map(String::from)
+            .to_vec(),
+        ["export", TORUS, "--format", "c", "--tree"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for args in runs {
+        let (code, err) = closed_pipe(&args);
+        assert_eq!(code, Some(0), "bvtool {} …: {err}", args[0]);
+        assert!(err.is_empty(), "bvtool {} … printed: {err}", args[0]);
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_and_bad_input_1() {
+    let (code, _, err) = bvtool(&["collide", TORUS, TORUS, "--pose", "1,2"]);
+    assert_eq!(code, 2, "a malformed inline pose is a usage error: {err}");
+    assert!(err.contains("3, 6 or 7 numbers"), "{err}");
+    let (code, _, err) = bvtool(&["collide", TORUS, TORUS, "--pose", "0,0,0,90,0,zz"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = bvtool(&["export", TORUS, "--format", "bin"]);
+    assert_eq!(code, 2, "bin without -o: {err}");
+    let (code, _, err) = bvtool(&["export", TORUS, "--format", "gltf", "-o", "x.txt"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = bvtool(&["render", TORUS, "-o", "x.jpg"]);
+    assert_eq!(code, 2, "a .jpg name would hold PNG bytes: {err}");
+    assert!(err.contains("PNG"), "{err}");
+    let (code, _, err) = bvtool(&["render", TORUS, "-o", "x.png", "--size", "0x5"]);
+    assert_eq!(code, 2, "{err}");
+    // Bad input files and side files are 1.
+    let (code, _, err) = bvtool(&["collide", TORUS, TORUS, "--pose", "posess.json"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.trim(), "bvtool: posess.json: no such pose file");
+    let (code, _, err) = bvtool(&["info", "no/such/file.glb"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "one file, one line: {err}");
+}
+
+#[test]
+fn a_batch_goes_on_past_a_bad_file_and_exits_1() {
+    let dir = scratch("batch");
+    let bad = dir.join("empty.obj");
+    std::fs::write(&bad, "# nothing\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    for cmd in ["info", "fit", "tree"] {
+        let (code, out, err) = bvtool(&[cmd, "--json", TORUS, "nope.obj", CHAIN]);
+        assert_eq!(code, 1, "{cmd}: {err}");
+        let doc: Value = serde_json::from_str(&out).unwrap();
+        let files = doc["files"].as_array().unwrap();
+        assert_eq!(files.len(), 3, "{cmd}: one entry per file, in order");
+        assert!(files[0]["file"].as_str().unwrap().ends_with("torus.obj"));
+        assert_eq!(files[1]["file"], "nope.obj");
+        assert!(files[1]["error"].as_str().unwrap().contains("nope.obj"));
+        assert!(files[2]["file"].as_str().unwrap().ends_with("chain.gltf"));
+        assert!(files[2].get("error").is_none(), "{cmd}: {}", files[2]);
+        assert!(
+            err.lines().any(|l| l.starts_with("bvtool: nope.obj:")),
+            "{err}"
+        );
+    }
+    // fit refuses a file without triangles or points; the good files are still fitted,
+    // and their numbers are those of a run on them alone.
+    let (code, out, err) = bvtool(&["fit", TORUS, bad, CHAIN]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("{bad}: no triangles or points")),
+        "{err}"
+    );
+    assert!(err.contains("1 of 3 files failed"), "{err}");
+    let (_, torus_alone, _) = bvtool(&["fit", TORUS]);
+    let (_, chain_alone, _) = bvtool(&["fit", CHAIN]);
+    assert_eq!(out, torus_alone + &chain_alone);
+}
+
+#[test]
+fn folders_are_read_recursively_in_order_and_patterns_expanded() {
+    let dir = scratch("folders");
+    for (path, from) in [
+        ("b.obj", TORUS),
+        ("a/z.gltf", CHAIN),
+        ("a/deep/y.OBJ", TORUS),
+        ("notes.txt", TORUS),
+    ] {
+        let to = dir.join(path);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from, &to).unwrap();
+    }
+    // chain.gltf embeds its buffer, so the copy loads on its own.
+    let names = |doc: &Value| -> Vec<String> {
+        doc["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let f = f["file"].as_str().unwrap();
+                Path::new(f)
+                    .strip_prefix(&dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    };
+    let d = dir.to_str().unwrap();
+    let all = json(&["info", "--json", d]);
+    assert_eq!(names(&all), ["a/deep/y.OBJ", "a/z.gltf", "b.obj"]);
+    assert_eq!(all["files"][0]["triangles"], 2304);
+    let objs = json(&["info", "--json", d, "--glob", "*.obj"]);
+    assert_eq!(names(&objs), ["b.obj"], "the glob is case-sensitive");
+    let under = json(&["info", "--json", d, "--glob", "a/**"]);
+    assert_eq!(names(&under), ["a/deep/y.OBJ", "a/z.gltf"]);
+    // A quoted pattern, expanded by bvtool: `*` stays within a folder.
+    let pattern = format!("{d}/a/*");
+    assert_eq!(names(&json(&["info", "--json", &pattern])), ["a/z.gltf"]);
+    let pattern = format!("{d}/**/*.obj");
+    assert_eq!(names(&json(&["info", "--json", &pattern])), ["b.obj"]);
+    let (code, _, err) = bvtool(&["info", &format!("{d}/*.stl")]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no model file matches"), "{err}");
+}
+
+/// The pair count of each pose of a `collide --json` run.
+fn pair_counts(doc: &Value) -> Vec<u64> {
+    doc["poses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pair_count"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn poses_from_stdin_as_json_lines_lists_and_matrices() {
+    let torus = load(Path::new(TORUS), &LoadOptions::default())
+        .unwrap()
+        .flatten();
+    // 30° about Z, then moved 0.5 along X: as a quaternion, a row-major
+    // matrix (flat and as rows); then a pose far apart.
+    let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
+    let (qz, qw) = (15f64.to_radians().sin(), 15f64.to_radians().cos());
+    let quat = format!(r#"{{"translation":[0.5,0,0],"rotation":[0,0,{qz},{qw}]}}"#);
+    let flat = format!(
+        r#"{{"matrix":[{c},{},0,0.5, {s},{c},0,0, 0,0,1,0, 0,0,0,1]}}"#,
+        -s
+    );
+    let rows = format!("[[{c},{},0,0.5],[{s},{c},0,0],[0,0,1,0],[0,0,0,1]]", -s);
+    let far = r#"{"translation":[3,0,0]}"#;
+    // The oracle: brute force over all triangle pairs at the pose read back.
+    let check = |doc: &Value, n: usize| {
+        let poses = doc["poses"].as_array().unwrap();
+        assert_eq!(poses.len(), n);
+        for (k, p) in poses.iter().enumerate() {
+            let t = &p["pose"]["translation"];
+            let q = &p["pose"]["rotation"];
+            let spec = format!(
+                "{},{},{},{},{},{},{}",
+                t[0], t[1], t[2], q[0], q[1], q[2], q[3]
+            );
+            let oracle = brute_force(&torus, &torus, &Pose::parse_inline(&spec).unwrap());
+            assert_eq!(
+                p["pair_count"].as_u64().unwrap() as usize,
+                oracle.len(),
+                "pose {k}"
+            );
+            let want = if k + 1 < n || n == 1 {
+                [0.5, qz, qw]
+            } else {
+                [3.0, 0.0, 1.0]
+            };
+            let got = [
+                t[0].as_f64().unwrap(),
+                q[2].as_f64().unwrap(),
+                q[3].as_f64().unwrap(),
+            ];
+            for (a, b) in got.iter().zip(want) {
+                assert!((a - b).abs() < 1e-12, "pose {k}: {got:?} vs {want:?}");
+            }
+        }
+        let counts = pair_counts(doc);
+        assert!(counts[0] > 0, "the first pose touches");
+        if n == 4 {
+            assert_eq!(counts[3], 0, "the last pose is apart");
+        }
+    };
+    let lines = format!("{quat}\n{flat}\n\n{rows}\n{far}\n");
+    let list = format!("[{quat}, {flat}, {rows}, {far}]");
+    for input in [lines, list] {
+        let (code, out, err) =
+            bvtool_in(&["collide", TORUS, TORUS, "--pose", "-", "--json"], &input);
+        assert_eq!(code, 0, "{err}");
+        check(&serde_json::from_str(&out).unwrap(), 4);
+    }
+    // A lone matrix given as rows is one pose, not four.
+    let (_, out, err) = bvtool_in(&["collide", TORUS, TORUS, "--pose", "-", "--json"], &rows);
+    assert!(err.is_empty(), "{err}");
+    check(&serde_json::from_str(&out).unwrap(), 1);
+}
+
+#[test]
+fn pose_matrices_must_be_rigid_and_errors_say_where() {
+    let cases = [
+        (
+            "[[1,0,0,0],[0,1,0,0],[0,0,1.01,0],[0,0,0,1]]",
+            "not a rigid transform",
+        ),
+        ("[[-1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]", "det R = -1"),
+        (
+            "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[1,0,0,1]]",
+            "last row must be 0 0 0 1",
+        ),
+        (
+            r#"[{"translation":[0,0,0]}, {"translation":[1,0,0],"rotation":[0,0,1]}]"#,
+            "/1/rotation: expected 4 numbers",
+        ),
+        (r#"{"matrix":[1,0,0]}"#, "/matrix: expected a 4×4 matrix"),
+        (
+            "{\"translation\":[0,0,0]}\n{\"translation\":[0,0]}\n",
+            "line 2: /translation",
+        ),
+    ];
+    for (input, want) in cases {
+        let (code, _, err) = bvtool_in(&["collide", TORUS, TORUS, "--pose", "-"], input);
+        assert_eq!(code, 1, "{input}: {err}");
+        assert!(err.contains(want), "{input}: {err}");
+        assert!(err.starts_with("bvtool: standard input: "), "{err}");
+    }
+    // Within the stated tolerance (1e-6), a rotation printed to 9 digits passes.
+    let c = 0.866025404_f64;
+    let ok = format!("[[{c},-0.5,0,0],[0.5,{c},0,0],[0,0,1,0],[0,0,0,1]]");
+    let (code, _, err) = bvtool_in(&["collide", TORUS, TORUS, "--pose", "-"], &ok);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn euler_angles_in_radians_by_flag_or_suffix() {
+    let rotation = |args: &[&str]| -> Vec<f64> {
+        let mut a = vec!["collide", TORUS, TORUS, "--json"];
+        a.extend(args);
+        let doc = json(&a);
+        doc["poses"][0]["pose"]["rotation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let deg = rotation(&["--pose", "0.5,0,0,30,-20,90"]);
+    let rad = format!(
+        "0.5,0,0,{},{},{}",
+        30f64.to_radians(),
+        (-20f64).to_radians(),
+        90f64.to_radians()
+    );
+    let by_flag = rotation(&["--pose", &rad, "--angles", "rad"]);
+    let suffixed = format!(
+        "0.5,0,0,{}rad,-20deg,{}rad",
+        30f64.to_radians(),
+        90f64.to_radians()
+    );
+    let by_suffix = rotation(&["--pose", &suffixed]);
+    for (a, b) in deg.iter().zip(&by_flag).chain(deg.iter().zip(&by_suffix)) {
+        assert!((a - b).abs() < 1e-12, "{deg:?} {by_flag:?} {by_suffix:?}");
+    }
+    let (code, _, err) = bvtool(&["collide", TORUS, TORUS, "--pose", "1rad,0,0"]);
+    assert_eq!(code, 2, "a unit on a translation is refused: {err}");
+}
+
+#[test]
+fn many_poses_end_with_a_totals_line() {
+    let mut args = vec!["collide", TORUS, TORUS];
+    let specs = ["0.5,0,0", "3,0,0", "0,0,0", "2.8,0,0"];
+    for s in &specs {
+        args.extend(["--pose", s]);
+    }
+    let (code, out, _) = bvtool(&args);
+    assert_eq!(code, 0);
+    let torus = load(Path::new(TORUS), &LoadOptions::default())
+        .unwrap()
+        .flatten();
+    let counts: Vec<usize> = specs
+        .iter()
+        .map(|s| brute_force(&torus, &torus, &Pose::parse_inline(s).unwrap()).len())
+        .collect();
+    let touching = counts.iter().filter(|&&n| n > 0).count();
+    let total: usize = counts.iter().sum();
+    let line = out.lines().find(|l| l.starts_with("total:")).expect(&out);
+    assert!(
+        line.starts_with(&format!(
+            "total: 4 poses, {touching} touching, {} apart, {total} triangle pairs;",
+            4 - touching
+        )),
+        "{line}"
+    );
+}
+
+/// An OBJ box of half extents `half` centred at the origin, turned by
+/// `degrees` about Z: 8 vertices, 6 quads.
+fn box_obj(half: [f64; 3], degrees: f64) -> String {
+    let (c, s) = (degrees.to_radians().cos(), degrees.to_radians().sin());
+    let mut obj = String::new();
+    for k in 0..8 {
+        let [x, y, z] = std::array::from_fn(|i| if k & (1 << i) == 0 { -half[i] } else { half[i] });
+        obj += &format!("v {} {} {z}\n", c * x - s * y, s * x + c * y);
+    }
+    obj + "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n"
+}
+
+/// Every number in `text`.
+fn numbers(text: &str) -> Vec<(String, f64)> {
+    text.split(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        .filter_map(|t| Some((t.to_string(), t.parse().ok()?)))
+        .collect()
+}
+
+#[test]
+fn numbers_hide_rounding_noise_and_never_print_minus_zero() {
+    // A box 2 x 1 x 0.5 turned 30° about Z: its OBB's centre, extents and
+    // quaternion carry rounding noise of ~1e-17 in their zero components.
+    let dir = scratch("noise");
+    let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
+    let obj = box_obj([1.0, 0.5, 0.25], 30.0);
+    let path = dir.join("turned_box.obj");
+    std::fs::write(&path, obj).unwrap();
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["fit", p, "--obb", "all", "--sphere", "all"],
+        vec!["info", p],
+        vec!["collide", p, p, "--pose", "0.3,0,0,0,0,30"],
+    ] {
+        let (code, out, err) = bvtool(&args);
+        assert_eq!(code, 0, "{err}");
+        for (n, x) in numbers(&out) {
+            assert!(x == 0.0 || x.abs() >= 1e-6, "{args:?}: noise {n} in\n{out}");
+            assert!(!(n.starts_with('-') && x == 0.0), "{args:?}: {n} in\n{out}");
+        }
+    }
+    // The fit table gives HALF extents for every box, and the OBB's rotation.
+    let (_, out, _) = bvtool(&["fit", p]);
+    let aabb = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("AABB"))
+        .unwrap();
+    let half = [0.5 * (2.0 * c + s), 0.5 * (2.0 * s + c), 0.25]; // the turned box's spans / 2
+    assert!(
+        aabb.contains(&format!("({:.5}, {:.5}, {:.5})", half[0], half[1], half[2])),
+        "{aabb}"
+    );
+    let obb = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("OBB"))
+        .unwrap();
+    for h in ["1.00000", "0.50000", "0.25000"] {
+        assert!(obb.contains(h), "OBB half extents: {obb}");
+    }
+    // The rotation is the JSON one at 4 decimals.
+    let doc = json(&["fit", p, "--json"]);
+    let q: Vec<String> = doc["files"][0]["obb"]["rotation_xyzw"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| match format!("{:.4}", x.as_f64().unwrap()) {
+            z if z.trim_start_matches('-') == "0.0000" => "0".to_string(),
+            v => v,
+        })
+        .collect();
+    assert!(
+        obb.ends_with(&format!("({})", q.join(", "))),
+        "{obb} vs {q:?}"
+    );
+}
+
+#[test]
+fn small_wording_slips_are_gone() {
+    // info: the value column does not move with the file name's length.
+    let (_, out, _) = bvtool(&["info", TORUS, CHAIN]);
+    let cols: Vec<usize> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("triangles"))
+        .map(|l| l.find(|c: char| c.is_ascii_digit()).unwrap())
+        .collect();
+    assert_eq!(cols.len(), 2);
+    assert_eq!(cols[0], cols[1], "{out}");
+    // chain.gltf: one mesh placed twice.
+    assert!(
+        out.contains(&format!("{:<20}1, placed 2 times", "meshes")),
+        "{out}"
+    );
+    // fit --frame local names the frame in lower case.
+    let (_, out, _) = bvtool(&["fit", CHAIN, "--frame", "local"]);
+    assert!(
+        out.contains("local frame") && !out.contains("Local"),
+        "{out}"
+    );
+    // tree: "at most 1 triangle", and no ratio for levels of flat boxes.
+    let (_, out, _) = bvtool(&["tree", TORUS, "--leaf-size", "1"]);
+    assert!(out.contains("at most 1 triangle each"), "{out}");
+    let stats = json(&["tree", TORUS, "--json"]);
+    let obb: Vec<f64> = stats["files"][0]["obb_volume_per_level"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let (_, out, _) = bvtool(&["tree", TORUS]);
+    let mut flat_levels = 0;
+    for (d, v) in obb.iter().enumerate() {
+        let row = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(&d.to_string()))
+            .unwrap();
+        let flat = d > 0 && *v * 100.0 < obb[d - 1];
+        flat_levels += usize::from(flat);
+        assert_eq!(row.ends_with('-'), flat, "{row}");
+    }
+    assert_eq!(flat_levels, 1, "the torus's deepest level is flat:\n{out}");
+    // compare names volumes as fit does.
+    let (_, out, _) = bvtool(&["compare", TORUS, "--poses", "2", "--rotations", "2"]);
+    assert!(
+        out.contains("  sphere  ") && !out.contains("SPHERE"),
+        "{out}"
+    );
+    // verify claims no explanation when nothing disagrees.
+    let (_, out, _) = bvtool(&["verify", TORUS, TORUS, "--poses", "6"]);
+    assert!(out.contains("agreement: 6 of 6 poses\n"), "{out}");
+}
+
+#[test]
+fn help_is_written_for_users() {
+    for cmd in [
+        "info", "fit", "tree", "collide", "verify", "compare", "render", "export",
+    ] {
+        let (code, out, _) = bvtool(&["help", cmd]);
+        assert_eq!(code, 0);
+        for fragment in ["[`", "`]", "../shared", "little- ", "make_poses"] {
+            assert!(
+                !out.contains(fragment),
+                "help {cmd} shows {fragment:?}:\n{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn gltf_type_errors_name_a_json_pointer_and_no_scene_is_refused() {
+    let dir = scratch("gltf");
+    let cases = [
+        (
+            r#"{"asset":{"version":"2.0"},"nodes":[{},{"children":["x"]}]}"#,
+            "wrong JSON type at /nodes/1/children/0",
+        ),
+        (
+            r#"{"asset":{"version":"2.0"},"scene":0}"#,
+            "default scene 0 does not exist",
+        ),
+    ];
+    for (k, (text, want)) in cases.iter().enumerate() {
+        let path = dir.join(format!("{k}.gltf"));
+        std::fs::write(&path, text).unwrap();
+        let (code, _, err) = bvtool(&["info", path.to_str().unwrap()]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+}
+
+#[test]
+fn every_written_file_is_announced_on_stderr() {
+    let dir = scratch("wrote");
+    let png = dir.join("c.png");
+    let bin = dir.join("t.bin");
+    let poses = dir.join("p.json");
+    let runs: [(Vec<&str>, &Path); 4] = [
+        (
+            vec![
+                "collide",
+                TORUS,
+                TORUS,
+                "--pose",
+                "0.5,0,0",
+                "--json",
+                "--render",
+                png.to_str().unwrap(),
+            ],
+            &png,
+        ),
+        (vec!["render", TORUS, "-o", png.to_str().unwrap()], &png),
+        (
+            vec![
+                "export",
+                TORUS,
+                "--format",
+                "bin",
+                "-o",
+                bin.to_str().unwrap(),
+            ],
+            &bin,
+        ),
+        (
+            vec![
+                "verify",
+                TORUS,
+                TORUS,
+                "--poses",
+                "4",
+                "--write-poses",
+                poses.to_str().unwrap(),
+            ],
+            &poses,
+        ),
+    ];
+    for (args, file) in runs {
+        let (code, out, err) = bvtool(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.starts_with(&format!("wrote {} (", file.display())),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !out.contains("wrote"),
+            "stdout keeps only the answer: {out}"
+        );
+        assert!(file.is_file());
+    }
+    // The picture's stdout was valid JSON beside it.
+    let (_, out, _) = bvtool(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--json",
+        "--render",
+        png.to_str().unwrap(),
+    ]);
+    serde_json::from_str::<Value>(&out).unwrap();
+}
+
+/// Pixels of `img` within `tol` (per channel) of `c` in rows `ys`.
+fn count(img: &image::RgbImage, c: [u8; 3], tol: i32, ys: std::ops::Range<u32>) -> usize {
+    img.enumerate_pixels()
+        .filter(|(_, y, p)| {
+            ys.contains(y) && (0..3).all(|k| (p.0[k] as i32 - c[k] as i32).abs() <= tol)
+        })
+        .count()
+}
+
+#[test]
+fn collision_picture_has_a_title_and_a_triad_that_follows_up() {
+    let dir = scratch("picture");
+    let (w, h) = (800u32, 600u32);
+    let mut green_up = Vec::new();
+    for up in ["y", "z"] {
+        let png = dir.join(format!("{up}.png"));
+        let (code, _, err) = bvtool(&[
+            "collide",
+            TORUS,
+            TORUS,
+            "--pose",
+            "0.5,0,0",
+            "--size",
+            "800x600",
+            "--up",
+            up,
+            "--render",
+            png.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let img = image::open(&png).unwrap().to_rgb8();
+        assert_eq!(img.dimensions(), (w, h));
+        // Title: dark text in the top band, where the model (fitted with a
+        // 14-pixel margin) never reaches without one.
+        let dark = img
+            .enumerate_pixels()
+            .filter(|(x, y, p)| *y < 14 && *x < 400 && p.0.iter().all(|&c| c < 90))
+            .count();
+        assert!(dark > 100, "no title text ({dark} dark pixels)");
+        // The triad: pure red, green and blue arms in the lower-left corner
+        // (the legend is one 32-pixel row below the drawing).
+        let (ox, oy) = (36i64, h as i64 - 32 - 36);
+        for c in [[235, 0, 0], [0, 175, 0], [0, 0, 235]] {
+            assert!(
+                count(&img, c, 30, (oy - 40) as u32..(oy + 40) as u32) > 10,
+                "{up}: {c:?}"
+            );
+        }
+        // Straight above the triad's origin: the up axis's arm.
+        let above = img.get_pixel(ox as u32, (oy - 14) as u32).0;
+        green_up.push(above[1] > 120 && above[0] < 100 && above[2] < 100);
+        let blue = above[2] > 150 && above[0] < 100 && above[1] < 100;
+        assert_eq!(blue, up == "z", "{up}: {above:?} above the origin");
+    }
+    assert_eq!(green_up, [true, false], "+Y up by default, +Z with --up z");
+}
+
+#[test]
+fn coincident_outlines_stay_visible() {
+    // An axis-aligned cube: its AABB and its PCA and hull OBBs coincide; the
+    // later ones are dashed, each in its own slot, so all three show.
+    let dir = scratch("coincident");
+    let obj = box_obj([1.0; 3], 0.0);
+    let cube = dir.join("cube.obj");
+    std::fs::write(&cube, obj).unwrap();
+    let png = dir.join("cube.png");
+    let (code, _, err) = bvtool(&[
+        "render",
+        cube.to_str().unwrap(),
+        "--volumes",
+        "aabb,obb:pca,obb:hull",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&png).unwrap().to_rgb8();
+    let drawing = 0..img.height() - 60; // above the legend
+    let counts: Vec<usize> = bvtool::render::PALETTE[..3]
+        .iter()
+        .map(|&c| count(&img, c, 12, drawing.clone()))
+        .collect();
+    assert!(
+        counts.iter().all(|&n| n > 300),
+        "pixels per outline: {counts:?}"
+    );
+}
+
+/// Pixels of palette colour `k` in a picture, above its legend.
+fn palette_pixels(png: &Path, k: usize) -> usize {
+    let img = image::open(png).unwrap().to_rgb8();
+    count(&img, bvtool::render::PALETTE[k], 12, 0..img.height() - 40)
+}
+
+#[test]
+fn render_per_mesh_draws_each_instances_volumes() {
+    // chain.gltf, seen from the front: ring 1 in the XY plane, ring 2 in
+    // the XZ plane moved 1 along X. The whole model's AABB is one 3.7 x 2.7
+    // rectangle (perimeter 12.8); per mesh, a 2.7 x 2.7 square and a
+    // 2.7 x 0.7 strip (17.6), at the same scale since their union is the
+    // same box.
+    let dir = scratch("per-mesh");
+    let (whole, each) = (dir.join("whole.png"), dir.join("each.png"));
+    for (png, extra) in [(&whole, None), (&each, Some("--per-mesh"))] {
+        let mut args = vec![
+            "render",
+            CHAIN,
+            "--volumes",
+            "aabb",
+            "--view",
+            "front",
+            "-o",
+        ];
+        args.push(png.to_str().unwrap());
+        args.extend(extra);
+        let (code, _, err) = bvtool(&args);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (w, e) = (palette_pixels(&whole, 0), palette_pixels(&each, 0));
+    let ratio = e as f64 / w as f64;
+    assert!((1.2..1.5).contains(&ratio), "{e} / {w} red pixels");
+}
+
+#[test]
+fn point_clouds_are_bounded_by_info_fit_and_export_only() {
+    // An OBJ without faces: its points, as an independent list.
+    let dir = scratch("cloud");
+    let pts = [
+        [0.5, -1.0, 2.0],
+        [-0.25, 3.0, 1.0],
+        [1.5, 0.0, -2.0],
+        [0.0, 0.5, 0.25],
+        [-1.0, -0.5, 0.0],
+    ];
+    let text: String = pts
+        .iter()
+        .map(|p| format!("v {} {} {}\n", p[0], p[1], p[2]))
+        .collect::<String>()
+        + "p 1 2 3 4 5\n";
+    let cloud = dir.join("cloud.obj");
+    std::fs::write(&cloud, text).unwrap();
+    let c = cloud.to_str().unwrap();
+    let lo: Vec<f64> = (0..3)
+        .map(|k| pts.iter().map(|p| p[k]).fold(f64::INFINITY, f64::min))
+        .collect();
+    let hi: Vec<f64> = (0..3)
+        .map(|k| pts.iter().map(|p| p[k]).fold(f64::NEG_INFINITY, f64::max))
+        .collect();
+    let info = json(&["info", "--json", c]);
+    assert_eq!(info["files"][0]["triangles"], 0);
+    assert_eq!(info["files"][0]["vertices"], 5);
+    for k in 0..3 {
+        assert_eq!(info["files"][0]["aabb"]["min"][k].as_f64().unwrap(), lo[k]);
+        assert_eq!(info["files"][0]["aabb"]["max"][k].as_f64().unwrap(), hi[k]);
+    }
+    let fit = json(&["fit", "--json", c, "--obb", "all", "--sphere", "all"]);
+    let f = &fit["files"][0];
+    assert_eq!(f["vertices"], 5);
+    for (name, s) in f["spheres"].as_object().unwrap() {
+        let r = s["radius"].as_f64().unwrap();
+        for p in &pts {
+            let d: f64 = (0..3)
+                .map(|k| (p[k] - s["center"][k].as_f64().unwrap()).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            assert!(d <= r * (1.0 + 1e-12), "{name}: a point outside");
+        }
+    }
+    for (name, b) in f["obbs"].as_object().unwrap() {
+        for p in &pts {
+            for i in 0..3 {
+                let d: f64 = (0..3)
+                    .map(|k| {
+                        (p[k] - b["center"][k].as_f64().unwrap())
+                            * b["axes"][i][k].as_f64().unwrap()
+                    })
+                    .sum();
+                assert!(
+                    d.abs() <= b["half_extents"][i].as_f64().unwrap() + 1e-12,
+                    "{name}"
+                );
+            }
+        }
+    }
+    let (code, out, _) = bvtool(&["fit", c]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("(point cloud: 5 points, world frame)"),
+        "{out}"
+    );
+    let (code, out, err) = bvtool(&["export", c, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str::<Value>(&out).unwrap();
+    // The commands that need triangles refuse it in one line.
+    for args in [
+        vec!["tree", c],
+        vec!["compare", c],
+        vec!["collide", c, c],
+        vec!["render", c, "-o", "x.png"],
+    ] {
+        let (code, _, err) = bvtool(&args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(
+            err.contains(&format!("{c}: no triangles")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn compare_says_where_the_time_goes_and_can_skip_the_trees() {
+    let args = [
+        "compare",
+        "--json",
+        TORUS,
+        "--poses",
+        "4",
+        "--rotations",
+        "5",
+    ];
+    let full = json(&args);
+    let f = &full["files"][0];
+    let t = &f["timings"];
+    let ms = |k: &str| t[k].as_f64().unwrap();
+    assert_eq!(ms("hull_ms"), f["hull_ms"].as_f64().unwrap());
+    let fits: f64 = f["volumes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["fit_ms"].as_f64().unwrap())
+        .sum();
+    assert!((ms("fits_ms") - fits).abs() <= 1e-9 * fits.max(1.0));
+    for k in [
+        "rotations_ms",
+        "tree_build_ms",
+        "pose_search_ms",
+        "tree_queries_ms",
+    ] {
+        assert!(ms(k) > 0.0, "{k}");
+    }
+    assert_eq!(f["trees"]["poses"], 4);
+    let skipped = json(&[&args[..], &["--no-tree"]].concat());
+    let s = &skipped["files"][0];
+    assert!(s["trees"].is_null());
+    for k in ["tree_build_ms", "pose_search_ms", "tree_queries_ms"] {
+        assert_eq!(s["timings"][k], 0.0, "{k}");
+    }
+    // The volumes are the same with or without the trees.
+    for (a, b) in f["volumes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(s["volumes"].as_array().unwrap())
+    {
+        assert_eq!(a["volume"], b["volume"]);
+    }
+    let (_, out, _) = bvtool(&["compare", TORUS, "--no-tree", "--rotations", "5"]);
+    assert!(
+        out.contains("trees skipped (--no-tree)") && !out.contains("tree level"),
+        "{out}"
+    );
+}

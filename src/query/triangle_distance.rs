@@ -14,9 +14,11 @@
 //!
 //! A degenerate triangle (collinear or coincident corners) has no face: it is
 //! the segment or point its edges span, and only its edges count. An
-//! edge–edge pair whose connecting segment is normal to two parallel planes
-//! that separate the triangles is the answer at once (as in PQP's
-//! `TriDist`), which ends most searches after a few edge pairs.
+//! edge–edge pair whose connecting segment v is as long as the gap between
+//! the two triangles' corner projections onto v (a lower bound on their
+//! distance) is the answer at once — the separating-plane exit of PQP's
+//! `TriDist`, here checked on all six corners with a margin for rounding —
+//! which ends most searches after a few edge pairs.
 //!
 //! # Rounding
 //!
@@ -24,7 +26,8 @@
 //! and plane projections. Each reported point is within a few ulps of the
 //! largest absolute coordinate `S` of the six corners of a point of its
 //! triangle, and the chosen pair's distance is within a few such ulps of the
-//! least distance. [`rounding_bound`] states `|d̂ − d| ≤ 64·ε·S`
+//! least distance (the early exit accepts a pair only within 8 ulps of `S`
+//! of its lower bound, whose dot products add at most 18 more). [`rounding_bound`] states `|d̂ − d| ≤ 64·ε·S`
 //! (ε = 2⁻⁵³); the tests check it against an exact rational oracle on
 //! random, degenerate, parallel and nearly parallel pairs, where the largest
 //! error seen is far below it. A pair of meeting triangles is reported at
@@ -89,6 +92,11 @@ pub fn triangle_distance(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> Triangle
 /// The closest pair among the edge–edge and corner–face candidates, and its
 /// squared distance: the distance of two triangles that do not meet.
 fn closest_features(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> (Point3<f64>, Point3<f64>, f64) {
+    let scale = a
+        .iter()
+        .chain(b)
+        .map(|x| x.coords.amax())
+        .fold(0.0, f64::max);
     let mut best = (a[0], b[0], f64::INFINITY);
     let mut consider = |p: Point3<f64>, q: Point3<f64>| {
         let d2 = (p - q).norm_squared();
@@ -100,14 +108,18 @@ fn closest_features(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> (Point3<f64>,
         let (p1, q1) = (&a[i], &a[(i + 1) % 3]);
         for j in 0..3 {
             let (p, q) = segment_segment(p1, q1, &b[j], &b[(j + 1) % 3]);
-            // The plane through p orthogonal to v = q − p has A's edge on
-            // its near side (p is the edge's closest point to q) and B's on
-            // the far side of the parallel plane through q. When the third
-            // corners are too, the planes separate the triangles by |v|,
-            // so (p, q) is the closest pair (PQP's early exit).
+            // Along v = q − p the triangles' corners project to intervals
+            // whose gap, over |v|, bounds their distance from below (they
+            // are the hulls of their corners). When that gap is |v| to
+            // within a few ulps of the scale, (p, q) is a closest pair (the
+            // separating-plane exit of PQP, checked on all six corners so
+            // that rounding in p and q cannot fake it).
             let v = q - p;
-            if (a[(i + 2) % 3] - p).dot(&v) <= 0.0 && (b[(j + 2) % 3] - q).dot(&v) >= 0.0 {
-                return (p, q, v.norm_squared());
+            let vv = v.norm_squared();
+            let hi_a = a.iter().map(|x| x.coords.dot(&v)).fold(f64::MIN, f64::max);
+            let lo_b = b.iter().map(|x| x.coords.dot(&v)).fold(f64::MAX, f64::min);
+            if lo_b - hi_a >= vv - 8.0 * f64::EPSILON * scale * vv.sqrt() {
+                return (p, q, vv);
             }
             consider(p, q);
         }

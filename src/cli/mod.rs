@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
+mod clash;
 mod collide;
 mod compare;
 mod export;
@@ -48,6 +49,7 @@ enum Command {
     Fit(fit::Args),
     Tree(tree::Args),
     Collide(collide::Args),
+    Clash(clash::Args),
     Verify(verify::Args),
     Compare(compare::Args),
     Render(render::Args),
@@ -68,6 +70,10 @@ pub fn run() -> i32 {
         allow_external_uris: cli.allow_external_uris,
     };
     let result = match &cli.command {
+        Command::Clash(args) => match clash::run(args, &opts) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
         Command::Info(args) => info::run(args, &opts),
         Command::Fit(args) => fit::run(args, &opts),
         Command::Tree(args) => tree::run(args, &opts),

@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 pub mod collide;
+pub mod clash;
 pub mod compare;
 pub mod fit;
 pub mod info;

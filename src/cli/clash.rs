@@ -1,0 +1,210 @@
+//! `bvtool clash`.
+
+use super::render::options;
+use super::{load_all, print_json};
+use bvtool::clash::{
+    ClashOptions, ClashScene, Grouping, SelfIntersections, local_meshes, self_intersections,
+};
+use bvtool::load::LoadOptions;
+use bvtool::render::clash::{clash_picture, self_intersection_picture};
+use bvtool::render::save_png;
+use bvtool::report::FilesDoc;
+use bvtool::report::clash::{ADJACENCY, ClashDoc, SelfFileJson, SelfMeshJson, TimeMs};
+use bvtool::tree::ObbTree;
+use bvtool::{Error, Scene, TriMesh};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Which parts of a model collide with which — or, with --self, where a mesh
+/// cuts through itself.
+///
+/// Every mesh instance of every file's scene is a part (glTF: a node's mesh;
+/// OBJ: an object or group; STL: a solid), named by file, node and mesh;
+/// --by changes the grouping. Pairs of triangles inside one part are never
+/// reported (that is --self). Each clashing part pair has a kind:
+///
+///   intersecting  some triangle pair crosses: each triangle has corners
+///                 strictly on both sides of the other's plane;
+///   touching      triangles meet, but none cross (coplanar contact, a
+///                 corner or edge resting on a face);
+///   contained     the surfaces do not meet and one part lies inside the
+///                 other (decided for closed outer parts only: an open
+///                 surface has no inside).
+///
+/// Every decision is exact (robust orient3d/orient2d on f64 coordinates).
+/// One OBB tree is built per mesh geometry and shared by all its instances;
+/// a node transform with scale or shear gets the tree of its own scaled
+/// geometry. Times are reported as load, build and query.
+///
+/// With --self, the triangle pairs of each mesh (in its own frame; --whole:
+/// the flattened scene in world space) that intersect, with CGAL's adjacency
+/// rules: neighbours sharing an edge count only when coplanar and folded
+/// over each other, neighbours sharing only a vertex only when they meet
+/// anywhere else, and each degenerate (zero-area) triangle is reported once,
+/// as a pair with itself. Neighbours are found by position: vertices with
+/// equal coordinates are the same vertex, whatever their index.
+///
+/// Exit codes: 0 success (whatever was found), 1 bad input, 2 usage, 3 a clash
+/// or self-intersection was found and --fail-on-clash was given.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Model files (glTF, GLB, OBJ, STL); their scenes are placed together.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Report the self-intersections of each mesh instead (each file alone).
+    #[arg(long = "self")]
+    self_intersections: bool,
+    /// With --self: test the whole flattened scene of each file as one mesh
+    /// (world space), not each mesh in its own frame.
+    #[arg(long, requires = "self_intersections")]
+    whole: bool,
+    /// What a part is: `instance` (a node's mesh), `primitive` (each
+    /// primitive of each instance), `node` (a node with all its GPU
+    /// instances) or `file`.
+    #[arg(long, default_value = "instance", conflicts_with = "self_intersections")]
+    by: String,
+    /// Leave out part pairs that only touch.
+    #[arg(long, conflicts_with = "self_intersections")]
+    ignore_touching: bool,
+    /// List every intersecting triangle pair (and with --self the faces).
+    #[arg(long)]
+    all_pairs: bool,
+    /// Exit with code 3 when a clash (or with --self a self-intersection) is found.
+    #[arg(long)]
+    fail_on_clash: bool,
+    /// Draw the scene with the clashing parts coloured by kind (with --self:
+    /// the mesh with the most pairs, those triangles highlighted) to this PNG.
+    #[arg(long)]
+    render: Option<PathBuf>,
+    /// View of the picture: `iso`, `front`, `side`, `top` or `grid`.
+    #[arg(long, default_value = "iso", requires = "render")]
+    view: String,
+    /// Size of the picture, WxH.
+    #[arg(long, default_value = "1024x768", requires = "render")]
+    size: String,
+    /// Print one JSON document (see docs/json.md).
+    #[arg(long)]
+    json: bool,
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Runs the command; returns the exit code (0, or 3 for --fail-on-clash).
+pub fn run(args: &Args, opts: &LoadOptions) -> Result<i32, Error> {
+    let render = args
+        .render
+        .as_ref()
+        .map(|p| options(&args.view, &args.size).map(|o| (p, o)))
+        .transpose()?;
+    let by: Grouping = args.by.parse()?;
+    let t = Instant::now();
+    let scenes = load_all(&args.files, opts)?;
+    let load = ms(t);
+    let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    let found = if args.self_intersections {
+        let mut docs = Vec::new();
+        let mut picture: Option<(TriMesh, SelfIntersections)> = None;
+        for (scene, name) in scenes.iter().zip(&names) {
+            let (doc, worst) = self_report(scene, name, args, load / scenes.len() as f64)?;
+            if picture.is_none() {
+                picture = Some(worst);
+            }
+            docs.push(doc);
+        }
+        if let (Some((path, o)), Some((mesh, found))) = (&render, picture) {
+            save_png(&self_intersection_picture(mesh, &found, o)?, path)?;
+        }
+        if args.json {
+            print_json(&FilesDoc { files: &docs })?;
+        } else {
+            docs.iter().for_each(|d| print!("{}", d.to_text()));
+        }
+        docs.iter().any(SelfFileJson::found_any)
+    } else {
+        let t = Instant::now();
+        let scene = ClashScene::new(&scenes, &names, by);
+        let build = ms(t);
+        if scene.parts.parts.is_empty() {
+            return Err(Error::Input(format!(
+                "{}: no triangles to clash",
+                names.join(", ")
+            )));
+        }
+        let t = Instant::now();
+        let clashes = scene.clashes(&ClashOptions {
+            all_pairs: args.all_pairs,
+            ignore_touching: args.ignore_touching,
+        });
+        let query = ms(t);
+        if let Some((path, o)) = &render {
+            save_png(&clash_picture(&scene, &clashes.clashes, o)?, path)?;
+        }
+        let doc = ClashDoc::new(&names, by, &scene, clashes, TimeMs { load, build, query });
+        if args.json {
+            print_json(&doc)?;
+        } else {
+            print!("{}", doc.to_text());
+        }
+        !doc.clashes.is_empty()
+    };
+    Ok(if found && args.fail_on_clash { 3 } else { 0 })
+}
+
+/// The self-intersections of one file, and the mesh to draw (the one with
+/// the most pairs) with its answer.
+fn self_report(
+    scene: &Scene,
+    name: &str,
+    args: &Args,
+    load: f64,
+) -> Result<(SelfFileJson, (TriMesh, SelfIntersections)), Error> {
+    let t = Instant::now();
+    let meshes: Vec<(Option<u32>, String, TriMesh)> = if args.whole {
+        vec![(None, name.to_string(), scene.flatten())]
+    } else {
+        local_meshes(scene)
+            .into_iter()
+            .map(|(m, mesh_name, mesh)| {
+                let label = match mesh_name {
+                    Some(n) => format!("{name} / mesh '{n}'"),
+                    None => format!("{name} / mesh {m}"),
+                };
+                (Some(m), label, mesh)
+            })
+            .collect()
+    };
+    if meshes.iter().all(|(_, _, m)| m.triangles.is_empty()) {
+        return Err(Error::geometry(&scene.path, "no triangles to test"));
+    }
+    let trees: Vec<ObbTree> = meshes.iter().map(|(_, _, m)| ObbTree::build(m)).collect();
+    let build = ms(t);
+    let t = Instant::now();
+    let found: Vec<SelfIntersections> = meshes
+        .iter()
+        .zip(&trees)
+        .map(|((_, _, m), tree)| self_intersections(m, tree))
+        .collect();
+    let query = ms(t);
+    let reports = meshes
+        .iter()
+        .zip(&found)
+        .map(|((m, label, mesh), f)| {
+            SelfMeshJson::new(label.clone(), *m, &mesh.sources, f, args.all_pairs)
+        })
+        .collect();
+    let worst = (0..meshes.len())
+        .max_by_key(|&k| (found[k].pairs.len(), std::cmp::Reverse(k)))
+        .expect("at least one mesh");
+    let doc = SelfFileJson {
+        file: name.to_string(),
+        scope: if args.whole { "whole" } else { "mesh" },
+        adjacency: ADJACENCY,
+        meshes: reports,
+        time_ms: TimeMs { load, build, query },
+    };
+    let mesh = meshes.into_iter().nth(worst).expect("in range").2;
+    let answer = found.into_iter().nth(worst).expect("in range");
+    Ok((doc, (mesh, answer)))
+}

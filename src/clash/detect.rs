@@ -69,6 +69,22 @@ pub fn crosses(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
     straddles(a, b) && straddles(b, a)
 }
 
+/// How deep two crossing triangles cut into each other: the smaller of how
+/// far each reaches across the other's plane on its smaller side (in `f64`,
+/// not exact; a few ulps of the coordinates). A crossing of coincident
+/// surfaces that only differ by rounding is about 1e-14 of the model's
+/// size deep.
+pub fn crossing_depth(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> f64 {
+    let reach = |t: &[Point3<f64>; 3], p: &[Point3<f64>; 3]| {
+        let n = (p[1] - p[0]).cross(&(p[2] - p[0]));
+        let n = n / n.norm();
+        let d = t.map(|c| (c - p[0]).dot(&n));
+        let (hi, lo) = (d[0].max(d[1]).max(d[2]), d[0].min(d[1]).min(d[2]));
+        hi.min(-lo).max(0.0)
+    };
+    reach(a, b).min(reach(b, a))
+}
+
 /// An intersecting triangle pair of a clash, each triangle named as its
 /// file names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -94,6 +110,9 @@ pub struct Clash {
     pub triangle_pairs: usize,
     /// Those of them that cross.
     pub crossing_pairs: usize,
+    /// The deepest crossing ([`crossing_depth`]), model units; 0 when none
+    /// crosses.
+    pub depth: f64,
     /// For `contained`: the part that is inside the other.
     pub inside: Option<usize>,
     /// Every intersecting triangle pair (when asked for), sorted.
@@ -137,8 +156,8 @@ pub struct ClashScene<'a> {
 }
 
 /// The contact of two placed primitives: every intersecting triangle pair
-/// (as indices into their geometries) and whether it crosses.
-type Contact = Vec<(u32, u32, bool)>;
+/// (as indices into their geometries), whether it crosses, and how deep.
+type Contact = Vec<(u32, u32, bool, f64)>;
 
 impl<'a> ClashScene<'a> {
     /// Groups the scenes' primitives into parts (`files` name the scenes)
@@ -179,7 +198,9 @@ impl<'a> ClashScene<'a> {
             .map(|(i, j)| {
                 let ta = sa.mesh.triangle(i as usize);
                 let tb = place.triangle(&sb.mesh.triangle(j as usize));
-                (i, j, crosses(&ta, &tb))
+                let crossing = crosses(&ta, &tb);
+                let depth = if crossing { crossing_depth(&ta, &tb) } else { 0.0 };
+                (i, j, crossing, depth)
             })
             .collect()
     }
@@ -251,14 +272,17 @@ impl<'a> ClashScene<'a> {
                 ((part_of(i), part_of(j)), (i, j), self.contact(i, j))
             })
             .collect();
-        let mut by_part: BTreeMap<(usize, usize), Vec<TrianglePair>> = BTreeMap::new();
+        let mut by_part: BTreeMap<(usize, usize), (Vec<TrianglePair>, f64)> = BTreeMap::new();
         for ((pa, pb), (i, j), contact) in contacts {
-            let list = by_part.entry((pa, pb)).or_default();
-            list.extend(contact.into_iter().map(|(ta, tb, crossing)| TrianglePair {
-                a: self.source(i, ta),
-                b: self.source(j, tb),
-                crossing,
-            }));
+            let (list, deepest) = by_part.entry((pa, pb)).or_default();
+            for (ta, tb, crossing, depth) in contact {
+                *deepest = deepest.max(depth);
+                list.push(TrianglePair {
+                    a: self.source(i, ta),
+                    b: self.source(j, tb),
+                    crossing,
+                });
+            }
         }
         let mut out = Clashes {
             candidate_pairs: by_part.len(),
@@ -267,7 +291,7 @@ impl<'a> ClashScene<'a> {
         // Part pairs whose surfaces do not meet: maybe one inside the other.
         let nested: Vec<(usize, usize, usize, usize)> = by_part
             .iter()
-            .filter(|(_, pairs)| pairs.is_empty())
+            .filter(|(_, (pairs, _))| pairs.is_empty())
             .flat_map(|(&(a, b), _)| {
                 let (ba, bb) = (self.part_box(a), self.part_box(b));
                 let within = |i: &Aabb, o: &Aabb| {
@@ -311,6 +335,7 @@ impl<'a> ClashScene<'a> {
                     kind: ClashKind::Contained,
                     triangle_pairs: 0,
                     crossing_pairs: 0,
+                    depth: 0.0,
                     inside: Some(inner),
                     pairs: opts.all_pairs.then(Vec::new),
                 });
@@ -320,7 +345,7 @@ impl<'a> ClashScene<'a> {
             .iter()
             .filter(|n| solids[&n.3].is_none())
             .count();
-        for ((a, b), mut pairs) in by_part {
+        for ((a, b), (mut pairs, depth)) in by_part {
             if pairs.is_empty() {
                 continue;
             }
@@ -341,6 +366,7 @@ impl<'a> ClashScene<'a> {
                 kind,
                 triangle_pairs: pairs.len(),
                 crossing_pairs: crossing,
+                depth,
                 inside: None,
                 pairs: opts.all_pairs.then_some(pairs),
             });

@@ -18,7 +18,9 @@ pub mod self_intersect;
 pub mod shapes;
 pub mod weld;
 
-pub use detect::{Clash, ClashKind, ClashOptions, ClashScene, Clashes, TrianglePair, crosses};
+pub use detect::{
+    Clash, ClashKind, ClashOptions, ClashScene, Clashes, TrianglePair, crosses, crossing_depth,
+};
 pub use parts::{Grouping, Part, PartList};
 pub use self_intersect::{
     SelfIntersections, local_meshes, self_intersections, self_intersections_brute_force,

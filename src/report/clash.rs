@@ -105,7 +105,7 @@ impl ClashDoc {
             "{} parts (by {}), {} trees; {} candidate pairs after the broad phase; {} clashing\n",
             s.parts, self.by, s.trees, s.candidate_pairs, s.clashing_pairs
         );
-        let mut t = Table::new(&["part A", "part B", "kind", "tri pairs", "crossing"]);
+        let mut t = Table::new(&["part A", "part B", "kind", "tri pairs", "crossing", "depth"]);
         for c in &self.clashes {
             let kind = match c.inside {
                 Some(i) if i == c.a => "contained (A inside B)".to_string(),
@@ -118,6 +118,7 @@ impl ClashDoc {
                 kind,
                 c.triangle_pairs.to_string(),
                 c.crossing_pairs.to_string(),
+                num(c.depth, 3),
             ]);
         }
         if !self.clashes.is_empty() {

@@ -21,7 +21,7 @@
 //! [`super::self_intersect`].
 
 use crate::query::triangle::{
-    collinear, o2, o3, proj, segment_triangle_intersect, triangles_intersect,
+    Plane, collinear, o2, proj, segment_triangle_intersect, triangles_intersect,
 };
 use nalgebra::Point3;
 
@@ -41,14 +41,27 @@ pub fn adjacent_triangles_intersect(
         1 => {
             let i = shared.iter().position(Option::is_some).expect("one");
             let j = shared[i].expect("one");
-            segment_triangle_intersect(&a[(i + 1) % 3], &a[(i + 2) % 3], b)
-                || segment_triangle_intersect(&b[(j + 1) % 3], &b[(j + 2) % 3], a)
+            let (a1, a2, b1, b2) = (&a[(i + 1) % 3], &a[(i + 2) % 3], &b[(j + 1) % 3], &b[(j + 2) % 3]);
+            // Filter: when the far corners of one lie strictly on one side
+            // of the other's plane, that plane meets it only at `v`.
+            let one_side = |t: &[Point3<f64>; 3], p: &Point3<f64>, q: &Point3<f64>| {
+                let plane = Plane::new(t);
+                let s = plane.side(p);
+                s != 0 && s == plane.side(q)
+            };
+            if one_side(a, b1, b2) || one_side(b, a1, a2) {
+                return false;
+            }
+            segment_triangle_intersect(a1, a2, b) || segment_triangle_intersect(b1, b2, a)
         }
         2 => {
             let r = shared.iter().position(Option::is_none).expect("one");
             let s = (0..3)
                 .find(|j| !shared.contains(&Some(*j)))
                 .expect("one");
+            if Plane::new(a).side(&b[s]) != 0 {
+                return false;
+            }
             let (p, q) = (&a[(r + 1) % 3], &a[(r + 2) % 3]);
             fold_over(p, q, &a[r], &b[s])
         }
@@ -56,12 +69,9 @@ pub fn adjacent_triangles_intersect(
     }
 }
 
-/// Whether `s` lies in the plane of the proper triangle `p, q, r` on the
+/// Whether `s`, in the plane of the proper triangle `p, q, r`, lies on the
 /// same side of line `pq` as `r` (strictly).
 fn fold_over(p: &Point3<f64>, q: &Point3<f64>, r: &Point3<f64>, s: &Point3<f64>) -> bool {
-    if o3(p, q, r, s) != 0 {
-        return false;
-    }
     (0..3)
         .map(|k| (o2(proj(p, k), proj(q, k), proj(r, k)), k))
         .find(|(side, _)| *side != 0)

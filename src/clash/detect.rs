@@ -29,7 +29,7 @@ use super::parts::{Grouping, PartList};
 use super::shapes::{RIGID_TOLERANCE, Shapes, relative_pose};
 use crate::fit::Aabb;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
-use crate::query::triangle::o3;
+use crate::query::triangle::Plane;
 use crate::query::{ContactMode, Placement, collide};
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
@@ -63,7 +63,8 @@ impl ClashKind {
 /// both sides of the other's plane.
 pub fn crosses(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
     let straddles = |t: &[Point3<f64>; 3], p: &[Point3<f64>; 3]| {
-        let s = p.map(|c| o3(&t[0], &t[1], &t[2], &c));
+        let plane = Plane::new(t);
+        let s = p.map(|c| plane.side(&c));
         s.contains(&1) && s.contains(&-1)
     };
     straddles(a, b) && straddles(b, a)

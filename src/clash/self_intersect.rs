@@ -15,9 +15,8 @@
 use super::adjacency::{adjacent_triangles_intersect, is_degenerate};
 use super::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
-use crate::query::sat::{Placement32, overlap, slack_for};
 use crate::tree::ObbTree;
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::Point3;
 use rayon::prelude::*;
 
 /// Node pairs gathered near the root before the descent is split between
@@ -53,14 +52,15 @@ struct Ctx<'a> {
     ids: Vec<[u32; 3]>,
     /// Degenerate flags, in the tree's order.
     degenerate: Vec<bool>,
-    place: Placement32,
-    slack: f32,
+    /// Each node's axis-aligned box (`f64`, exact: min and max of its
+    /// corners).
+    bounds: Vec<(Point3<f64>, Point3<f64>)>,
 }
 
 impl Ctx<'_> {
     fn overlap(&self, i: u32, j: u32) -> bool {
-        let (a, b) = (&self.tree.nodes[i as usize], &self.tree.nodes[j as usize]);
-        overlap(&a.bx, &self.place.place(&b.bx), self.slack)
+        let (a, b) = (&self.bounds[i as usize], &self.bounds[j as usize]);
+        (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k])
     }
 
     /// Tests triangles `k` and `l` (tree order) and records the pair.
@@ -117,6 +117,23 @@ impl Ctx<'_> {
     }
 }
 
+/// Every node's axis-aligned box, children before parents (they follow
+/// their parent in depth-first order).
+fn node_bounds(tree: &ObbTree) -> Vec<(Point3<f64>, Point3<f64>)> {
+    let mut b = vec![(Point3::origin(), Point3::origin()); tree.nodes.len()];
+    for (k, n) in tree.nodes.iter().enumerate().rev() {
+        b[k] = if n.is_leaf() {
+            let mut corners = tree.node_triangles(n).iter().flatten();
+            let first = *corners.next().expect("a leaf has a triangle");
+            corners.fold((first, first), |(lo, hi), c| (lo.inf(c), hi.sup(c)))
+        } else {
+            let (l, r) = (b[k + 1], b[n.right as usize]);
+            (l.0.inf(&r.0), l.1.sup(&r.1))
+        };
+    }
+    b
+}
+
 /// The self-intersections of `mesh`, with its tree `tree` (built from it).
 pub fn self_intersections(mesh: &TriMesh, tree: &ObbTree) -> SelfIntersections {
     let (welded, welded_vertices) = welded_triangles(&mesh.vertices, &mesh.triangles);
@@ -129,8 +146,7 @@ pub fn self_intersections(mesh: &TriMesh, tree: &ObbTree) -> SelfIntersections {
             .map(|&o| welded[o as usize])
             .collect(),
         degenerate,
-        place: Placement32::new(&Matrix3::identity(), &Vector3::zeros()),
-        slack: slack_for(3.0 * tree.reach),
+        bounds: node_bounds(tree),
     };
     let mut pairs = Vec::new();
     if !tree.nodes.is_empty() {
@@ -178,7 +194,7 @@ pub fn self_intersections_brute_force(mesh: &TriMesh) -> SelfIntersections {
     let degenerate: Vec<u32> = (0..tris.len() as u32)
         .filter(|&i| is_degenerate(&tris[i as usize]))
         .collect();
-    let bounds = |t: &[nalgebra::Point3<f64>; 3]| (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
+    let bounds = |t: &[Point3<f64>; 3]| (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
     let mut pairs: Vec<(u32, u32)> = degenerate.iter().map(|&d| (d, d)).collect();
     for i in 0..tris.len() {
         let (lo, hi) = bounds(&tris[i]);

@@ -33,7 +33,7 @@ const UNDERFLOW_ERR: f64 = 1e-300;
 /// A triangle's plane with the pieces of `orient3d` that do not depend on
 /// the query point, so that the sides of several points cost one dot
 /// product each.
-struct Plane<'a> {
+pub(crate) struct Plane<'a> {
     t: &'a [Point3<f64>; 3],
     /// `(t1 - t0) × (t2 - t0)`, rounded.
     normal: Vector3<f64>,
@@ -44,7 +44,7 @@ struct Plane<'a> {
 
 impl<'a> Plane<'a> {
     #[inline]
-    fn new(t: &'a [Point3<f64>; 3]) -> Plane<'a> {
+    pub(crate) fn new(t: &'a [Point3<f64>; 3]) -> Plane<'a> {
         let (b, c) = (t[1] - t[0], t[2] - t[0]);
         Plane {
             t,
@@ -61,7 +61,7 @@ impl<'a> Plane<'a> {
     /// `-(d - t0)·normal`): the `f64` determinant decides when it exceeds
     /// Shewchuk's static error bound, robust `orient3d` otherwise.
     #[inline]
-    fn side(&self, d: &Point3<f64>) -> i8 {
+    pub(crate) fn side(&self, d: &Point3<f64>) -> i8 {
         let v = d - self.t[0];
         let det = v.dot(&self.normal);
         let bound = O3_ERR * v.abs().dot(&self.magnitude) + UNDERFLOW_ERR;

@@ -55,7 +55,11 @@ fn sphere(r: f64, n: u32) -> Arc<Geometry> {
         let th = std::f64::consts::PI * i as f64 / rings as f64;
         for j in 0..n {
             let ph = 2.0 * std::f64::consts::PI * j as f64 / n as f64;
-            positions.push(Point3::new(r * th.sin() * ph.cos(), r * th.sin() * ph.sin(), r * th.cos()));
+            positions.push(Point3::new(
+                r * th.sin() * ph.cos(),
+                r * th.sin() * ph.sin(),
+                r * th.cos(),
+            ));
         }
     }
     let at = |i: u32, j: u32| 2 + (i - 1) * n + j % n;
@@ -121,14 +125,14 @@ fn kinds_by_construction() {
     let small = cube(0.25);
     let rot = Rotation3::from_axis_angle(&Vector3::z_axis(), 0.3).to_homogeneous();
     let s = scene(vec![
-        place(0, 0, &c1, at(0.0, 0.0, 0.0)),                             // 0
-        place(1, 1, &small, at(0.125, -0.25, 0.5)),                      // 1: inside 0
-        place(2, 0, &c1, at(2.0, 0.5, 0.0)),                             // 2: rests on 0 (x = 1)
-        place(3, 0, &c1, at(3.5, 0.5, 0.0) * rot),                       // 3: cuts 2
+        place(0, 0, &c1, at(0.0, 0.0, 0.0)),        // 0
+        place(1, 1, &small, at(0.125, -0.25, 0.5)), // 1: inside 0
+        place(2, 0, &c1, at(2.0, 0.5, 0.0)),        // 2: rests on 0 (x = 1)
+        place(3, 0, &c1, at(3.5, 0.5, 0.0) * rot),  // 3: cuts 2
         place(4, 0, &c1, at(10.0, 0.0, 0.0) * Matrix4::new_scaling(0.5)), // 4: scaled
-        place(5, 0, &c1, at(10.0, 0.5, 0.25) * rot),                     // 5: cuts 4
-        place(6, 0, &c1, at(20.0, 0.0, 0.0)),                            // 6: alone
-        place(7, 1, &small, at(30.0, 0.0, 0.0)),                         // 7: alone
+        place(5, 0, &c1, at(10.0, 0.5, 0.25) * rot), // 5: cuts 4
+        place(6, 0, &c1, at(20.0, 0.0, 0.0)),       // 6: alone
+        place(7, 1, &small, at(30.0, 0.0, 0.0)),    // 7: alone
     ]);
     let scenes = [s];
     let got = kinds(&scenes, &ClashOptions::default());
@@ -207,7 +211,11 @@ fn all_pairs_equal_brute_force_on_random_scenes() {
                     rng.random_range(-1.0..1.0),
                 ));
                 let r = Rotation3::from_axis_angle(&axis, rng.random_range(0.0..6.0));
-                let scale = if k % 3 == 0 { rng.random_range(0.5..1.5) } else { 1.0 };
+                let scale = if k % 3 == 0 {
+                    rng.random_range(0.5..1.5)
+                } else {
+                    1.0
+                };
                 let t = at(
                     rng.random_range(-2.5..2.5),
                     rng.random_range(-2.5..2.5),
@@ -326,7 +334,10 @@ fn solid_contains_matches_convex_oracle() {
         for p in &points {
             // Outward winding: inside iff orient3d > 0 for every face
             // (robust sign convention: positive below the plane seen CCW).
-            let sides: Vec<i8> = tris.iter().map(|t| o3_sign(&t[0], &t[1], &t[2], p)).collect();
+            let sides: Vec<i8> = tris
+                .iter()
+                .map(|t| o3_sign(&t[0], &t[1], &t[2], p))
+                .collect();
             let on_surface = tris.iter().any(|t| segment_triangle_intersect(p, p, t));
             let want = if on_surface {
                 None
@@ -344,7 +355,11 @@ fn solid_contains_matches_convex_oracle() {
 
 /// The exact sign of robust `orient3d(a, b, c, d)`.
 fn o3_sign(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>, d: &Point3<f64>) -> i8 {
-    let c3 = |p: &Point3<f64>| robust::Coord3D { x: p.x, y: p.y, z: p.z };
+    let c3 = |p: &Point3<f64>| robust::Coord3D {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    };
     let v = robust::orient3d(c3(a), c3(b), c3(c), c3(d));
     (v > 0.0) as i8 - (v < 0.0) as i8
 }
@@ -362,7 +377,11 @@ fn mesh(points: &[[f64; 3]], tris: &[[u32; 3]]) -> TriMesh {
 fn selfx(m: &TriMesh) -> SelfIntersections {
     let tree = ObbTree::build_with_leaf_size(m, 1);
     let got = self_intersections(m, &tree);
-    assert_eq!(got, self_intersections_brute_force(m), "tree vs brute force");
+    assert_eq!(
+        got,
+        self_intersections_brute_force(m),
+        "tree vs brute force"
+    );
     got
 }
 
@@ -374,63 +393,133 @@ fn self_intersection_adjacency_rules() {
     // Shared edge (0,0,0)-(1,0,0); third corners on the same side in the
     // plane z = 0: a fold-over.
     let fold = mesh(
-        &[[0., 0., 0.], [1., 0., 0.], [0., 1., 0.], [1., 0., 0.], [0., 0., 0.], [1., 2., 0.]],
+        &[
+            [0., 0., 0.],
+            [1., 0., 0.],
+            [0., 1., 0.],
+            [1., 0., 0.],
+            [0., 0., 0.],
+            [1., 2., 0.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&fold), vec![(0, 1)]);
     // Opposite sides, coplanar: a flat pair of neighbours.
     let flat = mesh(
-        &[[0., 0., 0.], [1., 0., 0.], [0., 1., 0.], [1., 0., 0.], [0., 0., 0.], [1., -2., 0.]],
+        &[
+            [0., 0., 0.],
+            [1., 0., 0.],
+            [0., 1., 0.],
+            [1., 0., 0.],
+            [0., 0., 0.],
+            [1., -2., 0.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&flat), vec![]);
     // Not coplanar: a crease.
     let crease = mesh(
-        &[[0., 0., 0.], [1., 0., 0.], [0., 1., 0.], [1., 0., 0.], [0., 0., 0.], [0., 1., 1.]],
+        &[
+            [0., 0., 0.],
+            [1., 0., 0.],
+            [0., 1., 0.],
+            [1., 0., 0.],
+            [0., 0., 0.],
+            [0., 1., 1.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&crease), vec![]);
     // Shared vertex only, meeting nowhere else.
     let fan = mesh(
-        &[[0., 0., 0.], [1., 0., 0.], [1., 1., 0.], [0., 0., 0.], [-1., 0., 1.], [-1., 1., 1.]],
+        &[
+            [0., 0., 0.],
+            [1., 0., 0.],
+            [1., 1., 0.],
+            [0., 0., 0.],
+            [-1., 0., 1.],
+            [-1., 1., 1.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&fan), vec![]);
     // Shared vertex, the second crossing the first's interior.
     let cross = mesh(
-        &[[0., 0., 0.], [2., 0., 0.], [0., 2., 0.], [0., 0., 0.], [1., 1., 1.], [1., 1., -1.]],
+        &[
+            [0., 0., 0.],
+            [2., 0., 0.],
+            [0., 2., 0.],
+            [0., 0., 0.],
+            [1., 1., 1.],
+            [1., 1., -1.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&cross), vec![(0, 1)]);
     // Shared vertex, edges along the same ray (coplanar, sectors touching
     // along it): they share a segment beyond the vertex.
     let along = mesh(
-        &[[0., 0., 0.], [2., 0., 0.], [0., 2., 0.], [0., 0., 0.], [1., 0., 0.], [1., -1., 0.]],
+        &[
+            [0., 0., 0.],
+            [2., 0., 0.],
+            [0., 2., 0.],
+            [0., 0., 0.],
+            [1., 0., 0.],
+            [1., -1., 0.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&along), vec![(0, 1)]);
     // Shared vertex, coplanar sectors overlapping without the far edges of
     // either meeting the other... they must: the overlap reaches a far edge.
     let wedge = mesh(
-        &[[0., 0., 0.], [4., 1., 0.], [4., 3., 0.], [0., 0., 0.], [1., 0., 0.], [1., 1., 0.]],
+        &[
+            [0., 0., 0.],
+            [4., 1., 0.],
+            [4., 3., 0.],
+            [0., 0., 0.],
+            [1., 0., 0.],
+            [1., 1., 0.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&wedge), vec![(0, 1)]);
     // Touching non-neighbours: a corner resting on another's interior.
     let touch = mesh(
-        &[[0., 0., 0.], [2., 0., 0.], [0., 2., 0.], [0.5, 0.5, 0.], [0.5, 0.5, 1.], [1.5, 0.5, 1.]],
+        &[
+            [0., 0., 0.],
+            [2., 0., 0.],
+            [0., 2., 0.],
+            [0.5, 0.5, 0.],
+            [0.5, 0.5, 1.],
+            [1.5, 0.5, 1.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&touch), vec![(0, 1)]);
     // A duplicate triangle (split vertices, reversed winding).
     let dup = mesh(
-        &[[0., 0., 0.], [1., 0., 0.], [0., 1., 0.], [0., 1., 0.], [1., 0., 0.], [0., 0., 0.]],
+        &[
+            [0., 0., 0.],
+            [1., 0., 0.],
+            [0., 1., 0.],
+            [0., 1., 0.],
+            [1., 0., 0.],
+            [0., 0., 0.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     assert_eq!(p(&dup), vec![(0, 1)]);
     // A degenerate triangle lying across another: reported with itself only.
     let degen = mesh(
-        &[[0., 0., 0.], [2., 0., 0.], [0., 2., 0.], [0.5, 0.5, -1.], [0.5, 0.5, 0.], [0.5, 0.5, 1.]],
+        &[
+            [0., 0., 0.],
+            [2., 0., 0.],
+            [0., 2., 0.],
+            [0.5, 0.5, -1.],
+            [0.5, 0.5, 0.],
+            [0.5, 0.5, 1.],
+        ],
         &[[0, 1, 2], [3, 4, 5]],
     );
     let d = selfx(&degen);
@@ -446,9 +535,17 @@ fn self_intersections_equal_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for n in [1, 2, 30, 400] {
         let pts: Vec<[f64; 3]> = (0..3 * n)
-            .map(|_| [rng.random_range(0.0..4.0), rng.random_range(0.0..4.0), rng.random_range(0.0..1.0)])
+            .map(|_| {
+                [
+                    rng.random_range(0.0..4.0),
+                    rng.random_range(0.0..4.0),
+                    rng.random_range(0.0..1.0),
+                ]
+            })
             .collect();
-        let tris: Vec<[u32; 3]> = (0..n as u32).map(|k| [3 * k, 3 * k + 1, 3 * k + 2]).collect();
+        let tris: Vec<[u32; 3]> = (0..n as u32)
+            .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+            .collect();
         selfx(&mesh(&pts, &tris));
     }
     // A 20x20 grid, heights on a coarse integer lattice so that neighbours
@@ -479,7 +576,9 @@ fn self_intersections_equal_brute_force() {
     let s = TriMesh {
         vertices: g.positions.clone(),
         triangles: g.triangles.clone(),
-        sources: (0..g.triangles.len() as u32).map(|k| TriangleSource::unplaced(0, k)).collect(),
+        sources: (0..g.triangles.len() as u32)
+            .map(|k| TriangleSource::unplaced(0, k))
+            .collect(),
     };
     assert!(selfx(&s).pairs.is_empty());
 }

@@ -100,7 +100,11 @@ fn compare(name: &str) {
     let ours: BTreeSet<(usize, usize)> = found.clashes.iter().map(|c| (c.a, c.b)).collect();
     let tris = |p: usize| world_triangles(cs.parts.instance(&scenes, cs.parts.parts[p].members[0]));
     let scale = |a: &[[Point3<f64>; 3]], b: &[[Point3<f64>; 3]]| {
-        a.iter().chain(b).flatten().map(|c| c.coords.amax()).fold(0.0, f64::max)
+        a.iter()
+            .chain(b)
+            .flatten()
+            .map(|c| c.coords.amax())
+            .fold(0.0, f64::max)
     };
     eprintln!(
         "{name}: trimesh {} pairs (FCL pair by pair {}), bvtool {}",
@@ -113,7 +117,10 @@ fn compare(name: &str) {
     // find nothing.
     for &(a, b) in peer.difference(&ours) {
         let (n, _, _) = brute(&tris(a), &tris(b));
-        eprintln!("  trimesh only: {} x {}: brute force finds {n} intersecting triangle pairs", cs.parts.parts[a].name, cs.parts.parts[b].name);
+        eprintln!(
+            "  trimesh only: {} x {}: brute force finds {n} intersecting triangle pairs",
+            cs.parts.parts[a].name, cs.parts.parts[b].name
+        );
         assert_eq!(n, 0, "bvtool misses a clash");
     }
     // Pairs bvtool reports and trimesh does not: the brute force must find

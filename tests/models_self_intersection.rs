@@ -15,11 +15,15 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn cgal() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/peers/cgal/self_intersections");
+    let p =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/peers/cgal/self_intersections");
     if p.is_file() {
         Some(p)
     } else {
-        eprintln!("skipping: CGAL peer not built at {} (see its build.sh)", p.display());
+        eprintln!(
+            "skipping: CGAL peer not built at {} (see its build.sh)",
+            p.display()
+        );
         None
     }
 }
@@ -43,7 +47,10 @@ fn compare(rel: &str) {
     let tmp = std::env::temp_dir().join(format!("bvtool-selfx-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let name = rel.replace('/', "_");
-    let (obj_path, pairs_path) = (tmp.join(format!("{name}")), tmp.join(format!("{name}.pairs")));
+    let (obj_path, pairs_path) = (
+        tmp.join(format!("{name}")),
+        tmp.join(format!("{name}.pairs")),
+    );
     std::fs::write(&obj_path, obj).unwrap();
     let out = Command::new(&cgal)
         .arg(&obj_path)
@@ -52,9 +59,17 @@ fn compare(rel: &str) {
         .arg(&pairs_path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(summary["faces"].as_u64(), Some(mesh.triangles.len() as u64), "CGAL kept every triangle");
+    assert_eq!(
+        summary["faces"].as_u64(),
+        Some(mesh.triangles.len() as u64),
+        "CGAL kept every triangle"
+    );
     let theirs: BTreeSet<(u32, u32)> = std::fs::read_to_string(&pairs_path)
         .unwrap()
         .lines()
@@ -93,7 +108,10 @@ fn compare(rel: &str) {
         let (ta, tb) = (mesh.triangles[a as usize], mesh.triangles[b as usize]);
         same_index += ta.iter().any(|v| tb.contains(v)) as usize;
         assert!(s > 0, "CGAL-only pair ({a}, {b}) shares no position");
-        assert!(triangles_intersect(&mesh.triangle(a as usize), &mesh.triangle(b as usize)));
+        assert!(triangles_intersect(
+            &mesh.triangle(a as usize),
+            &mesh.triangle(b as usize)
+        ));
     }
     eprintln!(
         "  CGAL-only pairs by shared positions (0, 1, 2, 3): {by_shared:?}; {same_index} share a vertex index (CGAL split a non-manifold vertex), the rest only a position (the file split it)"

@@ -41,7 +41,12 @@ pub fn adjacent_triangles_intersect(
         1 => {
             let i = shared.iter().position(Option::is_some).expect("one");
             let j = shared[i].expect("one");
-            let (a1, a2, b1, b2) = (&a[(i + 1) % 3], &a[(i + 2) % 3], &b[(j + 1) % 3], &b[(j + 2) % 3]);
+            let (a1, a2, b1, b2) = (
+                &a[(i + 1) % 3],
+                &a[(i + 2) % 3],
+                &b[(j + 1) % 3],
+                &b[(j + 2) % 3],
+            );
             // Filter: when the far corners of one lie strictly on one side
             // of the other's plane, that plane meets it only at `v`.
             let one_side = |t: &[Point3<f64>; 3], p: &Point3<f64>, q: &Point3<f64>| {
@@ -56,9 +61,7 @@ pub fn adjacent_triangles_intersect(
         }
         2 => {
             let r = shared.iter().position(Option::is_none).expect("one");
-            let s = (0..3)
-                .find(|j| !shared.contains(&Some(*j)))
-                .expect("one");
+            let s = (0..3).find(|j| !shared.contains(&Some(*j))).expect("one");
             if Plane::new(a).side(&b[s]) != 0 {
                 return false;
             }

@@ -173,7 +173,10 @@ impl<'a> ClashScene<'a> {
                 let tree = &shapes.shapes[p.shape].tree;
                 let world = tree.triangles.iter().flatten().map(|c| p.to_world(c));
                 let (min, max) = world.fold(
-                    (Point3::from(Vector3::repeat(f64::INFINITY)), Point3::from(Vector3::repeat(f64::NEG_INFINITY))),
+                    (
+                        Point3::from(Vector3::repeat(f64::INFINITY)),
+                        Point3::from(Vector3::repeat(f64::NEG_INFINITY)),
+                    ),
                     |(lo, hi), c| (lo.inf(&c), hi.sup(&c)),
                 );
                 Aabb { min, max }
@@ -200,7 +203,11 @@ impl<'a> ClashScene<'a> {
                 let ta = sa.mesh.triangle(i as usize);
                 let tb = place.triangle(&sb.mesh.triangle(j as usize));
                 let crossing = crosses(&ta, &tb);
-                let depth = if crossing { crossing_depth(&ta, &tb) } else { 0.0 };
+                let depth = if crossing {
+                    crossing_depth(&ta, &tb)
+                } else {
+                    0.0
+                };
                 (i, j, crossing, depth)
             })
             .collect()
@@ -269,7 +276,11 @@ impl<'a> ClashScene<'a> {
         let contacts: Vec<((usize, usize), (usize, usize), Contact)> = member_pairs
             .par_iter()
             .map(|&(i, j)| {
-                let (i, j) = if part_of(i) < part_of(j) { (i, j) } else { (j, i) };
+                let (i, j) = if part_of(i) < part_of(j) {
+                    (i, j)
+                } else {
+                    (j, i)
+                };
                 ((part_of(i), part_of(j)), (i, j), self.contact(i, j))
             })
             .collect();
@@ -311,10 +322,8 @@ impl<'a> ClashScene<'a> {
         let mut containers: Vec<usize> = nested.iter().map(|n| n.3).collect();
         containers.sort_unstable();
         containers.dedup();
-        let solids: BTreeMap<usize, Option<Solid>> = containers
-            .par_iter()
-            .map(|&p| (p, self.solid(p)))
-            .collect();
+        let solids: BTreeMap<usize, Option<Solid>> =
+            containers.par_iter().map(|&p| (p, self.solid(p))).collect();
         let found: Vec<(usize, usize, Option<usize>)> = nested
             .par_iter()
             .map(|&(a, b, inner, outer)| match &solids[&outer] {
@@ -342,10 +351,7 @@ impl<'a> ClashScene<'a> {
                 });
             }
         }
-        out.open_containers = nested
-            .iter()
-            .filter(|n| solids[&n.3].is_none())
-            .count();
+        out.open_containers = nested.iter().filter(|n| solids[&n.3].is_none()).count();
         for ((a, b), (mut pairs, depth)) in by_part {
             if pairs.is_empty() {
                 continue;
@@ -388,4 +394,3 @@ fn widen(b: &Aabb) -> Aabb {
         max: b.max + m,
     }
 }
-

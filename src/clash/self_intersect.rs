@@ -140,11 +140,7 @@ pub fn self_intersections(mesh: &TriMesh, tree: &ObbTree) -> SelfIntersections {
     let degenerate: Vec<bool> = tree.triangles.par_iter().map(is_degenerate).collect();
     let ctx = Ctx {
         tree,
-        ids: tree
-            .original
-            .iter()
-            .map(|&o| welded[o as usize])
-            .collect(),
+        ids: tree.original.iter().map(|&o| welded[o as usize]).collect(),
         degenerate,
         bounds: node_bounds(tree),
     };
@@ -190,7 +186,9 @@ pub fn self_intersections(mesh: &TriMesh, tree: &ObbTree) -> SelfIntersections {
 /// axis-aligned box prefilter and the same rules. Quadratic: for checking.
 pub fn self_intersections_brute_force(mesh: &TriMesh) -> SelfIntersections {
     let (welded, welded_vertices) = welded_triangles(&mesh.vertices, &mesh.triangles);
-    let tris: Vec<_> = (0..mesh.triangles.len()).map(|i| mesh.triangle(i)).collect();
+    let tris: Vec<_> = (0..mesh.triangles.len())
+        .map(|i| mesh.triangle(i))
+        .collect();
     let degenerate: Vec<u32> = (0..tris.len() as u32)
         .filter(|&i| is_degenerate(&tris[i as usize]))
         .collect();
@@ -201,7 +199,10 @@ pub fn self_intersections_brute_force(mesh: &TriMesh) -> SelfIntersections {
         for j in i + 1..tris.len() {
             let (blo, bhi) = bounds(&tris[j]);
             let apart = (0..3).any(|k| blo[k] > hi[k] || lo[k] > bhi[k]);
-            if apart || degenerate.binary_search(&(i as u32)).is_ok() || degenerate.binary_search(&(j as u32)).is_ok() {
+            if apart
+                || degenerate.binary_search(&(i as u32)).is_ok()
+                || degenerate.binary_search(&(j as u32)).is_ok()
+            {
                 continue;
             }
             if adjacent_triangles_intersect(&tris[i], &welded[i], &tris[j], &welded[j]) {

@@ -61,7 +61,11 @@ pub struct Args {
     /// What a part is: `instance` (a node's mesh), `primitive` (each
     /// primitive of each instance), `node` (a node with all its GPU
     /// instances) or `file`.
-    #[arg(long, default_value = "instance", conflicts_with = "self_intersections")]
+    #[arg(
+        long,
+        default_value = "instance",
+        conflicts_with = "self_intersections"
+    )]
     by: String,
     /// Leave out part pairs that only touch.
     #[arg(long, conflicts_with = "self_intersections")]
@@ -72,8 +76,9 @@ pub struct Args {
     /// Exit with code 3 when a clash (or with --self a self-intersection) is found.
     #[arg(long)]
     fail_on_clash: bool,
-    /// Draw the scene with the clashing parts coloured by kind (with --self:
-    /// the mesh with the most pairs, those triangles highlighted) to this PNG.
+    /// Draw the scene with the clashing parts coloured by kind and the
+    /// triangles of crossing pairs highlighted (with --self: the mesh with
+    /// the most pairs, those triangles highlighted) to this PNG.
     #[arg(long)]
     render: Option<PathBuf>,
     /// View of the picture: `iso`, `front`, `side`, `top` or `grid`.
@@ -133,13 +138,17 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<i32, Error> {
             )));
         }
         let t = Instant::now();
-        let clashes = scene.clashes(&ClashOptions {
-            all_pairs: args.all_pairs,
+        // The picture highlights crossing triangles: it needs the pairs.
+        let mut clashes = scene.clashes(&ClashOptions {
+            all_pairs: args.all_pairs || render.is_some(),
             ignore_touching: args.ignore_touching,
         });
         let query = ms(t);
         if let Some((path, o)) = &render {
             save_png(&clash_picture(&scene, &clashes.clashes, o)?, path)?;
+        }
+        if !args.all_pairs {
+            clashes.clashes.iter_mut().for_each(|c| c.pairs = None);
         }
         let doc = ClashDoc::new(&names, by, &scene, clashes, TimeMs { load, build, query });
         if args.json {

@@ -6,13 +6,14 @@ use super::picture::render;
 use super::scene::{MESH_COLORS, PALETTE, RenderOptions, RenderScene};
 use crate::clash::{Clash, ClashKind, ClashScene, SelfIntersections};
 use crate::error::Result;
-use crate::mesh::TriMesh;
+use crate::mesh::{TriMesh, TriangleSource};
 use image::RgbImage;
+use std::collections::BTreeSet;
 
 /// The colour and legend text of a part by the strongest way it clashes.
 fn style(kind: Option<ClashKind>) -> ([u8; 3], &'static str) {
     match kind {
-        Some(ClashKind::Intersecting) => (PALETTE[0], "intersecting"),
+        Some(ClashKind::Intersecting) => ([240, 150, 150], "intersecting"),
         Some(ClashKind::Contained) => (PALETTE[4], "contained / containing"),
         Some(ClashKind::Touching) => (PALETTE[3], "touching"),
         None => (MESH_COLORS[0], "no clash"),
@@ -21,36 +22,69 @@ fn style(kind: Option<ClashKind>) -> ([u8; 3], &'static str) {
 
 /// Every part of `scene` in the world, coloured by the strongest kind of
 /// clash it takes part in (intersecting, then contained, then touching;
-/// grey when none), with one legend entry per colour used.
+/// grey when none): one layer and legend entry per colour used, the
+/// triangles of crossing pairs (from clashes listed with their pairs)
+/// highlighted.
 pub fn clash_picture(
     scene: &ClashScene,
     clashes: &[Clash],
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
-    let rank = |k: ClashKind| match k {
-        ClashKind::Intersecting => 3,
-        ClashKind::Contained => 2,
-        ClashKind::Touching => 1,
+    let rank = |k: Option<ClashKind>| match k {
+        Some(ClashKind::Intersecting) => 3,
+        Some(ClashKind::Contained) => 2,
+        Some(ClashKind::Touching) => 1,
+        None => 0,
     };
     let mut strongest: Vec<Option<ClashKind>> = vec![None; scene.parts.parts.len()];
+    let mut crossing: BTreeSet<(usize, TriangleSource)> = BTreeSet::new();
     for c in clashes {
         for p in [c.a, c.b] {
-            if strongest[p].is_none_or(|k| rank(k) < rank(c.kind)) {
+            if rank(strongest[p]) < rank(Some(c.kind)) {
                 strongest[p] = Some(c.kind);
             }
         }
+        for t in c.pairs.iter().flatten().filter(|t| t.crossing) {
+            crossing.insert((c.a, t.a));
+            crossing.insert((c.b, t.b));
+        }
     }
     let mut picture = RenderScene::new();
-    let mut labelled = Vec::new();
-    for (p, kind) in strongest.iter().enumerate() {
-        let (color, label) = style(*kind);
-        let layer = picture.add_mesh(scene.part_mesh(p));
-        layer.color = color;
-        if !labelled.contains(kind) {
-            labelled.push(*kind);
-            let n = strongest.iter().filter(|k| *k == kind).count();
-            layer.label = Some(format!("{label} ({n} parts)"));
+    for kind in [
+        None,
+        Some(ClashKind::Touching),
+        Some(ClashKind::Contained),
+        Some(ClashKind::Intersecting),
+    ] {
+        let parts: Vec<usize> = (0..strongest.len())
+            .filter(|&p| strongest[p] == kind)
+            .collect();
+        if parts.is_empty() {
+            continue;
         }
+        let mut mesh = TriMesh::default();
+        let mut highlighted = BTreeSet::new();
+        for &p in &parts {
+            let m = scene.part_mesh(p);
+            let (base, first) = (mesh.vertices.len() as u32, mesh.triangles.len());
+            highlighted.extend(
+                m.sources
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| crossing.contains(&(p, **s)))
+                    .map(|(k, _)| first + k),
+            );
+            mesh.vertices.extend(m.vertices);
+            mesh.triangles
+                .extend(m.triangles.iter().map(|t| t.map(|i| i + base)));
+            mesh.sources.extend(m.sources);
+        }
+        let (color, label) = style(kind);
+        let layer = picture.add_mesh(mesh);
+        layer.color = color;
+        layer.label = Some(format!("{label} ({} parts)", parts.len()));
+        layer.highlighted = highlighted;
+        layer.highlight_label = "crossing triangles".into();
     }
     render(&picture, opts)
 }
@@ -65,9 +99,6 @@ pub fn self_intersection_picture(
     let layer = picture.add_mesh(mesh);
     layer.label = Some("mesh".into());
     layer.highlighted = found.faces().iter().map(|&f| f as usize).collect();
-    layer.highlight_label = format!(
-        "self-intersecting triangles ({})",
-        layer.highlighted.len()
-    );
+    layer.highlight_label = format!("self-intersecting triangles ({})", layer.highlighted.len());
     render(&picture, opts)
 }

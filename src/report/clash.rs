@@ -131,7 +131,12 @@ impl ClashDoc {
                     c.a,
                     c.b,
                     triangle_name(&p.a),
-                    triangle_name(&p.b) + if p.crossing { " (crossing)" } else { " (touching)" }
+                    triangle_name(&p.b)
+                        + if p.crossing {
+                            " (crossing)"
+                        } else {
+                            " (touching)"
+                        }
                 );
             }
         }
@@ -261,7 +266,14 @@ impl SelfFileJson {
             "{} ({}; adjacency by welded positions)\n",
             self.file, self.scope
         );
-        let mut t = Table::new(&["mesh", "triangles", "welded verts", "pairs", "faces", "degenerate"]);
+        let mut t = Table::new(&[
+            "mesh",
+            "triangles",
+            "welded verts",
+            "pairs",
+            "faces",
+            "degenerate",
+        ]);
         for m in &self.meshes {
             t.row(vec![
                 m.name.clone(),

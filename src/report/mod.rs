@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
-pub mod collide;
 pub mod clash;
+pub mod collide;
 pub mod compare;
 pub mod fit;
 pub mod info;

@@ -30,7 +30,8 @@ answers exactly whether two meshes touch at a relative pose.
 Conventions: units are the model file's own; output is in world space (the
 scene graph flattened with node transforms) unless --frame local is given;
 boxes are reported with HALF extents; quaternions are written (x, y, z, w);
-touching counts as contact. Exit codes: 0 success, 1 bad input, 2 usage.";
+touching counts as contact. Exit codes: 0 success, 1 bad input, 2 usage,
+3 a clash found with `clash --fail-on-clash`.";
 
 /// The top-level command line.
 #[derive(Parser, Debug)]

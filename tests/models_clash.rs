@@ -69,7 +69,11 @@ fn compare(name: &str) {
     .unwrap();
     let scene = bvtool::load::load(&dir.join(&rec.file), &Default::default()).unwrap();
     let scenes = [scene];
-    let cs = ClashScene::new(&scenes, &[rec.file.clone()], Grouping::Primitive);
+    let cs = ClashScene::new(
+        &scenes,
+        std::slice::from_ref(&rec.file),
+        Grouping::Primitive,
+    );
     // trimesh's objects as parts: same node, face count and first vertex.
     let part_of = |o: &Object| -> usize {
         let found: Vec<usize> = (0..cs.parts.parts.len())

@@ -47,10 +47,7 @@ fn compare(rel: &str) {
     let tmp = std::env::temp_dir().join(format!("bvtool-selfx-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let name = rel.replace('/', "_");
-    let (obj_path, pairs_path) = (
-        tmp.join(format!("{name}")),
-        tmp.join(format!("{name}.pairs")),
-    );
+    let (obj_path, pairs_path) = (tmp.join(&name), tmp.join(format!("{name}.pairs")));
     std::fs::write(&obj_path, obj).unwrap();
     let out = Command::new(&cgal)
         .arg(&obj_path)

@@ -273,7 +273,7 @@ impl<'a> ClashScene<'a> {
         let part_of = |m: usize| self.parts.members[m].part;
         let widened: Vec<Aabb> = self.boxes.iter().map(widen).collect();
         let member_pairs = overlapping_pairs(&widened, |i, j| part_of(i) != part_of(j));
-        let contacts: Vec<((usize, usize), (usize, usize), Contact)> = member_pairs
+        let contacts: Vec<_> = member_pairs
             .par_iter()
             .map(|&(i, j)| {
                 let (i, j) = if part_of(i) < part_of(j) {

@@ -2,6 +2,8 @@
 //! against brute force over every triangle pair (exact predicates) and
 //! answers known by construction.
 
+mod common;
+
 use bvtool::clash::contain::Solid;
 use bvtool::clash::{
     ClashKind, ClashOptions, ClashScene, Grouping, SelfIntersections, self_intersections,
@@ -180,16 +182,7 @@ fn open_container_is_not_decided() {
 /// World triangles of every part (instance), placed by each instance's own
 /// transform.
 fn world(s: &Scene) -> Vec<Vec<[Point3<f64>; 3]>> {
-    s.instances
-        .iter()
-        .map(|inst| {
-            let g = &inst.geometry;
-            g.triangles
-                .iter()
-                .map(|t| t.map(|i| inst.to_world(&g.positions[i as usize])))
-                .collect()
-        })
-        .collect()
+    s.instances.iter().map(common::world_triangles).collect()
 }
 
 /// Random scenes of spheres and cubes, rotated, scaled and moved: every

@@ -1,6 +1,8 @@
 //! `bvtool clash` on the models the repo carries: JSON against brute force,
 //! exit codes, `--self`, `--render`.
 
+mod common;
+
 use bvtool::clash::crosses;
 use bvtool::load::load;
 use bvtool::query::triangle::triangles_intersect;
@@ -31,13 +33,7 @@ fn instances(path: &str) -> Vec<Vec<[Point3<f64>; 3]>> {
         .unwrap()
         .instances
         .iter()
-        .map(|inst| {
-            let g = &inst.geometry;
-            g.triangles
-                .iter()
-                .map(|t| t.map(|i| inst.to_world(&g.positions[i as usize])))
-                .collect()
-        })
+        .map(common::world_triangles)
         .collect()
 }
 

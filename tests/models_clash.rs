@@ -27,16 +27,6 @@ struct Recorded {
     pairwise_colliding_pairs: Vec<[String; 2]>,
 }
 
-/// World triangles of an instance, placed by its own transform (not the
-/// clash code's shared trees).
-fn world_triangles(inst: &bvtool::mesh::MeshInstance) -> Vec<[Point3<f64>; 3]> {
-    let g = &inst.geometry;
-    g.triangles
-        .iter()
-        .map(|t| t.map(|i| inst.to_world(&g.positions[i as usize])))
-        .collect()
-}
-
 /// Brute force over every triangle pair in world coordinates, exact:
 /// (intersecting pairs, crossing pairs, deepest crossing).
 fn brute(a: &[[Point3<f64>; 3]], b: &[[Point3<f64>; 3]]) -> (usize, usize, f64) {
@@ -102,7 +92,9 @@ fn compare(name: &str) {
     let pairwise = set(&rec.pairwise_colliding_pairs);
     let found = cs.clashes(&ClashOptions::default());
     let ours: BTreeSet<(usize, usize)> = found.clashes.iter().map(|c| (c.a, c.b)).collect();
-    let tris = |p: usize| world_triangles(cs.parts.instance(&scenes, cs.parts.parts[p].members[0]));
+    let tris = |p: usize| {
+        common::world_triangles(cs.parts.instance(&scenes, cs.parts.parts[p].members[0]))
+    };
     let scale = |a: &[[Point3<f64>; 3]], b: &[[Point3<f64>; 3]]| {
         a.iter()
             .chain(b)

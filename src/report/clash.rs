@@ -18,6 +18,18 @@ pub struct TimeMs {
     pub query: f64,
 }
 
+impl TimeMs {
+    /// `time: load … ms, build … ms, query … ms` and a newline.
+    pub fn to_text(&self) -> String {
+        format!(
+            "time: load {} ms, build {} ms, query {} ms\n",
+            num(self.load, 3),
+            num(self.build, 3),
+            num(self.query, 3)
+        )
+    }
+}
+
 /// The counts of a clash run.
 #[derive(Debug, Serialize)]
 pub struct ClashSummary {
@@ -159,13 +171,7 @@ impl ClashDoc {
                 String::new()
             },
         );
-        out += &format!(
-            "time: load {} ms, build {} ms, query {} ms\n",
-            num(self.time_ms.load, 3),
-            num(self.time_ms.build, 3),
-            num(self.time_ms.query, 3)
-        );
-        out
+        out + &self.time_ms.to_text()
     }
 }
 
@@ -290,12 +296,6 @@ impl SelfFileJson {
                 out += &format!("  {}  x  {}\n", triangle_name(&p.a), triangle_name(&p.b));
             }
         }
-        out += &format!(
-            "time: load {} ms, build {} ms, query {} ms\n",
-            num(self.time_ms.load, 3),
-            num(self.time_ms.build, 3),
-            num(self.time_ms.query, 3)
-        );
-        out
+        out + &self.time_ms.to_text()
     }
 }

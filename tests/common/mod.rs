@@ -76,3 +76,13 @@ pub fn valid_scenes(dir: &std::path::Path) -> Vec<(Entry, bvtool::Scene)> {
         })
         .collect()
 }
+
+/// The triangles of one placed primitive in world coordinates, placed by
+/// its own transform (an oracle independent of shared trees and poses).
+pub fn world_triangles(inst: &bvtool::mesh::MeshInstance) -> Vec<[nalgebra::Point3<f64>; 3]> {
+    let g = &inst.geometry;
+    g.triangles
+        .iter()
+        .map(|t| t.map(|i| inst.to_world(&g.positions[i as usize])))
+        .collect()
+}

@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::bvtool;
+
 use bvtool::clash::crosses;
 use bvtool::load::load;
 use bvtool::query::triangle::triangles_intersect;
@@ -10,22 +12,9 @@ use nalgebra::Point3;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 const TORUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj");
 const CHAIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
-
-fn bvtool(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bvtool"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 /// World triangles of every instance of a file.
 fn instances(path: &str) -> Vec<Vec<[Point3<f64>; 3]>> {

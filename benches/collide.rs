@@ -13,83 +13,22 @@
 //! Needs the model corpus (`BVTOOL_MODELS` or `../shared/models`); without it
 //! the bench does nothing.
 
-use bvtool::TriMesh;
-use bvtool::pose::{Pose, PoseJson};
+mod common;
+
 use bvtool::query::parry_check::ParryPair;
 use bvtool::query::{ContactMode, collide};
 use bvtool::tree::{DEFAULT_LEAF_SIZE, ObbTree};
+use common::{REPEAT, median, median_per_query, model, poses};
 use criterion::{Criterion, criterion_group, criterion_main};
-use nalgebra::Point3;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Instant;
 
-/// The 69k bunny as a soup, through `bvtool::load` when the OBJ loader is
-/// there, else straight through `tobj`.
-fn bunny() -> Option<TriMesh> {
-    let dir = std::env::var_os("BVTOOL_MODELS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/models"));
-    let path = dir.join("obj/common-3d-test-models/stanford-bunny.obj");
-    if let Ok(scene) = bvtool::load::load(&path, &Default::default()) {
-        return Some(scene.flatten());
-    }
-    let (models, _) = tobj::load_obj(&path, &tobj::GPU_LOAD_OPTIONS).ok()?;
-    let mut m = TriMesh::default();
-    for model in models {
-        let base = m.vertices.len() as u32;
-        let p = &model.mesh.positions;
-        m.vertices.extend(
-            p.chunks_exact(3)
-                .map(|c| Point3::new(c[0] as f64, c[1] as f64, c[2] as f64)),
-        );
-        for (k, t) in model.mesh.indices.chunks_exact(3).enumerate() {
-            m.triangles.push([base + t[0], base + t[1], base + t[2]]);
-            m.sources
-                .push(bvtool::TriangleSource::unplaced(0, k as u32));
-        }
-    }
-    Some(m)
-}
-
-/// Repeats per pose for the printed medians, as `collide_peers.py --repeat 5`.
-const REPEAT: usize = 5;
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// The median over poses of the per-pose median time of `f`, in µs.
-fn median_per_query(poses: &[Pose], mut f: impl FnMut(&Pose) -> bool) -> f64 {
-    let per_pose = poses.iter().map(|p| {
-        median(
-            (0..REPEAT)
-                .map(|_| {
-                    let t = Instant::now();
-                    black_box(f(black_box(p)));
-                    t.elapsed().as_secs_f64() * 1e6
-                })
-                .collect(),
-        )
-    });
-    median(per_pose.collect())
-}
-
-fn poses() -> Vec<Pose> {
-    let text = include_str!("data/bunny69k_poses.json");
-    let json: Vec<PoseJson> = serde_json::from_str(text).expect("pose file");
-    json.iter()
-        .map(|p| Pose::from_json(p).expect("pose"))
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
-    let Some(mesh) = bunny() else {
+    let Some(mesh) = model("obj/common-3d-test-models/stanford-bunny.obj") else {
         eprintln!("no model corpus: skipping");
         return;
     };
-    let poses = poses();
+    let poses = poses("bunny69k_poses.json");
     let mut g = c.benchmark_group("bunny69k");
     g.sample_size(10);
     g.bench_function("build", |b| b.iter(|| ObbTree::build(black_box(&mesh))));

@@ -17,7 +17,7 @@
 
 use crate::TriMesh;
 use crate::pose::Pose;
-use crate::query::collide::Placement;
+use crate::query::Placement;
 use crate::query::parry_check::ParryPair;
 use crate::query::{Collision, ContactMode, collide, triangle::triangles_intersect};
 use crate::tree::ObbTree;

@@ -2,4 +2,5 @@
 //! implementation, with the tolerance its `f32` arithmetic calls for.
 
 pub mod collide;
+pub mod distance;
 pub mod fit;

@@ -1,18 +1,26 @@
 //! `bvtool collide`.
 
 use super::render::options;
-use super::{load_pair, print_json};
+use super::{load_pair, poses_from, print_json};
+use bvtool::Error;
 use bvtool::load::LoadOptions;
-use bvtool::query::{ContactMode, collide as collide_trees};
+use bvtool::query::{ContactMode, collide as collide_trees, within};
 use bvtool::render::compose::collision_picture;
 use bvtool::render::save_png;
 use bvtool::report::collide::{CollideOptions, run as collide};
-use bvtool::{Error, Pose};
 use std::path::PathBuf;
 
-/// Do two meshes touch? Mesh A stays at identity; mesh B is placed by each
-/// pose. Touching counts as contact. The exit code is 0 whatever the answer;
-/// the answer is in the output.
+/// Do two meshes touch, or come within a clearance? Mesh A stays at
+/// identity; mesh B is placed by each pose. Touching counts as contact. The
+/// exit code is 0 whatever the answer; the answer is in the output.
+///
+/// With --clearance D the question is which triangles of B come within
+/// distance D of A (touching and intersecting pairs at distance 0): with
+/// --first-contact it stops at the first such pair (about the cost of a
+/// first contact), with --all-pairs it lists every pair with its distance.
+/// Distances are computed in f64 within a rounding bound of a few ulps of
+/// the models' coordinates (see `bvtool help distance`); a pair within that
+/// bound of D may fall either side.
 ///
 /// Each file's scene is flattened into one mesh with one OBB tree. The trees
 /// are descended together with the 15-axis separating-axis test; leaf
@@ -43,10 +51,20 @@ pub struct Args {
     #[arg(long)]
     first_contact: bool,
     /// Also ask parry3d and report agreement per pose; a disagreement that is
-    /// not a touching case within f32 rounding is an error (exit 1).
-    #[arg(long)]
+    /// not a touching case within f32 rounding is an error (exit 1). Not
+    /// with --clearance (use `bvtool distance --check`).
+    #[arg(long, conflicts_with = "clearance")]
     check: bool,
-    /// Draw A and B at the first pose, intersecting triangles highlighted, to this PNG.
+    /// Report triangle pairs within this distance (model units, ≥ 0)
+    /// instead of intersecting pairs.
+    #[arg(long, value_name = "D", value_parser = clearance)]
+    clearance: Option<f64>,
+    /// Time each pose N times and report the median (`query_us`); a single
+    /// cold run can read several times the warm time.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    repeat: u32,
+    /// Draw A and B at the first pose, intersecting triangles (or, with
+    /// --clearance, the pairs within it) highlighted, to this PNG.
     #[arg(long)]
     render: Option<PathBuf>,
     /// View of the picture: `iso`, `front`, `side`, `top` or `grid`.
@@ -61,13 +79,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
-    let mut poses = Vec::new();
-    for spec in &args.pose {
-        poses.extend(Pose::parse_spec(spec)?);
-    }
-    if poses.is_empty() {
-        poses.push(Pose::identity());
-    }
+    let poses = poses_from(&args.pose)?;
     let (a, b) = load_pair(&args.a, &args.b, opts)?;
     let doc = collide(
         &a,
@@ -77,15 +89,24 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             first_contact: args.first_contact,
             list_pairs: args.all_pairs,
             check: args.check,
+            clearance: args.clearance,
+            repeat: args.repeat as usize,
         },
     )?;
     if let Some(path) = &args.render {
-        let c = collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All);
+        let pairs: Vec<(u32, u32)> = match args.clearance {
+            None => collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All).pairs,
+            Some(d) => within(&a.tree, &b.tree, &poses[0], d, ContactMode::All)
+                .pairs
+                .iter()
+                .map(|p| (p.a, p.b))
+                .collect(),
+        };
         let image = collision_picture(
             &a.mesh,
             &b.mesh,
             &poses[0],
-            &c.pairs,
+            &pairs,
             &options(&args.view, &args.size)?,
         )?;
         save_png(&image, path)?;
@@ -102,4 +123,12 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
         ));
     }
     Ok(())
+}
+
+/// A clearance or tolerance: a finite number ≥ 0.
+pub fn clearance(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(d) if d.is_finite() && d >= 0.0 => Ok(d),
+        _ => Err(format!("expected a finite number ≥ 0, got `{s}`")),
+    }
 }

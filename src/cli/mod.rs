@@ -4,7 +4,7 @@
 
 use bvtool::load::{LoadOptions, load};
 use bvtool::report::collide::Side;
-use bvtool::{Error, Scene};
+use bvtool::{Error, Pose, Scene};
 use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -12,6 +12,7 @@ use std::path::PathBuf;
 mod clash;
 mod collide;
 mod compare;
+mod distance;
 mod export;
 mod fit;
 mod info;
@@ -50,6 +51,7 @@ enum Command {
     Fit(fit::Args),
     Tree(tree::Args),
     Collide(collide::Args),
+    Distance(distance::Args),
     Clash(clash::Args),
     Verify(verify::Args),
     Compare(compare::Args),
@@ -79,6 +81,7 @@ pub fn run() -> i32 {
         Command::Fit(args) => fit::run(args, &opts),
         Command::Tree(args) => tree::run(args, &opts),
         Command::Collide(args) => collide::run(args, &opts),
+        Command::Distance(args) => distance::run(args, &opts),
         Command::Verify(args) => verify::run(args, &opts),
         Command::Compare(args) => compare::run(args, &opts),
         Command::Render(args) => render::run(args, &opts),
@@ -130,6 +133,19 @@ pub fn load_pair(
         || Side::new(&b.display().to_string(), &scenes[1]),
     );
     Ok((sa?, sb?))
+}
+
+/// The poses of `--pose` options (each inline or a file), in order; the
+/// identity when none is given.
+pub fn poses_from(specs: &[String]) -> Result<Vec<Pose>, Error> {
+    let mut poses = Vec::new();
+    for spec in specs {
+        poses.extend(Pose::parse_spec(spec)?);
+    }
+    if poses.is_empty() {
+        poses.push(Pose::identity());
+    }
+    Ok(poses)
 }
 
 /// Prints a value as pretty JSON on stdout.

@@ -1,12 +1,12 @@
 //! Tree-vs-tree collision: which triangles of A and B (at a pose) meet.
 
-use super::sat::{PlacedBox, Placement32, overlap, slack_for};
+use super::sat::{PlacedBox, overlap};
+use super::tree_pair::{Placement, TreePair, split_a};
 use super::triangle::triangles_intersect;
 use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
 use crate::tree::ObbTree;
-use nalgebra::{Matrix3, Point3, Vector3};
-use wide::f32x4;
+use nalgebra::Point3;
 
 /// How much of the answer a query wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,39 +32,6 @@ pub struct Collision {
     pub triangle_tests: u64,
 }
 
-/// A pose as the matrix and vector that place B's points in A's frame. The
-/// query and every brute-force check use this same rounding, so that they
-/// test bit-identical `f64` coordinates.
-#[derive(Clone, Copy, Debug)]
-pub struct Placement {
-    /// The rotation matrix R.
-    pub rotation: Matrix3<f64>,
-    /// The translation t.
-    pub translation: Vector3<f64>,
-}
-
-impl Placement {
-    /// The placement of a pose.
-    pub fn new(pose: &Pose) -> Placement {
-        Placement {
-            rotation: pose.rotation.to_rotation_matrix().into_inner(),
-            translation: pose.translation,
-        }
-    }
-
-    /// `R·p + t`, in `f64`.
-    #[inline]
-    pub fn apply(&self, p: &Point3<f64>) -> Point3<f64> {
-        Point3::from(self.rotation * p.coords + self.translation)
-    }
-
-    /// A triangle placed.
-    #[inline]
-    pub fn triangle(&self, t: &[Point3<f64>; 3]) -> [Point3<f64>; 3] {
-        [self.apply(&t[0]), self.apply(&t[1]), self.apply(&t[2])]
-    }
-}
-
 /// Collides tree `a` (at identity) with tree `b` placed by `pose`
 /// (B's points map `v → R·v + t` into A's frame).
 ///
@@ -79,45 +46,66 @@ impl Placement {
 /// pairs that are truly apart.
 pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Collision {
     let mut out = Collision::default();
-    if a.nodes.is_empty() || b.nodes.is_empty() {
+    let Some(pair) = TreePair::new(a, b, pose) else {
         return out;
-    }
-    let place = Placement::new(pose);
-    // Node boxes are relative to their tree's origin: a point w of B's boxes
-    // is v − o_B, and R·v + t − o_A = R·w + (R·o_B + t − o_A). That shift is
-    // formed in f64; its rounding (a few ulps of the origins and t) is added
-    // to the f32 slack, which otherwise scales with the models' own size.
-    let shift = place.rotation * b.origin.coords + place.translation - a.origin.coords;
-    let place32 = Placement32::new(&place.rotation, &shift);
-    let offsets = a.origin.coords.amax() + 2.0 * b.origin.coords.amax() + place.translation.amax();
-    let slack =
-        slack_for(a.reach + 2.0 * b.reach + shift.amax()) + round_up(8.0 * f64::EPSILON * offsets);
-    let place_node = |i: u32| (i, place32.place(&b.nodes[i as usize].bx));
+    };
+    let mut triangle_tests = 0;
+    out.box_tests = descend(&pair, 0.0, |i, j, ta, tb| {
+        triangle_tests += 1;
+        if triangles_intersect(ta, tb) {
+            out.pairs.push((i, j));
+            mode == ContactMode::First
+        } else {
+            false
+        }
+    });
+    out.triangle_tests = triangle_tests;
+    out.intersecting = !out.pairs.is_empty();
+    out.pairs.sort_unstable();
+    out
+}
+
+/// The simultaneous depth-first descent of [`collide`] and of the clearance
+/// query ([`super::clearance::within`]): every pair of leaf triangles whose
+/// boxes come within `margin` of each other is handed to `leaf` as
+/// `(A's triangle, B's triangle, A's corners, B's corners placed)` —
+/// triangles named by their index in the meshes the trees were built from —
+/// until `leaf` returns `true` (stop). Returns the number of box tests.
+///
+/// A node pair is pruned when the SAT finds a gap wider than `margin` plus
+/// the rounding slack on one of the 15 axes; a gap bounds the distance
+/// between the boxes from below ([`super::sat::separation`]), so no pair of
+/// triangles within `margin` of each other is ever pruned.
+pub(crate) fn descend(
+    pair: &TreePair,
+    margin: f64,
+    mut leaf: impl FnMut(u32, u32, &[Point3<f64>; 3], &[Point3<f64>; 3]) -> bool,
+) -> u64 {
+    let (a, b) = (pair.a, pair.b);
+    // The margin is compared along axes of length 1 up to f32 rounding
+    // (about 1e-7): a relative 1e-6 more covers it.
+    let slack = pair.slack + round_up(margin * (1.0 + 1e-6));
     let mut placed_tris: Vec<[Point3<f64>; 3]> = Vec::with_capacity(b.leaf_size);
-    let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, place_node(0))];
+    let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, pair.place_node(0))];
+    let mut box_tests = 0;
     while let Some((ia, (ib, pb))) = stack.pop() {
         let na = &a.nodes[ia as usize];
         let nb = &b.nodes[ib as usize];
-        out.box_tests += 1;
+        box_tests += 1;
         if !overlap(&na.bx, &pb, slack) {
             continue;
         }
         match (na.is_leaf(), nb.is_leaf()) {
             (true, true) => {
-                placed_tris.clear();
-                placed_tris.extend(b.node_triangles(nb).iter().map(|t| place.triangle(t)));
+                pair.place_triangles(nb, &mut placed_tris);
                 for (i, ta) in a.node_triangles(na).iter().enumerate() {
                     for (j, tb) in placed_tris.iter().enumerate() {
-                        out.triangle_tests += 1;
-                        if triangles_intersect(ta, tb) {
-                            out.intersecting = true;
-                            out.pairs.push((
-                                a.original[na.start as usize + i],
-                                b.original[nb.start as usize + j],
-                            ));
-                            if mode == ContactMode::First {
-                                return out;
-                            }
+                        let (oa, ob) = (
+                            a.original[na.start as usize + i],
+                            b.original[nb.start as usize + j],
+                        );
+                        if leaf(oa, ob, ta, tb) {
+                            return box_tests;
                         }
                     }
                 }
@@ -127,23 +115,21 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
                 stack.push((ia + 1, (ib, pb)));
             }
             (true, false) => {
-                stack.push((ia, place_node(nb.right)));
-                stack.push((ia, place_node(ib + 1)));
+                stack.push((ia, pair.place_node(nb.right)));
+                stack.push((ia, pair.place_node(ib + 1)));
             }
             (false, false) => {
-                let ha = f32x4::new(na.bx.half_extents);
-                if (ha * ha).reduce_add() >= pb.half_diagonal2() {
+                if split_a(na, &pb) {
                     stack.push((na.right, (ib, pb)));
                     stack.push((ia + 1, (ib, pb)));
                 } else {
-                    stack.push((ia, place_node(nb.right)));
-                    stack.push((ia, place_node(ib + 1)));
+                    stack.push((ia, pair.place_node(nb.right)));
+                    stack.push((ia, pair.place_node(ib + 1)));
                 }
             }
         }
     }
-    out.pairs.sort_unstable();
-    out
+    box_tests
 }
 
 /// Every intersecting pair by brute force: each triangle of `a` against each

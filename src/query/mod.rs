@@ -1,9 +1,19 @@
-//! Queries on pairs of trees: do two meshes touch at a pose, and where.
+//! Queries on pairs of trees: do two meshes touch at a pose, where, how far
+//! apart are they, and which parts come within a clearance.
 
+pub mod clearance;
 pub mod collide;
+pub mod distance;
 pub mod parry_check;
 pub mod poses;
 pub mod sat;
+mod tree_pair;
 pub mod triangle;
+pub mod triangle_distance;
 
-pub use collide::{Collision, ContactMode, Placement, brute_force, collide};
+pub use clearance::{Clearance, ClosePair, within};
+pub use collide::{Collision, ContactMode, brute_force, collide};
+pub use distance::{
+    Distance, DistanceOptions, DistanceScratch, brute_force_distance, distance, distance_with,
+};
+pub use tree_pair::Placement;

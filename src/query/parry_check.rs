@@ -4,11 +4,11 @@
 //! tolerances, so it may differ from the exact answer where the meshes are
 //! within `f32` rounding of touching.
 
-use super::collide::Placement;
+use super::tree_pair::Placement;
 use crate::mesh::TriMesh;
 use crate::parry_bridge as bridge;
 use crate::pose::Pose;
-use parry3d::query::intersection_test;
+use parry3d::query::{distance, intersection_test};
 use parry3d::shape::TriMesh as PTriMesh;
 
 /// Two meshes converted to parry's `TriMesh` once, to be asked many poses.
@@ -32,6 +32,15 @@ impl ParryPair {
     /// shapes, A at identity and B at `pose` (rounded to `f32`).
     pub fn intersects(&self, pose: &Pose) -> bool {
         self.intersection(pose).is_some()
+    }
+
+    /// parry3d's minimum distance (`query::distance` of the two `TriMesh`
+    /// shapes: its BVH over A's triangles against B's, each triangle pair
+    /// by GJK in `f32`), A at identity and B at `pose`; 0 when they touch.
+    pub fn distance(&self, pose: &Pose) -> Option<f64> {
+        distance(&bridge::identity(), &self.a, &bridge::pose(pose), &self.b)
+            .ok()
+            .map(|d| d.distance as f64)
     }
 
     /// Like [`ParryPair::intersects`], returning the triangle pair (A's, B's)

@@ -97,66 +97,136 @@ fn rot2(v: f32x4) -> f32x4 {
     f32x4::new([a[2], a[0], a[1], 0.0])
 }
 
-/// Whether box `a` (in A's frame) and the placed box `b` overlap, with every
-/// interval widened by `slack` (from [`slack_for`]); touching counts.
+/// The separating-axis projections of box `a` (in A's frame) and the placed
+/// box `b`: with `R = Aᵀ·B` (`R_ij = aᵢ·bⱼ`) and `T = Aᵀ·(c_B − c_A)`, the
+/// 15 candidate axes are A's 3 face normals, B's 3 and the 9 cross products
+/// `aᵢ × bⱼ`; on each axis `L` the *gap* is `|T·L| − r_A(L) − r_B(L)`, where
+/// the radii use `|R_ij| + 1e-6`. A positive gap separates the boxes.
 ///
-/// With `R = Aᵀ·B` (`R_ij = aᵢ·bⱼ`) and `T = Aᵀ·(c_B − c_A)`, the 15
-/// candidate axes are A's 3 face normals, B's 3 and the 9 cross products
-/// `aᵢ × bⱼ`; on each axis `L` the boxes are separated when
-/// `|T·L| > r_A(L) + r_B(L) + slack`, where the radii use `|R_ij| + 1e-6`.
-/// A's faces are tested first (they separate most often), then the other 12
-/// axes at once.
+/// The gaps come in two stages so that [`overlap`] can stop after A's faces
+/// (they separate most often).
+struct Sat {
+    ea: f32x4,
+    eb: f32x4,
+    t: f32x4,
+    rc: [f32x4; 3],
+}
+
+impl Sat {
+    /// The projections, and the gaps on A's three face normals (lane i).
+    #[inline(always)]
+    fn new(a: &NodeBox, b: &PlacedBox) -> (Sat, f32x4) {
+        let rows = a.rows.map(f32x4::new);
+        let ea = f32x4::new(a.half_extents);
+        let eb = b.half_extents;
+        let eps = f32x4::splat(ABS_R_EPS);
+        let [d0, d1, d2] = broadcast(b.center - f32x4::new(a.center));
+        // Lane i: T_i = aᵢ·d.
+        let t = rows[0] * d0 + rows[1] * d1 + rows[2] * d2;
+        // Column j of R (lane i: aᵢ·bⱼ), and its padded absolute value.
+        let rc = b.axes.map(|axis| {
+            let [x, y, z] = broadcast(axis);
+            rows[0] * x + rows[1] * y + rows[2] * z
+        });
+        let arc = rc.map(|c| c.abs() + eps);
+        let [eb0, eb1, eb2] = broadcast(eb);
+        let rb = arc[0] * eb0 + arc[1] * eb1 + arc[2] * eb2;
+        let gaps = t.abs() - (ea + rb);
+        (Sat { ea, eb, t, rc }, gaps)
+    }
+
+    /// The gaps on the other 12 axes: B's face normals (lane j), then the
+    /// cross products `aᵢ × bⱼ` for i = 0, 1, 2 (lane j).
+    #[inline(always)]
+    fn other_gaps(&self) -> [f32x4; 4] {
+        let eps = f32x4::splat(ABS_R_EPS);
+        let (ea, eb) = (self.ea, self.eb);
+        // Rows of R (lane j: aᵢ·bⱼ); lane 3 of every row is 0.
+        let [r0, r1, r2, _] = f32x4::transpose([self.rc[0], self.rc[1], self.rc[2], f32x4::ZERO]);
+        let r = [r0, r1, r2];
+        let ar = r.map(|row| row.abs() + eps);
+        let tb = broadcast(self.t);
+        let eas = broadcast(ea);
+        // B's face normals (lane j): |T·bⱼ| vs Σᵢ eaᵢ|R_ij| + ebⱼ.
+        let tl = r[0] * tb[0] + r[1] * tb[1] + r[2] * tb[2];
+        let ra = ar[0] * eas[0] + ar[1] * eas[1] + ar[2] * eas[2];
+        let faces_b = tl.abs() - (ra + eb);
+        // Cross products aᵢ × bⱼ (lane j). Each box contributes its two *half*
+        // extents perpendicular to the edge it supplies.
+        let (eb_1, eb_2) = (rot1(eb), rot2(eb));
+        let cross = |i: usize| {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            let ra = ar[i2] * eas[i1] + ar[i1] * eas[i2];
+            let rb = eb_1 * rot2(ar[i]) + eb_2 * rot1(ar[i]);
+            let tl = r[i1] * tb[i2] - r[i2] * tb[i1];
+            tl.abs() - (ra + rb)
+        };
+        [faces_b, cross(0), cross(1), cross(2)]
+    }
+}
+
+/// Whether box `a` (in A's frame) and the placed box `b` overlap, with every
+/// interval widened by `slack` (from [`slack_for`]); touching counts: no
+/// gap of [`Sat`] exceeds the slack.
 ///
 /// Conservative: with the slack of [`slack_for`], the `f32` rounding of the
 /// data and of this arithmetic cannot make touching or overlapping boxes
 /// test separated. Disjoint boxes closer than the slack may test
 /// overlapping, which only costs the caller a descent. Flat boxes (a zero
 /// half extent) are handled: the test is the same SAT on a degenerate box.
+/// A margin `m` added to the slack asks whether the boxes come within `m`
+/// of each other (see [`separation`] for why a gap bounds the distance).
 #[inline]
 pub fn overlap(a: &NodeBox, b: &PlacedBox, slack: f32) -> bool {
-    let rows = a.rows.map(f32x4::new);
-    let ea = f32x4::new(a.half_extents);
-    let eb = b.half_extents;
+    let (sat, gaps) = Sat::new(a, b);
     let s = f32x4::splat(slack);
-    let eps = f32x4::splat(ABS_R_EPS);
-    let [d0, d1, d2] = broadcast(b.center - f32x4::new(a.center));
-    // Lane i: T_i = aᵢ·d.
-    let t = rows[0] * d0 + rows[1] * d1 + rows[2] * d2;
-    // Column j of R (lane i: aᵢ·bⱼ), and its padded absolute value.
-    let rc = b.axes.map(|axis| {
-        let [x, y, z] = broadcast(axis);
-        rows[0] * x + rows[1] * y + rows[2] * z
-    });
-    let arc = rc.map(|c| c.abs() + eps);
-    let [eb0, eb1, eb2] = broadcast(eb);
-    // A's face normals (lane i).
-    let rb = arc[0] * eb0 + arc[1] * eb1 + arc[2] * eb2;
-    if t.abs().simd_gt(ea + rb + s).to_bitmask() & XYZ != 0 {
+    if gaps.simd_gt(s).to_bitmask() & XYZ != 0 {
         return false;
     }
-    // Rows of R (lane j: aᵢ·bⱼ); lane 3 of every row is 0.
-    let [r0, r1, r2, _] = f32x4::transpose([rc[0], rc[1], rc[2], f32x4::ZERO]);
-    let r = [r0, r1, r2];
-    let ar = r.map(|row| row.abs() + eps);
-    let [t0, t1, t2] = broadcast(t);
-    let tb = [t0, t1, t2];
-    let [ea0, ea1, ea2] = broadcast(ea);
-    let eas = [ea0, ea1, ea2];
-    // B's face normals (lane j): |T·bⱼ| vs Σᵢ eaᵢ|R_ij| + ebⱼ.
-    let tl = r[0] * t0 + r[1] * t1 + r[2] * t2;
-    let ra = ar[0] * ea0 + ar[1] * ea1 + ar[2] * ea2;
-    let mut separated = tl.abs().simd_gt(ra + eb + s);
-    // Cross products aᵢ × bⱼ (lane j). Each box contributes its two *half*
-    // extents perpendicular to the edge it supplies.
-    let (eb_1, eb_2) = (rot1(eb), rot2(eb));
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let ra = ar[i2] * eas[i1] + ar[i1] * eas[i2];
-        let rb = eb_1 * rot2(ar[i]) + eb_2 * rot1(ar[i]);
-        let tl = r[i1] * tb[i2] - r[i2] * tb[i1];
-        separated |= tl.abs().simd_gt(ra + rb + s);
+    let [g0, g1, g2, g3] = sat.other_gaps();
+    (g0.simd_gt(s) | g1.simd_gt(s) | g2.simd_gt(s) | g3.simd_gt(s)).to_bitmask() & XYZ == 0
+}
+
+/// A lower bound on the distance between box `a` (in A's frame) and the
+/// placed box `b`, given the `f32` rounding `slack` of the query
+/// ([`slack_for`]): the largest of the norm of A's three face gaps (each
+/// less the slack, and 0 when not positive), the same for B's, and the
+/// largest cross-axis gap less the slack.
+///
+/// Why each bounds the distance. Projecting onto a unit direction never
+/// lengthens a segment, so the gap between the two boxes' projections onto
+/// `L/|L|`, which is `gap/|L|`, is at most their distance; cross axes have
+/// `|L| = |aᵢ × bⱼ| ≤ 1`, so a positive gap is itself at most the
+/// distance. On A's own axes more holds: the distance from a point `x` to
+/// box A is `√Σᵢ max(0, |xᵢ − cᵢ| − eᵢ)²` in A's frame, and the i-th term is
+/// at least the i-th face gap squared for every `x` of B, so the norm of the
+/// three positive gaps is at most the distance (up to √3 more than their
+/// largest, for boxes apart along a diagonal). The same holds with the
+/// boxes' roles swapped. The axes are orthonormal up to their `f32`
+/// rounding, about 1e-7, which the `|R|` padding and the slack cover, and
+/// the slack takes off the rounding of the arithmetic.
+///
+/// A caller that only needs to know whether the bound reaches `enough`
+/// gets an answer ≥ `enough` as soon as A's face axes show it, without the
+/// other 12 axes (pass `f32::INFINITY` for the bound itself).
+#[inline]
+pub fn separation(a: &NodeBox, b: &PlacedBox, slack: f32, enough: f32) -> f32 {
+    let (sat, faces_a) = Sat::new(a, b);
+    let s = f32x4::splat(slack);
+    let norm = |gaps: f32x4| {
+        // Lane 3 is padding: zero it.
+        let g = (gaps - s).max(f32x4::ZERO) * f32x4::new([1.0, 1.0, 1.0, 0.0]);
+        (g * g).reduce_add().sqrt()
+    };
+    let bound_a = norm(faces_a);
+    if bound_a >= enough {
+        return bound_a;
     }
-    separated.to_bitmask() & XYZ == 0
+    let [faces_b, g1, g2, g3] = sat.other_gaps();
+    let m = g1.max(g2).max(g3).to_array();
+    bound_a
+        .max(norm(faces_b))
+        .max(m[0].max(m[1]).max(m[2]) - slack)
 }
 
 /// The interval padding for a test whose boxes, centres and placement stay
@@ -175,19 +245,32 @@ pub fn slack_for(scale: f64) -> f32 {
     (256.0 * f32::EPSILON as f64 * scale) as f32
 }
 
-/// Whether two `f64` boxes in the same frame overlap (touching counts): both
-/// rounded outwards to `f32` node boxes ([`NodeBox::about`] the frame's
-/// origin) and tested by
-/// [`overlap`], with its conservative guarantees.
-pub fn obb_overlap(a: &Obb, b: &Obb) -> bool {
+/// Two `f64` boxes in the same frame, rounded outwards to `f32` node boxes
+/// ([`NodeBox::about`] the frame's origin) as a query sees them: A's box,
+/// B's placed box and the rounding slack.
+fn as_query(a: &Obb, b: &Obb) -> (NodeBox, PlacedBox, f32) {
     let scale = a.center.coords.amax()
         + b.center.coords.amax()
         + a.half_extents.amax()
         + b.half_extents.amax();
     let identity = Placement32::new(&UnitQuaternion::identity().into(), &Vector3::zeros());
-    overlap(
-        &NodeBox::about(a, &Point3::origin()),
-        &identity.place(&NodeBox::about(b, &Point3::origin())),
+    (
+        NodeBox::about(a, &Point3::origin()),
+        identity.place(&NodeBox::about(b, &Point3::origin())),
         slack_for(scale),
     )
+}
+
+/// Whether two `f64` boxes in the same frame overlap (touching counts), by
+/// [`overlap`] with its conservative guarantees.
+pub fn obb_overlap(a: &Obb, b: &Obb) -> bool {
+    let (na, pb, slack) = as_query(a, b);
+    overlap(&na, &pb, slack)
+}
+
+/// A lower bound on the distance between two `f64` boxes in the same frame,
+/// by [`separation`] with its guarantees.
+pub fn obb_separation(a: &Obb, b: &Obb) -> f32 {
+    let (na, pb, slack) = as_query(a, b);
+    separation(&na, &pb, slack, f32::INFINITY)
 }

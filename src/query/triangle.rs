@@ -206,6 +206,12 @@ fn segment_proper_triangle(
     !((v0 > 0 || v1 > 0 || v2 > 0) && (v0 < 0 || v1 < 0 || v2 < 0))
 }
 
+/// The exact side of `p` with respect to the plane of triangle `t`: the sign
+/// of `orient3d(t0, t1, t2, p)` (0 on the plane, or for a degenerate `t`).
+pub fn plane_side(t: &[Point3<f64>; 3], p: &Point3<f64>) -> i8 {
+    Plane::new(t).side(p)
+}
+
 /// Whether two closed triangles meet, exactly (see the module docs).
 pub fn triangles_intersect(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
     // Plane-side rejection: all of one triangle strictly on one side of the

@@ -8,6 +8,7 @@ use crate::fit::{self, Aabb, ConvexHull, ObbMethod, SphereMethod};
 use crate::mesh::{Scene, TriMesh};
 use crate::pose::Pose;
 use image::RgbImage;
+use nalgebra::Point3;
 
 /// Which fitted volumes to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +92,37 @@ pub fn collision_picture(
     pairs: &[(u32, u32)],
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
+    render(
+        &pair_scene(a, b, pose, pairs, "intersecting triangles"),
+        opts,
+    )
+}
+
+/// Mesh A at identity and mesh B at `pose`, the closest triangles
+/// (`triangles`, A's and B's) highlighted and the segment between the
+/// closest points (`points`, in A's frame) drawn over them.
+pub fn distance_picture(
+    a: &TriMesh,
+    b: &TriMesh,
+    pose: &Pose,
+    triangles: (u32, u32),
+    points: (Point3<f64>, Point3<f64>),
+    opts: &RenderOptions,
+) -> Result<RgbImage> {
+    let mut picture = pair_scene(a, b, pose, &[triangles], "closest triangles");
+    picture.add_volume(Volume::Segment(points.0, points.1), "closest points");
+    render(&picture, opts)
+}
+
+/// The two meshes of a pair query, B placed, with the triangles of `pairs`
+/// highlighted under the legend `what`.
+fn pair_scene(
+    a: &TriMesh,
+    b: &TriMesh,
+    pose: &Pose,
+    pairs: &[(u32, u32)],
+    what: &str,
+) -> RenderScene {
     let mut placed = b.clone();
     for v in &mut placed.vertices {
         *v = pose.transform_point(v);
@@ -98,11 +130,11 @@ pub fn collision_picture(
     let mut picture = RenderScene::new();
     let la = picture.add_mesh(a.clone());
     la.label = Some("A".into());
-    la.highlight_label = "intersecting triangles".into();
+    la.highlight_label = what.into();
     la.highlighted = pairs.iter().map(|p| p.0 as usize).collect();
     let lb = picture.add_mesh(placed);
     lb.label = Some("B".into());
-    lb.highlight_label = "intersecting triangles".into();
+    lb.highlight_label = what.into();
     lb.highlighted = pairs.iter().map(|p| p.1 as usize).collect();
-    render(&picture, opts)
+    picture
 }

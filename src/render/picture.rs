@@ -207,6 +207,14 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb) {
             );
             return;
         }
+        Volume::Segment(p, q) => {
+            let (p, q) = (cam.project(*p), cam.project(*q));
+            canvas.line(p, q, color, LINE_WIDTH, false);
+            for end in [p, q] {
+                canvas.circle(end, 3.0 * LINE_WIDTH as f64, color, LINE_WIDTH);
+            }
+            return;
+        }
     };
     let px = corners.map(|c| cam.project(c));
     for (a, b) in BOX_EDGES {

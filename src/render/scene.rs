@@ -60,6 +60,9 @@ pub enum Volume {
     /// Drawn as its silhouette: in an orthographic view, the circle of the
     /// sphere's radius around its projected centre.
     Sphere(Sphere),
+    /// A segment between two points (e.g. the closest points of two
+    /// meshes), drawn as a line with a dot at each end.
+    Segment(Point3<f64>, Point3<f64>),
 }
 
 impl Volume {
@@ -73,6 +76,7 @@ impl Volume {
                 .to_vec(),
             Volume::Obb(b) => b.corners().map(|c| (c, 0.0)).to_vec(),
             Volume::Sphere(s) => vec![(s.center, s.radius)],
+            Volume::Segment(p, q) => vec![(*p, 0.0), (*q, 0.0)],
         }
     }
 }

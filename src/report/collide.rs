@@ -1,11 +1,12 @@
 //! `bvtool collide` and `bvtool verify`: the answers at each pose.
 
 use super::table::{Table, num};
+use super::timed;
 use crate::check::collide::{Checker, PoseCheck};
 use crate::error::{Error, Result};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::{Pose, PoseJson};
-use crate::query::{ContactMode, collide};
+use crate::query::{ClosePair, ContactMode, collide, within};
 use crate::tree::ObbTree;
 use serde::Serialize;
 use std::time::Instant;
@@ -66,13 +67,17 @@ pub struct BuildMs {
     pub b: f64,
 }
 
-/// An intersecting pair of triangles, each named as its file names it.
+/// A pair of triangles (intersecting, or within the clearance), each named
+/// as its file names it.
 #[derive(Debug, Serialize)]
 pub struct PairJson {
     /// The triangle of A.
     pub a: TriangleSource,
     /// The triangle of B.
     pub b: TriangleSource,
+    /// With `--clearance`: their distance (model units; 0 when they meet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
 }
 
 /// The answer at one pose.
@@ -82,9 +87,16 @@ pub struct PoseResult {
     pub index: usize,
     /// The pose (B's vertices map v → R·v + t into A's frame; rotation x, y, z, w).
     pub pose: PoseJson,
-    /// Whether any triangle of A meets any of B (touching counts).
-    pub intersecting: bool,
-    /// Intersecting triangle pairs (`null` in first-contact mode).
+    /// Whether any triangle of A meets any of B (touching counts); `null`
+    /// with `--clearance` in first-contact mode, which stops at the first
+    /// pair within the clearance.
+    pub intersecting: Option<bool>,
+    /// With `--clearance`: whether any triangle of B comes within the
+    /// clearance of A.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<bool>,
+    /// Intersecting triangle pairs — with `--clearance`, pairs within it —
+    /// (`null` in first-contact mode).
     pub pair_count: Option<usize>,
     /// The pairs (with `--all-pairs`), sorted by A's then B's triangle.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,7 +105,8 @@ pub struct PoseResult {
     pub box_tests: u64,
     /// Exact triangle–triangle tests made.
     pub triangle_tests: u64,
-    /// Query time, microseconds (trees already built).
+    /// Query time, microseconds (trees already built); with `--repeat N`,
+    /// the median of N runs.
     pub query_us: f64,
     /// parry3d's answer (with `--check`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,6 +124,10 @@ pub struct CollideDoc {
     pub build_ms: BuildMs,
     /// `first` (stop at the first contact) or `all` (every pair).
     pub mode: &'static str,
+    /// With `--clearance`: the clearance D (model units); pairs are those
+    /// within D.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clearance: Option<f64>,
     /// One answer per pose, in order.
     pub poses: Vec<PoseResult>,
 }
@@ -122,8 +139,12 @@ pub struct CollideOptions {
     pub first_contact: bool,
     /// List every pair.
     pub list_pairs: bool,
-    /// Ask parry3d too.
+    /// Ask parry3d too (not with a clearance).
     pub check: bool,
+    /// Report pairs within this distance instead of intersecting pairs.
+    pub clearance: Option<f64>,
+    /// Time each pose this many times (the median is reported).
+    pub repeat: usize,
 }
 
 /// Collides `a` with `b` at every pose.
@@ -140,32 +161,43 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<
     };
     let mut results = Vec::with_capacity(poses.len());
     for (index, pose) in poses.iter().enumerate() {
-        let t = Instant::now();
-        let c = collide(&a.tree, &b.tree, pose, mode);
-        let query_us = t.elapsed().as_secs_f64() * 1e6;
-        let check = match &checker {
-            Some(ch) => Some(
-                ch.check(pose, &c, !opts.first_contact && opts.list_pairs)
+        let (found, query_us) = timed(opts.repeat, || answer(a, b, pose, mode, opts.clearance));
+        let check = match (&checker, &found) {
+            (Some(ch), Found::Contact(c)) => Some(
+                ch.check(pose, c, !opts.first_contact && opts.list_pairs)
                     .map_err(Error::Input)?,
             ),
-            None => None,
+            _ => None,
+        };
+        let (pairs, box_tests, triangle_tests) = found.pairs();
+        let intersecting = match &found {
+            Found::Contact(c) => Some(c.intersecting),
+            Found::Close(c) if mode == ContactMode::All || !c.within => {
+                Some(c.pairs.iter().any(|p| p.distance == 0.0))
+            }
+            Found::Close(_) => None,
         };
         results.push(PoseResult {
             index,
             pose: pose.to_json(),
-            intersecting: c.intersecting,
-            pair_count: (!opts.first_contact).then_some(c.pairs.len()),
+            intersecting,
+            within: match &found {
+                Found::Close(c) => Some(c.within),
+                Found::Contact(_) => None,
+            },
+            pair_count: (!opts.first_contact).then_some(pairs.len()),
             pairs: opts.list_pairs.then(|| {
-                c.pairs
+                pairs
                     .iter()
-                    .map(|&(i, j)| PairJson {
-                        a: a.mesh.sources[i as usize],
-                        b: b.mesh.sources[j as usize],
+                    .map(|p| PairJson {
+                        a: a.mesh.sources[p.a as usize],
+                        b: b.mesh.sources[p.b as usize],
+                        distance: opts.clearance.map(|_| p.distance),
                     })
                     .collect()
             }),
-            box_tests: c.box_tests,
-            triangle_tests: c.triangle_tests,
+            box_tests,
+            triangle_tests,
             query_us,
             check,
         });
@@ -178,8 +210,44 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<
             b: b.build_ms,
         },
         mode: if opts.first_contact { "first" } else { "all" },
+        clearance: opts.clearance,
         poses: results,
     })
+}
+
+/// The answer of one query: contact, or clearance.
+enum Found {
+    Contact(crate::query::Collision),
+    Close(crate::query::Clearance),
+}
+
+impl Found {
+    /// The pairs (at distance 0 for contacts), box tests and triangle tests.
+    fn pairs(&self) -> (Vec<ClosePair>, u64, u64) {
+        match self {
+            Found::Contact(c) => (
+                c.pairs
+                    .iter()
+                    .map(|&(a, b)| ClosePair {
+                        a,
+                        b,
+                        distance: 0.0,
+                    })
+                    .collect(),
+                c.box_tests,
+                c.triangle_tests,
+            ),
+            Found::Close(c) => (c.pairs.clone(), c.box_tests, c.triangle_tests),
+        }
+    }
+}
+
+/// Collides, or asks for the pairs within `clearance`.
+fn answer(a: &Side, b: &Side, pose: &Pose, mode: ContactMode, clearance: Option<f64>) -> Found {
+    match clearance {
+        None => Found::Contact(collide(&a.tree, &b.tree, pose, mode)),
+        Some(d) => Found::Close(within(&a.tree, &b.tree, pose, d, mode)),
+    }
 }
 
 /// A triangle named as its file names it.
@@ -217,11 +285,16 @@ impl CollideDoc {
             self.b.triangles,
             num(self.build_ms.b, 3)
         );
+        let within = match self.clearance {
+            Some(d) => format!("within {}", num(d, 4)),
+            None => String::new(),
+        };
         let mut t = Table::new(&[
             "pose",
             "translation",
             "rotation (x,y,z,w)",
             "touching",
+            &within,
             "pairs",
             "box tests",
             "tri tests",
@@ -234,7 +307,8 @@ impl CollideDoc {
                 p.index.to_string(),
                 v(&p.pose.translation),
                 v(&p.pose.rotation),
-                if p.intersecting { "yes" } else { "no" }.into(),
+                yes_no(p.intersecting),
+                p.within.map_or(String::new(), |w| yes_no(Some(w))),
                 p.pair_count.map_or("-".into(), |n| n.to_string()),
                 p.box_tests.to_string(),
                 p.triangle_tests.to_string(),
@@ -254,13 +328,24 @@ impl CollideDoc {
         for p in &self.poses {
             for pair in p.pairs.iter().flatten() {
                 out += &format!(
-                    "  pose {}: A {}  x  B {}\n",
+                    "  pose {}: A {}  x  B {}{}\n",
                     p.index,
                     triangle_name(&pair.a),
-                    triangle_name(&pair.b)
+                    triangle_name(&pair.b),
+                    pair.distance
+                        .map_or(String::new(), |d| format!("  distance {}", num(d, 6)))
                 );
             }
         }
         out
+    }
+}
+
+/// `yes`, `no`, or `?` when the query did not decide.
+fn yes_no(b: Option<bool>) -> String {
+    match b {
+        Some(true) => "yes".into(),
+        Some(false) => "no".into(),
+        None => "?".into(),
     }
 }

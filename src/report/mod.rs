@@ -9,6 +9,7 @@ use serde::Serialize;
 pub mod clash;
 pub mod collide;
 pub mod compare;
+pub mod distance;
 pub mod fit;
 pub mod info;
 pub mod table;
@@ -25,4 +26,25 @@ pub struct FilesDoc<'a, T> {
 /// `[x, y, z]` from a point or vector.
 pub fn xyz(v: &nalgebra::Point3<f64>) -> [f64; 3] {
     [v.x, v.y, v.z]
+}
+
+/// Runs `query` `repeat` times (at least once): its last answer and the
+/// median of its times, in microseconds. A single cold run can read several
+/// times the warm time (caches, page faults), so benchmarks repeat.
+pub fn timed<T>(repeat: usize, mut query: impl FnMut() -> T) -> (T, f64) {
+    let mut times = Vec::with_capacity(repeat.max(1));
+    let mut answer = None;
+    for _ in 0..repeat.max(1) {
+        let t = std::time::Instant::now();
+        answer = Some(query());
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        0.5 * (times[n / 2 - 1] + times[n / 2])
+    };
+    (answer.expect("ran at least once"), median)
 }

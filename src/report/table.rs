@@ -20,7 +20,8 @@ impl Table {
         self.rows.push(cells);
     }
 
-    /// Renders the table, each line indented by `indent` spaces.
+    /// Renders the table, each line indented by `indent` spaces; a column
+    /// whose every cell, header included, is empty is left out.
     pub fn render(&self, indent: usize) -> String {
         let ncol = self.rows.iter().map(Vec::len).max().unwrap_or(0);
         let width: Vec<usize> = (0..ncol)
@@ -36,7 +37,7 @@ impl Table {
         let mut out = String::new();
         for row in &self.rows {
             let mut line = " ".repeat(indent);
-            for (c, cell) in row.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate().filter(|&(c, _)| width[c] > 0) {
                 let pad = width[c] - cell.chars().count();
                 let numeric = cell.trim_end_matches(['%', 'x']).parse::<f64>().is_ok();
                 if numeric && c > 0 {

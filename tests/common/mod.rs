@@ -2,6 +2,8 @@
 //! and what its manifest says.
 #![allow(dead_code)]
 
+pub mod shapes;
+
 use serde::Deserialize;
 use std::path::PathBuf;
 

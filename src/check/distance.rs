@@ -1,0 +1,86 @@
+//! `bvtool distance --check` and `verify --distance`: the tree's minimum
+//! distance against brute force over every triangle pair (the same exact
+//! triangle distance, so equal up to its rounding bound) and against
+//! parry3d's `f32` mesh–mesh distance.
+//!
+//! parry3d rounds coordinates to `f32` and runs GJK per triangle pair, so it
+//! can only agree to within `f32` rounding of the models' size
+//! ([`super::collide::tolerance`]) plus GJK's own relative tolerance; it
+//! covers every pose (its BVH prunes like ours), but cannot say whether the
+//! meshes touch exactly, and its nearest points are not compared.
+
+use super::collide::tolerance;
+use crate::TriMesh;
+use crate::pose::Pose;
+use crate::query::parry_check::ParryPair;
+use crate::query::{Distance, brute_force_distance};
+use serde::Serialize;
+
+/// Brute force is run when the meshes have at most this many triangle pairs
+/// (a few thousand triangles each; a second or so on two threads).
+pub const BRUTE_FORCE_MAX_PAIRS: usize = 25_000_000;
+
+/// parry3d's GJK stops within this relative tolerance of the distance.
+const GJK_RELATIVE: f64 = 1e-5;
+
+/// The checks of one pose.
+#[derive(Clone, Debug, Serialize)]
+pub struct DistanceCheck {
+    /// Brute force's distance (`null` for meshes with more than
+    /// [`BRUTE_FORCE_MAX_PAIRS`] triangle pairs).
+    pub brute_force: Option<f64>,
+    /// Whether brute force's distance is within both answers' rounding
+    /// bounds of the tree's, and their "intersecting" equal.
+    pub brute_force_agrees: Option<bool>,
+    /// parry3d's distance.
+    pub parry: Option<f64>,
+    /// How far parry3d may be from the exact answer (model units).
+    pub parry_tolerance: f64,
+    /// Whether parry3d is within that tolerance.
+    pub parry_agrees: bool,
+}
+
+impl DistanceCheck {
+    /// Whether every check that ran agrees.
+    pub fn ok(&self) -> bool {
+        self.parry_agrees && self.brute_force_agrees != Some(false)
+    }
+}
+
+/// A checker for one pair of meshes.
+pub struct DistanceChecker<'a> {
+    a: &'a TriMesh,
+    b: &'a TriMesh,
+    parry: ParryPair,
+}
+
+impl<'a> DistanceChecker<'a> {
+    /// Prepares parry3d's copies of both meshes.
+    pub fn new(a: &'a TriMesh, b: &'a TriMesh) -> Result<Self, String> {
+        Ok(DistanceChecker {
+            a,
+            b,
+            parry: ParryPair::new(a, b)?,
+        })
+    }
+
+    /// Checks the tree's answer `ours` at `pose`.
+    pub fn check(&self, pose: &Pose, ours: &Distance) -> DistanceCheck {
+        let small = self.a.triangles.len() * self.b.triangles.len() <= BRUTE_FORCE_MAX_PAIRS;
+        let brute = small
+            .then(|| brute_force_distance(self.a, self.b, pose))
+            .flatten();
+        let parry = self.parry.distance(pose);
+        let parry_tolerance = tolerance(self.a, self.b, pose) + GJK_RELATIVE * ours.distance;
+        DistanceCheck {
+            brute_force: brute.map(|d| d.distance),
+            brute_force_agrees: brute.map(|d| {
+                d.intersecting == ours.intersecting
+                    && (d.distance - ours.distance).abs() <= d.rounding_bound + ours.rounding_bound
+            }),
+            parry,
+            parry_tolerance,
+            parry_agrees: parry.is_some_and(|p| (p - ours.distance).abs() <= parry_tolerance),
+        }
+    }
+}

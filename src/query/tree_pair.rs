@@ -1,0 +1,113 @@
+//! Two trees at a relative pose: what every tree-vs-tree query sets up
+//! before it descends — B's boxes placed in A's frame in `f32`, B's
+//! triangles placed in `f64`, and the rounding slack of the box tests.
+
+use super::sat::{PlacedBox, Placement32, slack_for};
+use crate::fit::obb_f32::round_up;
+use crate::pose::Pose;
+use crate::tree::{Node, ObbTree};
+use nalgebra::{Matrix3, Point3, Vector3};
+use wide::f32x4;
+
+/// A pose as the matrix and vector that place B's points in A's frame. The
+/// queries and every brute-force check use this same rounding, so that they
+/// test bit-identical `f64` coordinates.
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    /// The rotation matrix R.
+    pub rotation: Matrix3<f64>,
+    /// The translation t.
+    pub translation: Vector3<f64>,
+}
+
+impl Placement {
+    /// The placement of a pose.
+    pub fn new(pose: &Pose) -> Placement {
+        Placement {
+            rotation: pose.rotation.to_rotation_matrix().into_inner(),
+            translation: pose.translation,
+        }
+    }
+
+    /// `R·p + t`, in `f64`.
+    #[inline]
+    pub fn apply(&self, p: &Point3<f64>) -> Point3<f64> {
+        Point3::from(self.rotation * p.coords + self.translation)
+    }
+
+    /// A triangle placed.
+    #[inline]
+    pub fn triangle(&self, t: &[Point3<f64>; 3]) -> [Point3<f64>; 3] {
+        [self.apply(&t[0]), self.apply(&t[1]), self.apply(&t[2])]
+    }
+}
+
+/// Tree `a` at identity and tree `b` placed by a pose, ready to descend.
+pub(crate) struct TreePair<'t> {
+    pub a: &'t ObbTree,
+    pub b: &'t ObbTree,
+    /// The `f64` placement of B's triangles.
+    pub place: Placement,
+    /// The `f32` placement of B's boxes (relative to the trees' origins).
+    place32: Placement32,
+    /// The `f32` rounding slack of a box test ([`slack_for`]).
+    pub slack: f32,
+    /// Largest absolute coordinate of A's corners and of B's placed corners
+    /// (for the triangle distance's rounding bound).
+    pub scale: f64,
+}
+
+impl<'t> TreePair<'t> {
+    /// `None` when either tree is empty.
+    pub fn new(a: &'t ObbTree, b: &'t ObbTree, pose: &Pose) -> Option<TreePair<'t>> {
+        if a.nodes.is_empty() || b.nodes.is_empty() {
+            return None;
+        }
+        let place = Placement::new(pose);
+        // Node boxes are relative to their tree's origin: a point w of B's
+        // boxes is v − o_B, and R·v + t − o_A = R·w + (R·o_B + t − o_A). That
+        // shift is formed in f64; its rounding (a few ulps of the origins and
+        // t) is added to the f32 slack, which otherwise scales with the
+        // models' own size.
+        let shift = place.rotation * b.origin.coords + place.translation - a.origin.coords;
+        let offsets =
+            a.origin.coords.amax() + 2.0 * b.origin.coords.amax() + place.translation.amax();
+        let slack = slack_for(a.reach + 2.0 * b.reach + shift.amax())
+            + round_up(8.0 * f64::EPSILON * offsets);
+        let b_center = place.apply(&b.origin).coords.amax();
+        Some(TreePair {
+            a,
+            b,
+            place32: Placement32::new(&place.rotation, &shift),
+            place,
+            slack,
+            scale: (a.origin.coords.amax() + a.reach).max(b_center + 3f64.sqrt() * b.reach),
+        })
+    }
+
+    /// Node `i` of B with its box placed in A's frame.
+    #[inline]
+    pub fn place_node(&self, i: u32) -> (u32, PlacedBox) {
+        (i, self.place32.place(&self.b.nodes[i as usize].bx))
+    }
+
+    /// The triangles of B's node `nb`, placed in A's frame, into `out`.
+    #[inline]
+    pub fn place_triangles(&self, nb: &Node, out: &mut Vec<[Point3<f64>; 3]>) {
+        out.clear();
+        out.extend(
+            self.b
+                .node_triangles(nb)
+                .iter()
+                .map(|t| self.place.triangle(t)),
+        );
+    }
+}
+
+/// Whether a descent should split A's node `na` rather than B's placed box
+/// `pb` when neither is a leaf: the one with the larger box diagonal.
+#[inline]
+pub(crate) fn split_a(na: &Node, pb: &PlacedBox) -> bool {
+    let ha = f32x4::new(na.bx.half_extents);
+    (ha * ha).reduce_add() >= pb.half_diagonal2()
+}

@@ -255,6 +255,76 @@ fn all_pairs_equal_brute_force_on_random_scenes() {
     }
 }
 
+/// With a clearance: every triangle pair of different parts within it equals
+/// brute force (each pair's `triangle_distance` in world coordinates), each
+/// part pair's least distance agrees within rounding, and parts that do not
+/// meet but come within it are `clearance`.
+#[test]
+fn clearance_equals_brute_force() {
+    use bvtool::query::triangle_distance::triangle_distance;
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let geoms = [sphere(1.0, 10), cube(0.6)];
+    for round in 0..6 {
+        let d = [0.05, 0.3, 0.0][round % 3];
+        let instances: Vec<MeshInstance> = (0..7)
+            .map(|k| {
+                let r = Rotation3::from_euler_angles(
+                    rng.random_range(0.0..3.0),
+                    rng.random_range(0.0..3.0),
+                    rng.random_range(0.0..3.0),
+                );
+                let t = at(
+                    rng.random_range(-3.0..3.0),
+                    rng.random_range(-3.0..3.0),
+                    rng.random_range(-1.0..1.0),
+                ) * r.to_homogeneous();
+                place(k, k % 2, &geoms[(k % 2) as usize], t)
+            })
+            .collect();
+        let scenes = [scene(instances)];
+        let cs = ClashScene::new(&scenes, &["r".into()], Grouping::Instance);
+        let found = cs.clashes(&ClashOptions {
+            all_pairs: true,
+            clearance: Some(d),
+            ..Default::default()
+        });
+        let w = world(&scenes[0]);
+        let mut brute = BTreeSet::new();
+        let mut least = std::collections::BTreeMap::new();
+        for a in 0..w.len() {
+            for b in a + 1..w.len() {
+                for (i, ta) in w[a].iter().enumerate() {
+                    for (j, tb) in w[b].iter().enumerate() {
+                        let dist = triangle_distance(ta, tb).distance;
+                        if dist <= d {
+                            brute.insert((a, b, i as u32, j as u32));
+                            let e = least.entry((a, b)).or_insert(f64::INFINITY);
+                            *e = dist.min(*e);
+                        }
+                    }
+                }
+            }
+        }
+        let mut ours = BTreeSet::new();
+        for c in &found.clashes {
+            for p in c.pairs.iter().flatten() {
+                ours.insert((c.a, c.b, p.a.triangle, p.b.triangle));
+            }
+            if c.kind == ClashKind::Contained {
+                continue;
+            }
+            let want = least[&(c.a, c.b)];
+            assert!(
+                (c.min_distance.unwrap() - want).abs() <= 1e-12,
+                "{c:?} vs {want}"
+            );
+            assert_eq!(c.kind == ClashKind::Clearance, want > 0.0);
+        }
+        assert_eq!(ours, brute, "round {round}, clearance {d}");
+        assert!(!brute.is_empty());
+    }
+}
+
 /// The broad phase is sweep and prune: the same pairs as testing every pair
 /// of boxes.
 #[test]

@@ -30,7 +30,8 @@ use super::shapes::{RIGID_TOLERANCE, Shapes, relative_pose};
 use crate::fit::Aabb;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::triangle::Plane;
-use crate::query::{ContactMode, Placement, collide};
+use crate::query::triangle::triangles_intersect;
+use crate::query::{ContactMode, Placement, collide, within};
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -46,6 +47,8 @@ pub enum ClashKind {
     Touching,
     /// The surfaces do not meet and one part lies inside the other.
     Contained,
+    /// The parts do not meet but come within the clearance.
+    Clearance,
 }
 
 impl ClashKind {
@@ -55,6 +58,7 @@ impl ClashKind {
             ClashKind::Intersecting => "intersecting",
             ClashKind::Touching => "touching",
             ClashKind::Contained => "contained",
+            ClashKind::Clearance => "clearance",
         }
     }
 }
@@ -86,16 +90,21 @@ pub fn crossing_depth(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> f64 {
     reach(a, b).min(reach(b, a))
 }
 
-/// An intersecting triangle pair of a clash, each triangle named as its
-/// file names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// A triangle pair of a clash (intersecting, or with a clearance within
+/// it), each triangle named as its file names it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TrianglePair {
     /// The triangle of part `a`.
     pub a: TriangleSource,
     /// The triangle of part `b`.
     pub b: TriangleSource,
-    /// Whether they cross (else they only touch).
+    /// Whether they meet (exact; always with no clearance).
+    pub intersecting: bool,
+    /// Whether they cross (else, meeting, they only touch).
     pub crossing: bool,
+    /// Their distance with a clearance ([`crate::query::triangle_distance`]:
+    /// exactly 0 when they meet), `None` without.
+    pub distance: Option<f64>,
 }
 
 /// Two parts that clash.
@@ -109,6 +118,12 @@ pub struct Clash {
     pub kind: ClashKind,
     /// Intersecting triangle pairs (touching ones included).
     pub triangle_pairs: usize,
+    /// With a clearance: triangle pairs within it (intersecting ones
+    /// included).
+    pub clearance_pairs: Option<usize>,
+    /// With a clearance: the least distance between the parts' triangles
+    /// within it (0 when they meet).
+    pub min_distance: Option<f64>,
     /// Those of them that cross.
     pub crossing_pairs: usize,
     /// The deepest crossing ([`crossing_depth`]), model units; 0 when none
@@ -116,7 +131,8 @@ pub struct Clash {
     pub depth: f64,
     /// For `contained`: the part that is inside the other.
     pub inside: Option<usize>,
-    /// Every intersecting triangle pair (when asked for), sorted.
+    /// Every intersecting triangle pair, and with a clearance every pair
+    /// within it (when asked for), sorted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs: Option<Vec<TrianglePair>>,
 }
@@ -128,6 +144,9 @@ pub struct ClashOptions {
     pub all_pairs: bool,
     /// Drop part pairs that only touch.
     pub ignore_touching: bool,
+    /// Also report part pairs that do not meet but come within this
+    /// distance (model units, ≥ 0).
+    pub clearance: Option<f64>,
 }
 
 /// The answer of [`ClashScene::clashes`].
@@ -156,9 +175,19 @@ pub struct ClashScene<'a> {
     pub boxes: Vec<Aabb>,
 }
 
-/// The contact of two placed primitives: every intersecting triangle pair
-/// (as indices into their geometries), whether it crosses, and how deep.
-type Contact = Vec<(u32, u32, bool, f64)>;
+/// One triangle pair of two placed primitives' contact.
+struct PairContact {
+    /// The triangle of the first primitive (index into its geometry).
+    a: u32,
+    /// The triangle of the second.
+    b: u32,
+    /// Whether they meet, whether they cross, and how deep.
+    intersecting: bool,
+    crossing: bool,
+    depth: f64,
+    /// Their distance with a clearance.
+    distance: Option<f64>,
+}
 
 impl<'a> ClashScene<'a> {
     /// Groups the scenes' primitives into parts (`files` name the scenes)
@@ -190,25 +219,47 @@ impl<'a> ClashScene<'a> {
         }
     }
 
-    /// Every intersecting triangle pair of members `ma` and `mb`.
-    fn contact(&self, ma: usize, mb: usize) -> Contact {
+    /// Every intersecting triangle pair of members `ma` and `mb`, and with a
+    /// clearance every pair within it ([`crate::query::within`]).
+    fn contact(&self, ma: usize, mb: usize, clearance: Option<f64>) -> Vec<PairContact> {
         let (pa, pb) = (&self.shapes.placed[ma], &self.shapes.placed[mb]);
         let (sa, sb) = (&self.shapes.shapes[pa.shape], &self.shapes.shapes[pb.shape]);
         let pose = relative_pose(pa, pb);
         let place = Placement::new(&pose);
-        collide(&sa.tree, &sb.tree, &pose, ContactMode::All)
-            .pairs
+        let pairs: Vec<(u32, u32, Option<f64>)> = match clearance {
+            None => collide(&sa.tree, &sb.tree, &pose, ContactMode::All)
+                .pairs
+                .into_iter()
+                .map(|(i, j)| (i, j, None))
+                .collect(),
+            Some(d) => within(&sa.tree, &sb.tree, &pose, d, ContactMode::All)
+                .pairs
+                .into_iter()
+                .map(|p| (p.a, p.b, Some(p.distance)))
+                .collect(),
+        };
+        pairs
             .into_iter()
-            .map(|(i, j)| {
+            .map(|(i, j, distance)| {
                 let ta = sa.mesh.triangle(i as usize);
                 let tb = place.triangle(&sb.mesh.triangle(j as usize));
-                let crossing = crosses(&ta, &tb);
+                // `within` reports meeting triangles at exactly 0.
+                let intersecting =
+                    distance.is_none_or(|d| d == 0.0 && triangles_intersect(&ta, &tb));
+                let crossing = intersecting && crosses(&ta, &tb);
                 let depth = if crossing {
                     crossing_depth(&ta, &tb)
                 } else {
                     0.0
                 };
-                (i, j, crossing, depth)
+                PairContact {
+                    a: i,
+                    b: j,
+                    intersecting,
+                    crossing,
+                    depth,
+                    distance,
+                }
             })
             .collect()
     }
@@ -271,7 +322,8 @@ impl<'a> ClashScene<'a> {
     /// Finds every clashing part pair (see the module docs).
     pub fn clashes(&self, opts: &ClashOptions) -> Clashes {
         let part_of = |m: usize| self.parts.members[m].part;
-        let widened: Vec<Aabb> = self.boxes.iter().map(widen).collect();
+        let reach = opts.clearance.unwrap_or(0.0);
+        let widened: Vec<Aabb> = self.boxes.iter().map(|b| widen(b, reach)).collect();
         let member_pairs = overlapping_pairs(&widened, |i, j| part_of(i) != part_of(j));
         let contacts: Vec<_> = member_pairs
             .par_iter()
@@ -281,18 +333,24 @@ impl<'a> ClashScene<'a> {
                 } else {
                     (j, i)
                 };
-                ((part_of(i), part_of(j)), (i, j), self.contact(i, j))
+                (
+                    (part_of(i), part_of(j)),
+                    (i, j),
+                    self.contact(i, j, opts.clearance),
+                )
             })
             .collect();
         let mut by_part: BTreeMap<(usize, usize), (Vec<TrianglePair>, f64)> = BTreeMap::new();
         for ((pa, pb), (i, j), contact) in contacts {
             let (list, deepest) = by_part.entry((pa, pb)).or_default();
-            for (ta, tb, crossing, depth) in contact {
-                *deepest = deepest.max(depth);
+            for c in contact {
+                *deepest = deepest.max(c.depth);
                 list.push(TrianglePair {
-                    a: self.source(i, ta),
-                    b: self.source(j, tb),
-                    crossing,
+                    a: self.source(i, c.a),
+                    b: self.source(j, c.b),
+                    intersecting: c.intersecting,
+                    crossing: c.crossing,
+                    distance: c.distance,
                 });
             }
         }
@@ -344,6 +402,8 @@ impl<'a> ClashScene<'a> {
                     b,
                     kind: ClashKind::Contained,
                     triangle_pairs: 0,
+                    clearance_pairs: opts.clearance.map(|_| 0),
+                    min_distance: None,
                     crossing_pairs: 0,
                     depth: 0.0,
                     inside: Some(inner),
@@ -357,21 +417,26 @@ impl<'a> ClashScene<'a> {
                 continue;
             }
             let crossing = pairs.iter().filter(|p| p.crossing).count();
+            let intersecting = pairs.iter().filter(|p| p.intersecting).count();
             let kind = if crossing > 0 {
                 ClashKind::Intersecting
-            } else {
+            } else if intersecting > 0 {
                 ClashKind::Touching
+            } else {
+                ClashKind::Clearance
             };
             if kind == ClashKind::Touching && opts.ignore_touching {
                 out.touching_dropped += 1;
                 continue;
             }
-            pairs.sort_unstable();
+            pairs.sort_unstable_by_key(|p| (p.a, p.b));
             out.clashes.push(Clash {
                 a,
                 b,
                 kind,
-                triangle_pairs: pairs.len(),
+                triangle_pairs: intersecting,
+                clearance_pairs: opts.clearance.map(|_| pairs.len()),
+                min_distance: pairs.iter().filter_map(|p| p.distance).reduce(f64::min),
                 crossing_pairs: crossing,
                 depth,
                 inside: None,
@@ -384,10 +449,10 @@ impl<'a> ClashScene<'a> {
     }
 }
 
-/// A world box widened by twice [`RIGID_TOLERANCE`] of its largest
-/// coordinate, for the broad phase.
-fn widen(b: &Aabb) -> Aabb {
-    let margin = 2.0 * RIGID_TOLERANCE * b.min.coords.abs().sup(&b.max.coords.abs()).max();
+/// A world box widened by `reach` (the clearance) and twice
+/// [`RIGID_TOLERANCE`] of its largest coordinate, for the broad phase.
+fn widen(b: &Aabb, reach: f64) -> Aabb {
+    let margin = reach + 2.0 * RIGID_TOLERANCE * b.min.coords.abs().sup(&b.max.coords.abs()).max();
     let m = Vector3::repeat(margin);
     Aabb {
         min: b.min - m,

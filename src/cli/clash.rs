@@ -29,7 +29,10 @@ use std::time::Instant;
 ///                 corner or edge resting on a face);
 ///   contained     the surfaces do not meet and one part lies inside the
 ///                 other (decided for closed outer parts only: an open
-///                 surface has no inside).
+///                 surface has no inside);
+///   clearance     with --clearance D: the parts do not meet but some
+///                 triangles come within D of each other (distances in f64
+///                 with a stated rounding bound; meeting is decided exactly).
 ///
 /// Every decision is exact (robust orient3d/orient2d on f64 coordinates).
 /// One OBB tree is built per mesh geometry and shared by all its instances;
@@ -70,6 +73,10 @@ pub struct Args {
     /// Leave out part pairs that only touch.
     #[arg(long, conflicts_with = "self_intersections")]
     ignore_touching: bool,
+    /// Also report part pairs that do not meet but come within this distance
+    /// (model units), with their least triangle distance.
+    #[arg(long, value_name = "D", conflicts_with = "self_intersections")]
+    clearance: Option<f64>,
     /// List every intersecting triangle pair (and with --self the faces).
     #[arg(long)]
     all_pairs: bool,
@@ -104,6 +111,13 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<i32, Error> {
         .map(|p| options(&args.view, &args.size).map(|o| (p, o)))
         .transpose()?;
     let by: Grouping = args.by.parse()?;
+    if let Some(d) = args.clearance
+        && !(d.is_finite() && d >= 0.0)
+    {
+        return Err(Error::Input(format!(
+            "--clearance {d}: expected a finite distance >= 0"
+        )));
+    }
     let t = Instant::now();
     let scenes = load_all(&args.files, opts)?;
     let load = ms(t);
@@ -142,6 +156,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<i32, Error> {
         let mut clashes = scene.clashes(&ClashOptions {
             all_pairs: args.all_pairs || render.is_some(),
             ignore_touching: args.ignore_touching,
+            clearance: args.clearance,
         });
         let query = ms(t);
         if let Some((path, o)) = &render {
@@ -150,7 +165,14 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<i32, Error> {
         if !args.all_pairs {
             clashes.clashes.iter_mut().for_each(|c| c.pairs = None);
         }
-        let doc = ClashDoc::new(&names, by, &scene, clashes, TimeMs { load, build, query });
+        let doc = ClashDoc::new(
+            &names,
+            by,
+            args.clearance,
+            &scene,
+            clashes,
+            TimeMs { load, build, query },
+        );
         if args.json {
             print_json(&doc)?;
         } else {

@@ -16,13 +16,14 @@ fn style(kind: Option<ClashKind>) -> ([u8; 3], &'static str) {
         Some(ClashKind::Intersecting) => ([240, 150, 150], "intersecting"),
         Some(ClashKind::Contained) => (PALETTE[4], "contained / containing"),
         Some(ClashKind::Touching) => (PALETTE[3], "touching"),
+        Some(ClashKind::Clearance) => (PALETTE[7], "within the clearance"),
         None => (MESH_COLORS[0], "no clash"),
     }
 }
 
 /// Every part of `scene` in the world, coloured by the strongest kind of
-/// clash it takes part in (intersecting, then contained, then touching;
-/// grey when none): one layer and legend entry per colour used, the
+/// clash it takes part in (intersecting, then contained, touching, within
+/// the clearance; grey when none): one layer and legend entry per colour used, the
 /// triangles of crossing pairs (from clashes listed with their pairs)
 /// highlighted.
 pub fn clash_picture(
@@ -31,9 +32,10 @@ pub fn clash_picture(
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
     let rank = |k: Option<ClashKind>| match k {
-        Some(ClashKind::Intersecting) => 3,
-        Some(ClashKind::Contained) => 2,
-        Some(ClashKind::Touching) => 1,
+        Some(ClashKind::Intersecting) => 4,
+        Some(ClashKind::Contained) => 3,
+        Some(ClashKind::Touching) => 2,
+        Some(ClashKind::Clearance) => 1,
         None => 0,
     };
     let mut strongest: Vec<Option<ClashKind>> = vec![None; scene.parts.parts.len()];

@@ -47,6 +47,8 @@ pub struct ClashSummary {
     pub touching: usize,
     /// Of those: contained.
     pub contained: usize,
+    /// Of those: within the clearance (with `--clearance`).
+    pub clearance: usize,
     /// Touching pairs left out by `--ignore-touching`.
     pub touching_dropped: usize,
     /// Nested part pairs not decided because the outer part is open.
@@ -60,6 +62,8 @@ pub struct ClashDoc {
     pub files: Vec<String>,
     /// The grouping: `primitive`, `instance`, `node` or `file`.
     pub by: &'static str,
+    /// The clearance asked for (`--clearance`), model units.
+    pub clearance: Option<f64>,
     /// Every part.
     pub parts: Vec<Part>,
     /// Every clashing part pair.
@@ -85,6 +89,7 @@ impl ClashDoc {
     pub fn new(
         files: &[String],
         by: Grouping,
+        clearance: Option<f64>,
         scene: &ClashScene,
         found: Clashes,
         time_ms: TimeMs,
@@ -93,6 +98,7 @@ impl ClashDoc {
         ClashDoc {
             files: files.to_vec(),
             by: grouping_name(by),
+            clearance,
             parts: scene.parts.parts.clone(),
             summary: ClashSummary {
                 parts: scene.parts.parts.len(),
@@ -102,6 +108,7 @@ impl ClashDoc {
                 intersecting: count(ClashKind::Intersecting),
                 touching: count(ClashKind::Touching),
                 contained: count(ClashKind::Contained),
+                clearance: count(ClashKind::Clearance),
                 touching_dropped: found.touching_dropped,
                 open_containers: found.open_containers,
             },
@@ -117,7 +124,11 @@ impl ClashDoc {
             "{} parts (by {}), {} trees; {} candidate pairs after the broad phase; {} clashing\n",
             s.parts, self.by, s.trees, s.candidate_pairs, s.clashing_pairs
         );
-        let mut t = Table::new(&["part A", "part B", "kind", "tri pairs", "crossing", "depth"]);
+        let mut header = vec!["part A", "part B", "kind", "tri pairs", "crossing", "depth"];
+        if self.clearance.is_some() {
+            header.extend(["within", "min dist"]);
+        }
+        let mut t = Table::new(&header);
         for c in &self.clashes {
             let kind = match c.inside {
                 Some(i) if i == c.a => "contained (A inside B)".to_string(),
@@ -131,6 +142,8 @@ impl ClashDoc {
                 c.triangle_pairs.to_string(),
                 c.crossing_pairs.to_string(),
                 num(c.depth, 3),
+                c.clearance_pairs.map_or(String::new(), |n| n.to_string()),
+                c.min_distance.map_or(String::new(), |d| num(d, 4)),
             ]);
         }
         if !self.clashes.is_empty() {
@@ -144,16 +157,18 @@ impl ClashDoc {
                     c.b,
                     triangle_name(&p.a),
                     triangle_name(&p.b)
-                        + if p.crossing {
-                            " (crossing)"
-                        } else {
-                            " (touching)"
+                        + &match (p.crossing, p.intersecting, p.distance) {
+                            (true, _, _) => " (crossing)".to_string(),
+                            (false, true, _) => " (touching)".to_string(),
+                            (false, false, d) => {
+                                format!(" (distance {})", num(d.unwrap_or(0.0), 4))
+                            }
                         }
                 );
             }
         }
         out += &format!(
-            "intersecting {}, touching {}{}, contained {}{}\n",
+            "intersecting {}, touching {}{}, contained {}{}{}\n",
             s.intersecting,
             s.touching,
             if s.touching_dropped > 0 {
@@ -169,6 +184,10 @@ impl ClashDoc {
                 )
             } else {
                 String::new()
+            },
+            match self.clearance {
+                Some(d) => format!(", within the clearance {}: {}", num(d, 4), s.clearance),
+                None => String::new(),
             },
         );
         out + &self.time_ms.to_text()

@@ -205,3 +205,139 @@ fn exit_codes_and_one_line_errors() {
     assert_eq!(code, 0);
     assert!(out.contains("(x, y, z, w)") && out.contains("HALF extents"));
 }
+
+/// Two tori side by side along x, 2.8 apart: their outer equators are 0.1
+/// apart (R + r = 1.35, and the torus has vertices on the x axis), which
+/// brute force and parry3d confirm; the closest points lie on the x axis.
+#[test]
+fn distance_between_tori_is_the_gap_and_checks_agree() {
+    let doc = json(&[
+        "distance", TORUS, TORUS, "--pose", "2.8,0,0", "--check", "--json",
+    ]);
+    assert_eq!(doc["mode"], "distance");
+    let p = &doc["poses"][0];
+    let d = p["distance"].as_f64().unwrap();
+    assert!((d - 0.1).abs() <= 1e-12, "distance {d}");
+    assert_eq!(p["intersecting"], false);
+    let (pa, pb) = (arr3(&p["point_a"]), arr3(&p["point_b"]));
+    assert!((pa[0] - 1.35).abs() < 1e-12 && (pb[0] - 1.45).abs() < 1e-12);
+    assert!(pa[1].abs() < 1e-12 && pb[1].abs() < 1e-12);
+    assert!(p["rounding_bound"].as_f64().unwrap() < 1e-12);
+    assert_eq!(p["check"]["brute_force_agrees"], true);
+    assert_eq!(p["check"]["parry_agrees"], true);
+    // The two rings of chain.gltf are one mesh flattened: against itself
+    // at identity it touches everywhere.
+    let doc = json(&["distance", CHAIN, CHAIN, "--json"]);
+    assert_eq!(doc["poses"][0]["distance"], 0.0);
+    assert_eq!(doc["poses"][0]["intersecting"], true);
+}
+
+/// `collide --clearance D --all-pairs` lists exactly the triangle pairs
+/// within D (brute force over every pair with the same triangle distance),
+/// each with its distance; first-within-D agrees; D = 0 is plain contact.
+#[test]
+fn clearance_pairs_match_brute_force() {
+    use bvtool::query::triangle_distance::{bounds_gap, triangle_distance};
+    let mesh = load(Path::new(TORUS), &LoadOptions::default())
+        .unwrap()
+        .flatten();
+    let pose = Pose::parse_spec("2.75,0,0,0,0,10").unwrap()[0];
+    let place = bvtool::query::Placement::new(&pose);
+    let mut want = Vec::new();
+    for i in 0..mesh.triangles.len() {
+        let ta = mesh.triangle(i);
+        for j in 0..mesh.triangles.len() {
+            let tb = place.triangle(&mesh.triangle(j));
+            if bounds_gap(&ta, &tb) <= 0.1 && triangle_distance(&ta, &tb).distance <= 0.1 {
+                want.push((i as u64, j as u64));
+            }
+        }
+    }
+    assert!(want.len() > 10);
+    let doc = json(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--pose",
+        "2.75,0,0,0,0,10",
+        "--clearance",
+        "0.1",
+        "--all-pairs",
+        "--json",
+    ]);
+    assert_eq!(doc["clearance"], 0.1);
+    let p = &doc["poses"][0];
+    assert_eq!(p["within"], true);
+    assert_eq!(p["intersecting"], false);
+    let got: Vec<(u64, u64)> = p["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            assert!(x["distance"].as_f64().unwrap() <= 0.1);
+            (
+                x["a"]["triangle"].as_u64().unwrap(),
+                x["b"]["triangle"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    let first = json(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--pose",
+        "2.75,0,0,0,0,10",
+        "--clearance",
+        "0.1",
+        "--first-contact",
+        "--repeat",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(first["poses"][0]["within"], true);
+    let none = json(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--pose",
+        "2.75,0,0,0,0,10",
+        "--clearance",
+        "0.01",
+        "--json",
+    ]);
+    assert_eq!(none["poses"][0]["within"], false);
+    assert_eq!(none["poses"][0]["pair_count"], 0);
+    let (code, _, _) = bvtool(&["collide", TORUS, TORUS, "--clearance", "-1"]);
+    assert_eq!(code, 2);
+}
+
+/// The distance picture shows the closest triangles highlighted and the
+/// segment between the closest points in the first palette colour.
+#[test]
+fn distance_render_draws_the_closest_points() {
+    let dir = std::env::temp_dir().join(format!("bvtool-distance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("closest.png");
+    let (code, _, err) = bvtool(&[
+        "distance",
+        TORUS,
+        TORUS,
+        "--pose",
+        "2.8,0,0",
+        "--render",
+        png.to_str().unwrap(),
+        "--size",
+        "400x300",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let image = image::open(&png).unwrap().to_rgb8();
+    assert_eq!(image.dimensions(), (400, 300));
+    let count = |c: [u8; 3]| image.pixels().filter(|p| p.0 == c).count();
+    assert!(
+        count(bvtool::render::scene::PALETTE[0]) > 20,
+        "no closest-point segment"
+    );
+    assert!(count([230, 0, 200]) > 0, "no highlighted triangle");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

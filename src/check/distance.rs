@@ -84,3 +84,59 @@ impl<'a> DistanceChecker<'a> {
         }
     }
 }
+
+/// Distances a peer (FCL, coal) reported, as `shared/peers/distance_peers.py`
+/// writes them: JSON Lines `{"pose": i, "engine": name, "distance": d, …}`,
+/// with `d ≤ 0` where the engine found the meshes colliding.
+#[derive(Clone, Debug, Default)]
+pub struct PeerDistances {
+    /// `(pose index, engine, distance)`, in file order.
+    pub rows: Vec<(usize, String, f64)>,
+}
+
+impl PeerDistances {
+    /// Reads a `distance_peers.py` output file (lines without a `pose`, such
+    /// as its summary, are skipped).
+    pub fn read(path: &std::path::Path) -> crate::Result<PeerDistances> {
+        let bad = |what: String| crate::Error::Input(format!("{}: {what}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let mut rows = Vec::new();
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", n + 1)))?;
+            let Some(pose) = v.get("pose") else { continue };
+            let row = (
+                pose.as_u64().map(|p| p as usize),
+                v.get("engine").and_then(|e| e.as_str()),
+                v.get("distance").and_then(|d| d.as_f64()),
+            );
+            match row {
+                (Some(p), Some(e), Some(d)) => rows.push((p, e.to_string(), d)),
+                _ => {
+                    return Err(bad(format!(
+                        "line {}: expected {{\"pose\": index, \"engine\": name, \"distance\": number}}",
+                        n + 1
+                    )));
+                }
+            }
+        }
+        Ok(PeerDistances { rows })
+    }
+}
+
+/// Whether a peer's distance `theirs` agrees with `ours`: both touching
+/// (the peer's distance ≤ 0 or within our rounding bound of 0), or equal
+/// within 1e-9 relative plus our rounding bound.
+pub fn peer_agrees(ours: &Distance, theirs: f64) -> bool {
+    if ours.intersecting {
+        theirs <= ours.rounding_bound.max(0.0)
+    } else {
+        theirs > 0.0
+            && (theirs - ours.distance).abs()
+                <= 1e-9 * theirs.max(ours.distance) + ours.rounding_bound
+    }
+}

@@ -2,11 +2,15 @@
 
 use super::{load_pair, print_json};
 use bvtool::Error;
+use bvtool::check::distance::PeerDistances;
 use bvtool::load::LoadOptions;
 use bvtool::report::verify::{poses, run as verify};
+use bvtool::report::verify_distance::run as verify_distance;
 use std::path::PathBuf;
 
-/// Check bvtool against parry3d on many poses near the contact boundary.
+/// Check bvtool against parry3d on many poses near the contact boundary
+/// (with --distance: the minimum distance against brute force, parry3d and
+/// FCL/coal figures).
 ///
 /// Poses are generated as ../shared/peers/make_poses.py does: a uniform
 /// random rotation and direction, bisection along that direction to the
@@ -31,6 +35,18 @@ pub struct Args {
     /// `collide --pose FILE` and ../shared/peers/collide_peers.py).
     #[arg(long)]
     write_poses: Option<PathBuf>,
+    /// Check the minimum distance instead of contact: at every pose the
+    /// tree's distance against brute force over every triangle pair (meshes
+    /// up to about 25 million pairs), parry3d's f32 distance and, with
+    /// --peers, FCL's and coal's. Any disagreement is an error (exit 1).
+    #[arg(long)]
+    distance: bool,
+    /// With --distance: the JSON Lines output of the peers' distance script
+    /// (`{"pose": i, "engine": name, "distance": d}` per line, d ≤ 0 where
+    /// the engine found contact), run on the poses that --write-poses wrote
+    /// for the same --poses and --seed. A peer agrees within 1e-9 relative.
+    #[arg(long, requires = "distance")]
+    peers: Option<PathBuf>,
     /// Print the JSON document instead of the table.
     #[arg(long)]
     json: bool,
@@ -46,6 +62,22 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Result<(), Error> {
             path: path.clone(),
             source: e,
         })?;
+    }
+    if args.distance {
+        let peers = args.peers.as_deref().map(PeerDistances::read).transpose()?;
+        let doc = verify_distance(&a, &b, &poses, args.seed, peers.as_ref())?;
+        if args.json {
+            print_json(&doc)?;
+        } else {
+            print!("{}", doc.to_text());
+        }
+        if doc.disagreements() > 0 {
+            return Err(Error::Input(format!(
+                "{} disagreements with brute force, parry3d or the peers",
+                doc.disagreements()
+            )));
+        }
+        return Ok(());
     }
     let doc = verify(&a, &b, &poses, args.seed)?;
     if args.json {

@@ -258,8 +258,10 @@ impl Search<'_, '_> {
 
 /// The minimum distance by brute force: every triangle of `a` against every
 /// triangle of `b` placed by `pose` (the same [`super::Placement`] rounding
-/// and the same [`triangle_distance`] as [`distance`]), on all threads.
-/// Quadratic: for checking only. `None` when either mesh has no triangles.
+/// and the same [`triangle_distance`] as [`distance`]), on all threads, each
+/// skipping a pair only when the distance of the two triangles' bounding
+/// boxes is not below the least distance it has found. Quadratic: for
+/// checking only. `None` when either mesh has no triangles.
 pub fn brute_force_distance(
     a: &crate::TriMesh,
     b: &crate::TriMesh,
@@ -276,28 +278,39 @@ pub fn brute_force_distance(
         .chain(tb.iter().flatten())
         .map(|p| p.coords.amax())
         .fold(0.0, f64::max);
-    (0..a.triangles.len())
+    type Best = Option<(usize, usize, super::triangle_distance::TriangleDistance)>;
+    let nearer = |x: Best, y: Best| match (x, y) {
+        (Some(p), Some(q)) => Some(if q.2.distance < p.2.distance { q } else { p }),
+        (p, q) => p.or(q),
+    };
+    let best = (0..a.triangles.len())
         .into_par_iter()
-        .filter_map(|i| {
-            let ta = a.triangle(i);
-            tb.iter()
-                .enumerate()
-                .map(|(j, t)| (i, j, triangle_distance(&ta, t)))
-                .min_by(|x, y| x.2.distance.total_cmp(&y.2.distance))
-        })
-        .min_by(|x, y| x.2.distance.total_cmp(&y.2.distance))
-        .map(|(i, j, d)| Distance {
-            distance: d.distance,
-            intersecting: d.intersecting,
-            point_a: d.point_a,
-            point_b: d.point_b,
-            triangles: (i as u32, j as u32),
-            rounding_bound: if d.intersecting {
-                0.0
-            } else {
-                rounding_bound(scale)
+        .fold(
+            || None,
+            |mut best: Best, i| {
+                let ta = a.triangle(i);
+                for (j, t) in tb.iter().enumerate() {
+                    let floor = best.map_or(f64::INFINITY, |b| b.2.distance);
+                    if bounds_gap(&ta, t) < floor {
+                        best = nearer(best, Some((i, j, triangle_distance(&ta, t))));
+                    }
+                }
+                best
             },
-            box_tests: 0,
-            triangle_tests: (a.triangles.len() * tb.len()) as u64,
-        })
+        )
+        .reduce(|| None, nearer);
+    best.map(|(i, j, d)| Distance {
+        distance: d.distance,
+        intersecting: d.intersecting,
+        point_a: d.point_a,
+        point_b: d.point_b,
+        triangles: (i as u32, j as u32),
+        rounding_bound: if d.intersecting {
+            0.0
+        } else {
+            rounding_bound(scale)
+        },
+        box_tests: 0,
+        triangle_tests: (a.triangles.len() * tb.len()) as u64,
+    })
 }

@@ -15,6 +15,7 @@ pub mod info;
 pub mod table;
 pub mod tree;
 pub mod verify;
+pub mod verify_distance;
 
 /// The JSON document of every per-file command: `{"files": [...]}`.
 #[derive(Debug, Serialize)]

@@ -23,16 +23,18 @@ use std::time::Instant;
 /// --by changes the grouping. Pairs of triangles inside one part are never
 /// reported (that is --self). Each clashing part pair has a kind:
 ///
-///   intersecting  some triangle pair crosses: each triangle has corners
-///                 strictly on both sides of the other's plane;
-///   touching      triangles meet, but none cross (coplanar contact, a
-///                 corner or edge resting on a face);
-///   contained     the surfaces do not meet and one part lies inside the
-///                 other (decided for closed outer parts only: an open
-///                 surface has no inside);
-///   clearance     with --clearance D: the parts do not meet but some
-///                 triangles come within D of each other (distances in f64
-///                 with a stated rounding bound; meeting is decided exactly).
+/// intersecting: some triangle pair crosses (each triangle has corners
+/// strictly on both sides of the other's plane).
+///
+/// touching: triangles meet, but none cross (coplanar contact, a corner or
+/// edge resting on a face); --ignore-touching leaves these out.
+///
+/// contained: the surfaces do not meet and one part lies inside the other
+/// (decided for closed outer parts only: an open surface has no inside).
+///
+/// clearance: with --clearance D, the parts do not meet but some triangles
+/// come within D of each other (distances in f64 with a stated rounding
+/// bound; meeting is decided exactly).
 ///
 /// Every decision is exact (robust orient3d/orient2d on f64 coordinates).
 /// One OBB tree is built per mesh geometry and shared by all its instances;

@@ -6,7 +6,8 @@
 //!
 //! `load` → [`mesh::Scene`] / [`mesh::TriMesh`] → `fit` (AABB, spheres, OBBs,
 //! convex hull) → `tree` (OBB tree) → `query` (tree-vs-tree collision) →
-//! `report` (what the command line prints).
+//! `clash` (scenes: parts, broad phase, self-intersection) → `report` (what
+//! the command line prints).
 //!
 //! Conventions, everywhere: units are the model file's; frames are world
 //! (the scene flattened with node transforms) unless a function says local;
@@ -14,6 +15,7 @@
 //! touching counts as contact, as in parry3d.
 
 pub mod check;
+pub mod clash;
 pub mod error;
 pub mod export;
 pub mod fit;

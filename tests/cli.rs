@@ -1,28 +1,19 @@
 //! The binary end to end on the models the repo carries (`models/`): JSON
 //! shapes, numbers against independent oracles, and exit codes.
 
+mod common;
+
+use common::bvtool;
+
 use bvtool::Pose;
 use bvtool::load::{LoadOptions, load};
 use bvtool::query::brute_force;
 use nalgebra::Point3;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 const TORUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj");
 const CHAIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
-
-fn bvtool(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bvtool"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 fn json(args: &[&str]) -> Value {
     let (code, out, err) = bvtool(args);

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use std::path::Path;
 
 mod batch;
+mod clash;
 mod collide;
 mod compare;
 mod distance;
@@ -44,7 +45,7 @@ A closed stdout (`bvtool … | head`) ends the command quietly.
 Exit codes: 0 success (for collide, whatever the answer), 1 bad
 input (one line on stderr per failed file, naming it; after a batch, once
 every file is done), 2 usage error (an unknown option, a malformed inline
---pose, a missing -o).";
+--pose, a missing -o), 3 a clash found with `clash --fail-on-clash`.";
 
 /// The top-level command line.
 #[derive(Parser, Debug)]
@@ -62,6 +63,7 @@ enum Command {
     Info(info::Args),
     Fit(fit::Args),
     Tree(tree::Args),
+    Clash(clash::Args),
     Collide(collide::Args),
     Distance(distance::Args),
     Verify(verify::Args),
@@ -90,6 +92,7 @@ pub fn run() -> i32 {
         Command::Info(args) => info::run(args, &opts),
         Command::Fit(args) => fit::run(args, &opts),
         Command::Tree(args) => tree::run(args, &opts),
+        Command::Clash(args) => clash::run(args, &opts),
         Command::Collide(args) => collide::run(args, &opts),
         Command::Distance(args) => distance::run(args, &opts),
         Command::Verify(args) => verify::run(args, &opts),

@@ -2,7 +2,8 @@
 //! ends quietly when the reader goes away, and one habit for files written.
 //!
 //! Exit codes: 0 success, 1 bad input (each failure printed on stderr as one
-//! line naming the file), 2 usage error. A closed stdout (`bvtool … | head`)
+//! line naming the file), 2 usage error, 3 a clash found with
+//! `clash --fail-on-clash`. A closed stdout (`bvtool … | head`)
 //! is not an error: the command stops at once and exits 0, as ripgrep does.
 
 use bvtool::Error;
@@ -26,6 +27,8 @@ pub enum Failure {
     },
     /// Stdout was closed by its reader: stop quietly (exit 0).
     ClosedPipe,
+    /// `clash --fail-on-clash` found a clash (exit 3); the answer is printed.
+    Clash,
 }
 
 impl From<Error> for Failure {
@@ -56,6 +59,7 @@ impl Failure {
                 1
             }
             Failure::ClosedPipe => 0,
+            Failure::Clash => 3,
         }
     }
 }

@@ -33,7 +33,7 @@ const UNDERFLOW_ERR: f64 = 1e-300;
 /// A triangle's plane with the pieces of `orient3d` that do not depend on
 /// the query point, so that the sides of several points cost one dot
 /// product each.
-struct Plane<'a> {
+pub(crate) struct Plane<'a> {
     t: &'a [Point3<f64>; 3],
     /// `(t1 - t0) × (t2 - t0)`, rounded.
     normal: Vector3<f64>,
@@ -44,7 +44,7 @@ struct Plane<'a> {
 
 impl<'a> Plane<'a> {
     #[inline]
-    fn new(t: &'a [Point3<f64>; 3]) -> Plane<'a> {
+    pub(crate) fn new(t: &'a [Point3<f64>; 3]) -> Plane<'a> {
         let (b, c) = (t[1] - t[0], t[2] - t[0]);
         Plane {
             t,
@@ -61,7 +61,7 @@ impl<'a> Plane<'a> {
     /// `-(d - t0)·normal`): the `f64` determinant decides when it exceeds
     /// Shewchuk's static error bound, robust `orient3d` otherwise.
     #[inline]
-    fn side(&self, d: &Point3<f64>) -> i8 {
+    pub(crate) fn side(&self, d: &Point3<f64>) -> i8 {
         let v = d - self.t[0];
         let det = v.dot(&self.normal);
         let bound = O3_ERR * v.abs().dot(&self.magnitude) + UNDERFLOW_ERR;
@@ -86,7 +86,7 @@ fn c3(p: &Point3<f64>) -> Coord3D<f64> {
 
 /// The sign of `orient3d(a, b, c, d)`: +1, -1 or 0, exactly.
 #[inline]
-fn o3(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>, d: &Point3<f64>) -> i8 {
+pub(crate) fn o3(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>, d: &Point3<f64>) -> i8 {
     sign(orient3d(c3(a), c3(b), c3(c), c3(d)))
 }
 
@@ -97,7 +97,7 @@ fn sign(x: f64) -> i8 {
 
 /// A point projected onto one of the coordinate planes (drop axis `k`).
 #[inline]
-fn proj(p: &Point3<f64>, k: usize) -> Coord<f64> {
+pub(crate) fn proj(p: &Point3<f64>, k: usize) -> Coord<f64> {
     match k {
         0 => Coord { x: p.y, y: p.z },
         1 => Coord { x: p.z, y: p.x },
@@ -106,7 +106,7 @@ fn proj(p: &Point3<f64>, k: usize) -> Coord<f64> {
 }
 
 #[inline]
-fn o2(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>) -> i8 {
+pub(crate) fn o2(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>) -> i8 {
     sign(orient2d(a, b, c))
 }
 
@@ -147,7 +147,7 @@ fn seg_tri_2d(p: Coord<f64>, q: Coord<f64>, t: &[Coord<f64>; 3]) -> bool {
 
 /// Whether three points are collinear (or coincide), exactly: iff all three
 /// coordinate projections are.
-fn collinear(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>) -> bool {
+pub(crate) fn collinear(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>) -> bool {
     (0..3).all(|k| o2(proj(a, k), proj(b, k), proj(c, k)) == 0)
 }
 

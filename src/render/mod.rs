@@ -13,6 +13,7 @@
 pub mod camera;
 pub mod canvas;
 pub mod chart;
+pub mod clash;
 pub mod compose;
 pub mod picture;
 pub mod raster;

@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+pub mod clash;
 pub mod collide;
 pub mod compare;
 pub mod distance;

@@ -84,3 +84,26 @@ pub fn valid_scenes(dir: &std::path::Path) -> Vec<(Entry, bvtool::Scene)> {
         })
         .collect()
 }
+
+/// The triangles of one placed primitive in world coordinates, placed by
+/// its own transform (an oracle independent of shared trees and poses).
+pub fn world_triangles(inst: &bvtool::mesh::MeshInstance) -> Vec<[nalgebra::Point3<f64>; 3]> {
+    let g = &inst.geometry;
+    g.triangles
+        .iter()
+        .map(|t| t.map(|i| inst.to_world(&g.positions[i as usize])))
+        .collect()
+}
+
+/// Runs the `bvtool` binary; returns its exit code, stdout and stderr.
+pub fn bvtool(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bvtool"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}

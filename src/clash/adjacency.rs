@@ -1,0 +1,87 @@
+//! When two triangles of one mesh count as intersecting, given the welded
+//! vertices they share (CGAL's `self_intersections` rules):
+//!
+//! - no shared vertex: they intersect when they meet at all (touching counts);
+//! - one shared vertex `v`: when they meet anywhere but `v`. Their
+//!   intersection is a compact convex set containing `v`; if it holds a
+//!   point other than `v`, its point farthest from `v` lies on an edge of one
+//!   triangle that does not contain `v` or is a far corner reached along a
+//!   common edge line — in both cases on an edge opposite `v`. So they meet
+//!   elsewhere exactly when the edge of one opposite `v` meets the other;
+//! - a shared edge `pq` (two shared vertices): two triangles on the two
+//!   sides of a common edge meet only along it unless they are coplanar with
+//!   their third corners `r`, `s` on the same side of the line `pq` (a
+//!   fold-over): `orient3d(p, q, r, s) = 0`, and `orient2d(p, q, r)` and
+//!   `orient2d(p, q, s)` of one sign in a coordinate projection where the
+//!   first is not zero (such a projection is injective on the plane);
+//! - three shared vertices: the same triangle twice; they intersect.
+//!
+//! Degenerate (zero-area) triangles are not tested by these rules: CGAL
+//! reports each as a pair with itself and no other pair, and so does
+//! [`super::self_intersect`].
+
+use crate::query::triangle::{
+    Plane, collinear, o2, proj, segment_triangle_intersect, triangles_intersect,
+};
+use nalgebra::Point3;
+
+/// Whether two non-degenerate triangles of one mesh intersect, by the rules
+/// above; `ia` and `ib` are their welded vertex ids.
+pub fn adjacent_triangles_intersect(
+    a: &[Point3<f64>; 3],
+    ia: &[u32; 3],
+    b: &[Point3<f64>; 3],
+    ib: &[u32; 3],
+) -> bool {
+    // Which corner of b each corner of a shares (ids of a proper triangle
+    // are distinct).
+    let shared: [Option<usize>; 3] = ia.map(|v| ib.iter().position(|&w| w == v));
+    match shared.iter().flatten().count() {
+        0 => triangles_intersect(a, b),
+        1 => {
+            let i = shared.iter().position(Option::is_some).expect("one");
+            let j = shared[i].expect("one");
+            let (a1, a2, b1, b2) = (
+                &a[(i + 1) % 3],
+                &a[(i + 2) % 3],
+                &b[(j + 1) % 3],
+                &b[(j + 2) % 3],
+            );
+            // Filter: when the far corners of one lie strictly on one side
+            // of the other's plane, that plane meets it only at `v`.
+            let one_side = |t: &[Point3<f64>; 3], p: &Point3<f64>, q: &Point3<f64>| {
+                let plane = Plane::new(t);
+                let s = plane.side(p);
+                s != 0 && s == plane.side(q)
+            };
+            if one_side(a, b1, b2) || one_side(b, a1, a2) {
+                return false;
+            }
+            segment_triangle_intersect(a1, a2, b) || segment_triangle_intersect(b1, b2, a)
+        }
+        2 => {
+            let r = shared.iter().position(Option::is_none).expect("one");
+            let s = (0..3).find(|j| !shared.contains(&Some(*j))).expect("one");
+            if Plane::new(a).side(&b[s]) != 0 {
+                return false;
+            }
+            let (p, q) = (&a[(r + 1) % 3], &a[(r + 2) % 3]);
+            fold_over(p, q, &a[r], &b[s])
+        }
+        _ => true,
+    }
+}
+
+/// Whether `s`, in the plane of the proper triangle `p, q, r`, lies on the
+/// same side of line `pq` as `r` (strictly).
+fn fold_over(p: &Point3<f64>, q: &Point3<f64>, r: &Point3<f64>, s: &Point3<f64>) -> bool {
+    (0..3)
+        .map(|k| (o2(proj(p, k), proj(q, k), proj(r, k)), k))
+        .find(|(side, _)| *side != 0)
+        .is_some_and(|(side, k)| o2(proj(p, k), proj(q, k), proj(s, k)) == side)
+}
+
+/// Whether a triangle has zero area (collinear or coincident corners), exactly.
+pub fn is_degenerate(t: &[Point3<f64>; 3]) -> bool {
+    collinear(&t[0], &t[1], &t[2])
+}

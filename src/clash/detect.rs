@@ -1,0 +1,461 @@
+//! Clash detection: which parts of one or more scenes meet, and how.
+//!
+//! 1. Broad phase: each placed primitive's world box (its triangle corners
+//!    placed, widened by twice [`RIGID_TOLERANCE`] of its largest
+//!    coordinate so that the placement's rounding can never hide a contact)
+//!    goes through sweep and prune ([`super::broad`]); pairs inside one part
+//!    are skipped.
+//! 2. Narrow phase: each candidate pair of primitives is one
+//!    [`crate::query::collide`] of their shapes' trees at the relative pose of
+//!    their placements ([`super::shapes`]), every intersecting triangle pair
+//!    found (exact for the placed `f64` corners). Each pair is then
+//!    classified: it *crosses* when each triangle has corners strictly on
+//!    both sides of the other's plane (exact `orient3d` signs), otherwise it
+//!    only *touches* (coplanar contact, a corner or an edge resting on a
+//!    face).
+//! 3. A part pair with a crossing triangle pair is `intersecting`; with
+//!    intersecting pairs that all only touch, `touching`. With none, when one
+//!    part's world box lies within the other's and the outer part is closed
+//!    ([`super::contain`]), one vertex of each primitive of the inner part is
+//!    tested for being inside the outer part (ray parity, exact, in world
+//!    coordinates); since their surfaces do not meet, a connected piece is
+//!    wholly inside or wholly outside. If one is inside, the pair is
+//!    `contained`. An open outer part has no inside and is never reported
+//!    as containing anything (counted in [`Clashes::open_containers`]).
+
+use super::broad::overlapping_pairs;
+use super::contain::Solid;
+use super::parts::{Grouping, PartList};
+use super::shapes::{RIGID_TOLERANCE, Shapes, relative_pose};
+use crate::fit::Aabb;
+use crate::mesh::{Scene, TriMesh, TriangleSource};
+use crate::query::triangle::Plane;
+use crate::query::triangle::triangles_intersect;
+use crate::query::{ContactMode, Placement, collide, within};
+use nalgebra::{Point3, Vector3};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// How two parts clash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClashKind {
+    /// Some triangle pair crosses.
+    Intersecting,
+    /// Triangles meet, but no pair crosses: the parts rest on each other.
+    Touching,
+    /// The surfaces do not meet and one part lies inside the other.
+    Contained,
+    /// The parts do not meet but come within the clearance.
+    Clearance,
+}
+
+impl ClashKind {
+    /// The name used in text and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClashKind::Intersecting => "intersecting",
+            ClashKind::Touching => "touching",
+            ClashKind::Contained => "contained",
+            ClashKind::Clearance => "clearance",
+        }
+    }
+}
+
+/// Whether two intersecting triangles cross: each has corners strictly on
+/// both sides of the other's plane.
+pub fn crosses(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
+    let straddles = |t: &[Point3<f64>; 3], p: &[Point3<f64>; 3]| {
+        let plane = Plane::new(t);
+        let s = p.map(|c| plane.side(&c));
+        s.contains(&1) && s.contains(&-1)
+    };
+    straddles(a, b) && straddles(b, a)
+}
+
+/// How deep two crossing triangles cut into each other: the smaller of how
+/// far each reaches across the other's plane on its smaller side (in `f64`,
+/// not exact; a few ulps of the coordinates). A crossing of coincident
+/// surfaces that only differ by rounding is about 1e-14 of the model's
+/// size deep.
+pub fn crossing_depth(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> f64 {
+    let reach = |t: &[Point3<f64>; 3], p: &[Point3<f64>; 3]| {
+        let n = (p[1] - p[0]).cross(&(p[2] - p[0]));
+        let n = n / n.norm();
+        let d = t.map(|c| (c - p[0]).dot(&n));
+        let (hi, lo) = (d[0].max(d[1]).max(d[2]), d[0].min(d[1]).min(d[2]));
+        hi.min(-lo).max(0.0)
+    };
+    reach(a, b).min(reach(b, a))
+}
+
+/// A triangle pair of a clash (intersecting, or with a clearance within
+/// it), each triangle named as its file names it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TrianglePair {
+    /// The triangle of part `a`.
+    pub a: TriangleSource,
+    /// The triangle of part `b`.
+    pub b: TriangleSource,
+    /// Whether they meet (exact; always with no clearance).
+    pub intersecting: bool,
+    /// Whether they cross (else, meeting, they only touch).
+    pub crossing: bool,
+    /// Their distance with a clearance ([`crate::query::triangle_distance`]:
+    /// exactly 0 when they meet), `None` without.
+    pub distance: Option<f64>,
+}
+
+/// Two parts that clash.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Clash {
+    /// The first part (index into the part list; `a < b`).
+    pub a: usize,
+    /// The second part.
+    pub b: usize,
+    /// How they clash.
+    pub kind: ClashKind,
+    /// Intersecting triangle pairs (touching ones included).
+    pub triangle_pairs: usize,
+    /// With a clearance: triangle pairs within it (intersecting ones
+    /// included).
+    pub clearance_pairs: Option<usize>,
+    /// With a clearance: the least distance between the parts' triangles
+    /// within it (0 when they meet).
+    pub min_distance: Option<f64>,
+    /// Those of them that cross.
+    pub crossing_pairs: usize,
+    /// The deepest crossing ([`crossing_depth`]), model units; 0 when none
+    /// crosses.
+    pub depth: f64,
+    /// For `contained`: the part that is inside the other.
+    pub inside: Option<usize>,
+    /// Every intersecting triangle pair, and with a clearance every pair
+    /// within it (when asked for), sorted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<Vec<TrianglePair>>,
+}
+
+/// What to find.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClashOptions {
+    /// List every intersecting triangle pair of each clash.
+    pub all_pairs: bool,
+    /// Drop part pairs that only touch.
+    pub ignore_touching: bool,
+    /// Also report part pairs that do not meet but come within this
+    /// distance (model units, ≥ 0).
+    pub clearance: Option<f64>,
+}
+
+/// The answer of [`ClashScene::clashes`].
+#[derive(Clone, Debug, Default)]
+pub struct Clashes {
+    /// Clashing part pairs, sorted by `(a, b)`.
+    pub clashes: Vec<Clash>,
+    /// Part pairs whose boxes overlap (the broad phase's output).
+    pub candidate_pairs: usize,
+    /// Touching part pairs left out by `ignore_touching`.
+    pub touching_dropped: usize,
+    /// Part pairs whose surfaces do not meet, one inside the other's box,
+    /// where the outer part is open and so has no inside to decide.
+    pub open_containers: usize,
+}
+
+/// The parts of some scenes with their trees and world boxes: built once,
+/// queried by [`ClashScene::clashes`].
+pub struct ClashScene<'a> {
+    scenes: &'a [Scene],
+    /// The parts and their placed primitives.
+    pub parts: PartList,
+    /// The trees and every primitive's placement.
+    pub shapes: Shapes,
+    /// Every primitive's world box (its triangle corners placed).
+    pub boxes: Vec<Aabb>,
+}
+
+/// One triangle pair of two placed primitives' contact.
+struct PairContact {
+    /// The triangle of the first primitive (index into its geometry).
+    a: u32,
+    /// The triangle of the second.
+    b: u32,
+    /// Whether they meet, whether they cross, and how deep.
+    intersecting: bool,
+    crossing: bool,
+    depth: f64,
+    /// Their distance with a clearance.
+    distance: Option<f64>,
+}
+
+impl<'a> ClashScene<'a> {
+    /// Groups the scenes' primitives into parts (`files` name the scenes)
+    /// and builds the trees, in parallel.
+    pub fn new(scenes: &'a [Scene], files: &[String], by: Grouping) -> ClashScene<'a> {
+        let parts = PartList::new(scenes, files, by);
+        let shapes = Shapes::build(scenes, &parts);
+        let boxes = shapes
+            .placed
+            .par_iter()
+            .map(|p| {
+                let tree = &shapes.shapes[p.shape].tree;
+                let world = tree.triangles.iter().flatten().map(|c| p.to_world(c));
+                let (min, max) = world.fold(
+                    (
+                        Point3::from(Vector3::repeat(f64::INFINITY)),
+                        Point3::from(Vector3::repeat(f64::NEG_INFINITY)),
+                    ),
+                    |(lo, hi), c| (lo.inf(&c), hi.sup(&c)),
+                );
+                Aabb { min, max }
+            })
+            .collect();
+        ClashScene {
+            scenes,
+            parts,
+            shapes,
+            boxes,
+        }
+    }
+
+    /// Every intersecting triangle pair of members `ma` and `mb`, and with a
+    /// clearance every pair within it ([`crate::query::within`]).
+    fn contact(&self, ma: usize, mb: usize, clearance: Option<f64>) -> Vec<PairContact> {
+        let (pa, pb) = (&self.shapes.placed[ma], &self.shapes.placed[mb]);
+        let (sa, sb) = (&self.shapes.shapes[pa.shape], &self.shapes.shapes[pb.shape]);
+        let pose = relative_pose(pa, pb);
+        let place = Placement::new(&pose);
+        let pairs: Vec<(u32, u32, Option<f64>)> = match clearance {
+            None => collide(&sa.tree, &sb.tree, &pose, ContactMode::All)
+                .pairs
+                .into_iter()
+                .map(|(i, j)| (i, j, None))
+                .collect(),
+            Some(d) => within(&sa.tree, &sb.tree, &pose, d, ContactMode::All)
+                .pairs
+                .into_iter()
+                .map(|p| (p.a, p.b, Some(p.distance)))
+                .collect(),
+        };
+        pairs
+            .into_iter()
+            .map(|(i, j, distance)| {
+                let ta = sa.mesh.triangle(i as usize);
+                let tb = place.triangle(&sb.mesh.triangle(j as usize));
+                // `within` reports meeting triangles at exactly 0.
+                let intersecting =
+                    distance.is_none_or(|d| d == 0.0 && triangles_intersect(&ta, &tb));
+                let crossing = intersecting && crosses(&ta, &tb);
+                let depth = if crossing {
+                    crossing_depth(&ta, &tb)
+                } else {
+                    0.0
+                };
+                PairContact {
+                    a: i,
+                    b: j,
+                    intersecting,
+                    crossing,
+                    depth,
+                    distance,
+                }
+            })
+            .collect()
+    }
+
+    /// The source of triangle `k` of member `m`.
+    fn source(&self, m: usize, k: u32) -> TriangleSource {
+        let inst = self.parts.instance(self.scenes, m);
+        TriangleSource {
+            node: inst.node,
+            instance: inst.instance,
+            mesh: inst.mesh,
+            primitive: inst.primitive,
+            triangle: k,
+        }
+    }
+
+    /// The union of the world boxes of part `p`'s members.
+    fn part_box(&self, p: usize) -> Aabb {
+        let boxes = self.parts.parts[p].members.iter().map(|&m| &self.boxes[m]);
+        Aabb::from_points(boxes.flat_map(|b| [&b.min, &b.max])).expect("a part has members")
+    }
+
+    /// Part `p`'s triangles in world coordinates (each member's shape
+    /// placed), named by their sources.
+    pub fn part_mesh(&self, p: usize) -> TriMesh {
+        let mut mesh = TriMesh::default();
+        for &m in &self.parts.parts[p].members {
+            let placed = &self.shapes.placed[m];
+            let shape = &self.shapes.shapes[placed.shape].mesh;
+            let base = mesh.vertices.len() as u32;
+            mesh.vertices
+                .extend(shape.vertices.iter().map(|v| placed.to_world(v)));
+            mesh.triangles
+                .extend(shape.triangles.iter().map(|t| t.map(|i| i + base)));
+            mesh.sources
+                .extend((0..shape.triangles.len() as u32).map(|k| self.source(m, k)));
+        }
+        mesh
+    }
+
+    /// The closed surface of part `p` in world coordinates, if it is closed.
+    fn solid(&self, p: usize) -> Option<Solid> {
+        let mesh = self.part_mesh(p);
+        Solid::new(&mesh.vertices, &mesh.triangles)
+    }
+
+    /// One world vertex of each member of part `p`.
+    fn probe_points(&self, p: usize) -> Vec<Point3<f64>> {
+        self.parts.parts[p]
+            .members
+            .iter()
+            .map(|&m| {
+                let placed = &self.shapes.placed[m];
+                let tree = &self.shapes.shapes[placed.shape].tree;
+                placed.to_world(&tree.triangles[0][0])
+            })
+            .collect()
+    }
+
+    /// Finds every clashing part pair (see the module docs).
+    pub fn clashes(&self, opts: &ClashOptions) -> Clashes {
+        let part_of = |m: usize| self.parts.members[m].part;
+        let reach = opts.clearance.unwrap_or(0.0);
+        let widened: Vec<Aabb> = self.boxes.iter().map(|b| widen(b, reach)).collect();
+        let member_pairs = overlapping_pairs(&widened, |i, j| part_of(i) != part_of(j));
+        let contacts: Vec<_> = member_pairs
+            .par_iter()
+            .map(|&(i, j)| {
+                let (i, j) = if part_of(i) < part_of(j) {
+                    (i, j)
+                } else {
+                    (j, i)
+                };
+                (
+                    (part_of(i), part_of(j)),
+                    (i, j),
+                    self.contact(i, j, opts.clearance),
+                )
+            })
+            .collect();
+        let mut by_part: BTreeMap<(usize, usize), (Vec<TrianglePair>, f64)> = BTreeMap::new();
+        for ((pa, pb), (i, j), contact) in contacts {
+            let (list, deepest) = by_part.entry((pa, pb)).or_default();
+            for c in contact {
+                *deepest = deepest.max(c.depth);
+                list.push(TrianglePair {
+                    a: self.source(i, c.a),
+                    b: self.source(j, c.b),
+                    intersecting: c.intersecting,
+                    crossing: c.crossing,
+                    distance: c.distance,
+                });
+            }
+        }
+        let mut out = Clashes {
+            candidate_pairs: by_part.len(),
+            ..Clashes::default()
+        };
+        // Part pairs whose surfaces do not meet: maybe one inside the other.
+        let nested: Vec<(usize, usize, usize, usize)> = by_part
+            .iter()
+            .filter(|(_, (pairs, _))| pairs.is_empty())
+            .flat_map(|(&(a, b), _)| {
+                let (ba, bb) = (self.part_box(a), self.part_box(b));
+                let within = |i: &Aabb, o: &Aabb| {
+                    (0..3).all(|k| o.min[k] <= i.min[k] && i.max[k] <= o.max[k])
+                };
+                let mut v = Vec::new();
+                if within(&bb, &ba) {
+                    v.push((a, b, b, a));
+                }
+                if within(&ba, &bb) {
+                    v.push((a, b, a, b));
+                }
+                v
+            })
+            .collect();
+        let mut containers: Vec<usize> = nested.iter().map(|n| n.3).collect();
+        containers.sort_unstable();
+        containers.dedup();
+        let solids: BTreeMap<usize, Option<Solid>> =
+            containers.par_iter().map(|&p| (p, self.solid(p))).collect();
+        let found: Vec<(usize, usize, Option<usize>)> = nested
+            .par_iter()
+            .map(|&(a, b, inner, outer)| match &solids[&outer] {
+                None => (a, b, None),
+                Some(s) => {
+                    let inside = self
+                        .probe_points(inner)
+                        .iter()
+                        .any(|p| s.contains(p) == Some(true));
+                    (a, b, inside.then_some(inner))
+                }
+            })
+            .collect();
+        for (a, b, inner) in found {
+            if let Some(inner) = inner {
+                out.clashes.push(Clash {
+                    a,
+                    b,
+                    kind: ClashKind::Contained,
+                    triangle_pairs: 0,
+                    clearance_pairs: opts.clearance.map(|_| 0),
+                    min_distance: None,
+                    crossing_pairs: 0,
+                    depth: 0.0,
+                    inside: Some(inner),
+                    pairs: opts.all_pairs.then(Vec::new),
+                });
+            }
+        }
+        out.open_containers = nested.iter().filter(|n| solids[&n.3].is_none()).count();
+        for ((a, b), (mut pairs, depth)) in by_part {
+            if pairs.is_empty() {
+                continue;
+            }
+            let crossing = pairs.iter().filter(|p| p.crossing).count();
+            let intersecting = pairs.iter().filter(|p| p.intersecting).count();
+            let kind = if crossing > 0 {
+                ClashKind::Intersecting
+            } else if intersecting > 0 {
+                ClashKind::Touching
+            } else {
+                ClashKind::Clearance
+            };
+            if kind == ClashKind::Touching && opts.ignore_touching {
+                out.touching_dropped += 1;
+                continue;
+            }
+            pairs.sort_unstable_by_key(|p| (p.a, p.b));
+            out.clashes.push(Clash {
+                a,
+                b,
+                kind,
+                triangle_pairs: intersecting,
+                clearance_pairs: opts.clearance.map(|_| pairs.len()),
+                min_distance: pairs.iter().filter_map(|p| p.distance).reduce(f64::min),
+                crossing_pairs: crossing,
+                depth,
+                inside: None,
+                pairs: opts.all_pairs.then_some(pairs),
+            });
+        }
+        out.clashes.sort_by_key(|c| (c.a, c.b));
+        out.clashes.dedup_by_key(|c| (c.a, c.b));
+        out
+    }
+}
+
+/// A world box widened by `reach` (the clearance) and twice
+/// [`RIGID_TOLERANCE`] of its largest coordinate, for the broad phase.
+fn widen(b: &Aabb, reach: f64) -> Aabb {
+    let margin = reach + 2.0 * RIGID_TOLERANCE * b.min.coords.abs().sup(&b.max.coords.abs()).max();
+    let m = Vector3::repeat(margin);
+    Aabb {
+        min: b.min - m,
+        max: b.max + m,
+    }
+}

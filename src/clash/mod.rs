@@ -1,0 +1,27 @@
+//! Scenes: which parts of a model collide with which (clash detection,
+//! [`detect`]), and where one mesh cuts through itself
+//! ([`self_intersect`]).
+//!
+//! Data flow: loaded [`crate::Scene`]s → [`parts`] (what users call a part)
+//! → [`shapes`] (one OBB tree per geometry, shared by its instances) →
+//! [`broad`] (sweep and prune over world boxes) → the tree-vs-tree query of
+//! [`crate::query::collide`] per candidate pair → kinds (crossing,
+//! touching, [`contain`]ed). Every decision is an exact predicate on `f64`
+//! coordinates.
+
+pub mod adjacency;
+pub mod broad;
+pub mod contain;
+pub mod detect;
+pub mod parts;
+pub mod self_intersect;
+pub mod shapes;
+pub mod weld;
+
+pub use detect::{
+    Clash, ClashKind, ClashOptions, ClashScene, Clashes, TrianglePair, crosses, crossing_depth,
+};
+pub use parts::{Grouping, Part, PartList};
+pub use self_intersect::{
+    SelfIntersections, local_meshes, self_intersections, self_intersections_brute_force,
+};

@@ -1,0 +1,258 @@
+//! Self-intersection: the triangle pairs of one mesh that cut through or
+//! fold over each other, with CGAL's adjacency rules
+//! ([`super::adjacency`]) on vertices welded by position ([`super::weld`]).
+//!
+//! The mesh's OBB tree is descended against itself: a node with itself
+//! yields its two children with themselves and with each other, two
+//! distinct nodes are pruned by the conservative `f32` separating-axis test
+//! ([`crate::query::sat::overlap`]) and split as in
+//! [`crate::query::collide`], so every unordered pair of triangles whose
+//! boxes may meet is reached exactly once. Leaf pairs run the exact rules.
+//! The descent is split into independent node pairs near the root and run
+//! on every thread (rayon). Degenerate (zero-area) triangles are reported
+//! as a pair with themselves and take part in no other pair, as in CGAL.
+
+use super::adjacency::{adjacent_triangles_intersect, is_degenerate};
+use super::weld::welded_triangles;
+use crate::mesh::{Scene, TriMesh, TriangleSource};
+use crate::tree::ObbTree;
+use nalgebra::Point3;
+use rayon::prelude::*;
+
+/// Node pairs gathered near the root before the descent is split between
+/// threads.
+const TASKS: usize = 256;
+
+/// The self-intersections of one mesh.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SelfIntersections {
+    /// Intersecting pairs `(i, j)`, `i < j`, of triangle indices into the
+    /// mesh, then `(d, d)` for each degenerate triangle `d`; sorted.
+    pub pairs: Vec<(u32, u32)>,
+    /// Degenerate triangles (also in `pairs` as `(d, d)`), ascending.
+    pub degenerate: Vec<u32>,
+    /// Distinct positions after welding.
+    pub welded_vertices: usize,
+}
+
+impl SelfIntersections {
+    /// The triangles that take part in some pair, ascending.
+    pub fn faces(&self) -> Vec<u32> {
+        let mut f: Vec<u32> = self.pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        f.sort_unstable();
+        f.dedup();
+        f
+    }
+}
+
+/// What every leaf test of one descent reads.
+struct Ctx<'a> {
+    tree: &'a ObbTree,
+    /// Welded corner ids per triangle, in the tree's order.
+    ids: Vec<[u32; 3]>,
+    /// Degenerate flags, in the tree's order.
+    degenerate: Vec<bool>,
+    /// Each node's axis-aligned box (`f64`, exact: min and max of its
+    /// corners).
+    bounds: Vec<(Point3<f64>, Point3<f64>)>,
+}
+
+impl Ctx<'_> {
+    fn overlap(&self, i: u32, j: u32) -> bool {
+        let (a, b) = (&self.bounds[i as usize], &self.bounds[j as usize]);
+        (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k])
+    }
+
+    /// Tests triangles `k` and `l` (tree order) and records the pair.
+    fn test(&self, k: usize, l: usize, out: &mut Vec<(u32, u32)>) {
+        if self.degenerate[k] || self.degenerate[l] {
+            return;
+        }
+        let t = &self.tree.triangles;
+        if adjacent_triangles_intersect(&t[k], &self.ids[k], &t[l], &self.ids[l]) {
+            let (a, b) = (self.tree.original[k], self.tree.original[l]);
+            out.push((a.min(b), a.max(b)));
+        }
+    }
+
+    /// One step of the descent on node pair `(i, j)`: leaf work goes to
+    /// `out`, child pairs to `stack`.
+    fn step(&self, i: u32, j: u32, stack: &mut Vec<(u32, u32)>, out: &mut Vec<(u32, u32)>) {
+        let (a, b) = (&self.tree.nodes[i as usize], &self.tree.nodes[j as usize]);
+        if i == j {
+            if a.is_leaf() {
+                let (s, n) = (a.start as usize, a.count as usize);
+                for k in s..s + n {
+                    for l in k + 1..s + n {
+                        self.test(k, l, out);
+                    }
+                }
+            } else {
+                stack.extend([(i + 1, i + 1), (a.right, a.right), (i + 1, a.right)]);
+            }
+            return;
+        }
+        if !self.overlap(i, j) {
+            return;
+        }
+        let split_a = !a.is_leaf()
+            && (b.is_leaf() || {
+                let h = |n: &crate::tree::Node| {
+                    n.bx.half_extents[..3].iter().map(|x| x * x).sum::<f32>()
+                };
+                h(a) >= h(b)
+            });
+        if split_a {
+            stack.extend([(i + 1, j), (a.right, j)]);
+        } else if !b.is_leaf() {
+            stack.extend([(i, j + 1), (i, b.right)]);
+        } else {
+            let (sa, sb) = (a.start as usize, b.start as usize);
+            for k in sa..sa + a.count as usize {
+                for l in sb..sb + b.count as usize {
+                    self.test(k, l, out);
+                }
+            }
+        }
+    }
+}
+
+/// Every node's axis-aligned box, children before parents (they follow
+/// their parent in depth-first order).
+fn node_bounds(tree: &ObbTree) -> Vec<(Point3<f64>, Point3<f64>)> {
+    let mut b = vec![(Point3::origin(), Point3::origin()); tree.nodes.len()];
+    for (k, n) in tree.nodes.iter().enumerate().rev() {
+        b[k] = if n.is_leaf() {
+            let mut corners = tree.node_triangles(n).iter().flatten();
+            let first = *corners.next().expect("a leaf has a triangle");
+            corners.fold((first, first), |(lo, hi), c| (lo.inf(c), hi.sup(c)))
+        } else {
+            let (l, r) = (b[k + 1], b[n.right as usize]);
+            (l.0.inf(&r.0), l.1.sup(&r.1))
+        };
+    }
+    b
+}
+
+/// The self-intersections of `mesh`, with its tree `tree` (built from it).
+pub fn self_intersections(mesh: &TriMesh, tree: &ObbTree) -> SelfIntersections {
+    let (welded, welded_vertices) = welded_triangles(&mesh.vertices, &mesh.triangles);
+    let degenerate: Vec<bool> = tree.triangles.par_iter().map(is_degenerate).collect();
+    let ctx = Ctx {
+        tree,
+        ids: tree.original.iter().map(|&o| welded[o as usize]).collect(),
+        degenerate,
+        bounds: node_bounds(tree),
+    };
+    let mut pairs = Vec::new();
+    if !tree.nodes.is_empty() {
+        // Breadth-first near the root until there is work for every thread.
+        let mut tasks = vec![(0u32, 0u32)];
+        while !tasks.is_empty() && tasks.len() < TASKS {
+            let mut next = Vec::with_capacity(tasks.len() * 3);
+            for &(i, j) in &tasks {
+                ctx.step(i, j, &mut next, &mut pairs);
+            }
+            tasks = next;
+        }
+        let found: Vec<Vec<(u32, u32)>> = tasks
+            .par_iter()
+            .map(|&task| {
+                let (mut stack, mut out) = (vec![task], Vec::new());
+                while let Some((i, j)) = stack.pop() {
+                    ctx.step(i, j, &mut stack, &mut out);
+                }
+                out
+            })
+            .collect();
+        pairs.extend(found.into_iter().flatten());
+    }
+    let mut degenerate: Vec<u32> = (0..tree.triangles.len())
+        .filter(|&k| ctx.degenerate[k])
+        .map(|k| tree.original[k])
+        .collect();
+    degenerate.sort_unstable();
+    pairs.sort_unstable();
+    pairs.extend(degenerate.iter().map(|&d| (d, d)));
+    pairs.sort_unstable();
+    SelfIntersections {
+        pairs,
+        degenerate,
+        welded_vertices,
+    }
+}
+
+/// The same answer by brute force: every pair of triangles with an exact
+/// axis-aligned box prefilter and the same rules. Quadratic: for checking.
+pub fn self_intersections_brute_force(mesh: &TriMesh) -> SelfIntersections {
+    let (welded, welded_vertices) = welded_triangles(&mesh.vertices, &mesh.triangles);
+    let tris: Vec<_> = (0..mesh.triangles.len())
+        .map(|i| mesh.triangle(i))
+        .collect();
+    let degenerate: Vec<u32> = (0..tris.len() as u32)
+        .filter(|&i| is_degenerate(&tris[i as usize]))
+        .collect();
+    let bounds = |t: &[Point3<f64>; 3]| (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
+    let mut pairs: Vec<(u32, u32)> = degenerate.iter().map(|&d| (d, d)).collect();
+    for i in 0..tris.len() {
+        let (lo, hi) = bounds(&tris[i]);
+        for j in i + 1..tris.len() {
+            let (blo, bhi) = bounds(&tris[j]);
+            let apart = (0..3).any(|k| blo[k] > hi[k] || lo[k] > bhi[k]);
+            if apart
+                || degenerate.binary_search(&(i as u32)).is_ok()
+                || degenerate.binary_search(&(j as u32)).is_ok()
+            {
+                continue;
+            }
+            if adjacent_triangles_intersect(&tris[i], &welded[i], &tris[j], &welded[j]) {
+                pairs.push((i as u32, j as u32));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    SelfIntersections {
+        pairs,
+        degenerate,
+        welded_vertices,
+    }
+}
+
+/// Each mesh of `scene` in its own frame, all its primitives together (a
+/// glTF mesh placed by several nodes is taken once), with its index and
+/// name, in file order.
+pub fn local_meshes(scene: &Scene) -> Vec<(u32, Option<String>, TriMesh)> {
+    let mut out: Vec<(u32, Option<String>, TriMesh)> = Vec::new();
+    let mut first_node = std::collections::HashMap::new();
+    for inst in &scene.instances {
+        let owner = *first_node
+            .entry(inst.mesh)
+            .or_insert((inst.node, inst.instance));
+        if owner != (inst.node, inst.instance) {
+            continue;
+        }
+        let k = match out.iter().position(|(m, _, _)| *m == inst.mesh) {
+            Some(k) => k,
+            None => {
+                out.push((inst.mesh, inst.mesh_name.clone(), TriMesh::default()));
+                out.len() - 1
+            }
+        };
+        let mesh = &mut out[k].2;
+        let g = &inst.geometry;
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices.extend_from_slice(&g.positions);
+        mesh.triangles
+            .extend(g.triangles.iter().map(|t| t.map(|i| i + base)));
+        mesh.sources
+            .extend((0..g.triangles.len() as u32).map(|t| TriangleSource {
+                node: None,
+                instance: 0,
+                mesh: inst.mesh,
+                primitive: inst.primitive,
+                triangle: t,
+            }));
+    }
+    out.retain(|(_, _, m)| !m.triangles.is_empty());
+    out
+}

@@ -1,0 +1,36 @@
+//! Welding by position: vertices are the same vertex exactly when their
+//! coordinates are equal (`-0.0` equals `0.0`), whatever their index in the
+//! file — files split vertices for normals and UVs.
+
+use nalgebra::Point3;
+use rayon::prelude::*;
+
+/// A welded id per point (ids are dense, from 0) and the number of ids.
+pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
+    // `+ 0.0` maps -0.0 to 0.0; finite coordinates then compare as their bits.
+    let key = |i: u32| {
+        let p = &points[i as usize];
+        [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f64::to_bits)
+    };
+    let mut order: Vec<u32> = (0..points.len() as u32).collect();
+    order.par_sort_unstable_by_key(|&i| key(i));
+    let mut ids = vec![0u32; points.len()];
+    let mut count = 0usize;
+    for (k, &i) in order.iter().enumerate() {
+        if k > 0 && key(order[k - 1]) != key(i) {
+            count += 1;
+        }
+        ids[i as usize] = count as u32;
+    }
+    (ids, if points.is_empty() { 0 } else { count + 1 })
+}
+
+/// The welded corners of every triangle.
+pub fn welded_triangles(points: &[Point3<f64>], triangles: &[[u32; 3]]) -> (Vec<[u32; 3]>, usize) {
+    let (ids, count) = weld(points);
+    let tris = triangles
+        .iter()
+        .map(|t| t.map(|i| ids[i as usize]))
+        .collect();
+    (tris, count)
+}

@@ -1,0 +1,254 @@
+//! `bvtool clash`.
+
+use super::collide::non_negative;
+use super::output::{Failure, Outcome, out, out_json, wrote};
+use super::render::Look;
+use bvtool::clash::{
+    ClashOptions, ClashScene, Grouping, SelfIntersections, local_meshes, self_intersections,
+};
+use bvtool::load::LoadOptions;
+use bvtool::load::load;
+use bvtool::render::clash::{clash_picture, self_intersection_picture};
+use bvtool::render::save_png;
+use bvtool::report::FilesDoc;
+use bvtool::report::clash::{ADJACENCY, ClashDoc, SelfFileJson, SelfMeshJson, TimeMs};
+use bvtool::tree::ObbTree;
+use bvtool::{Error, Scene, TriMesh};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Which parts of a model collide with which — or, with --self, where a mesh
+/// cuts through itself.
+///
+/// Every mesh instance of every file's scene is a part (glTF: a node's mesh;
+/// OBJ: an object or group; STL: a solid), named by file, node and mesh;
+/// --by changes the grouping. Pairs of triangles inside one part are never
+/// reported (that is --self). Each clashing part pair has a kind:
+///
+/// intersecting: some triangle pair crosses (each triangle has corners
+/// strictly on both sides of the other's plane).
+///
+/// touching: triangles meet, but none cross (coplanar contact, a corner or
+/// edge resting on a face); --ignore-touching leaves these out.
+///
+/// contained: the surfaces do not meet and one part lies inside the other
+/// (decided for closed outer parts only: an open surface has no inside).
+///
+/// clearance: with --clearance D, the parts do not meet but some triangles
+/// come within D of each other (distances in f64 with a stated rounding
+/// bound; meeting is decided exactly).
+///
+/// Every decision is exact (robust orient3d/orient2d on f64 coordinates).
+/// One OBB tree is built per mesh geometry and shared by all its instances;
+/// a node transform with scale or shear gets the tree of its own scaled
+/// geometry. Times are reported as load, build and query.
+///
+/// With --self, the triangle pairs of each mesh (in its own frame; --whole:
+/// the flattened scene in world space) that intersect, with CGAL's adjacency
+/// rules: neighbours sharing an edge count only when coplanar and folded
+/// over each other, neighbours sharing only a vertex only when they meet
+/// anywhere else, and each degenerate (zero-area) triangle is reported once,
+/// as a pair with itself. Neighbours are found by position: vertices with
+/// equal coordinates are the same vertex, whatever their index.
+///
+/// Exit codes: 0 success (whatever was found), 1 bad input, 2 usage, 3 a clash
+/// or self-intersection was found and --fail-on-clash was given.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Model files (glTF, GLB, OBJ, STL); their scenes are placed together.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Report the self-intersections of each mesh instead (each file alone).
+    #[arg(long = "self")]
+    self_intersections: bool,
+    /// With --self: test the whole flattened scene of each file as one mesh
+    /// (world space), not each mesh in its own frame.
+    #[arg(long, requires = "self_intersections")]
+    whole: bool,
+    /// What a part is: `instance` (a node's mesh), `primitive` (each
+    /// primitive of each instance), `node` (a node with all its GPU
+    /// instances) or `file`.
+    #[arg(
+        long,
+        default_value = "instance",
+        conflicts_with = "self_intersections"
+    )]
+    by: String,
+    /// Leave out part pairs that only touch.
+    #[arg(long, conflicts_with = "self_intersections")]
+    ignore_touching: bool,
+    /// Also report part pairs that do not meet but come within this distance
+    /// (model units), with their least triangle distance.
+    #[arg(long, value_name = "D", conflicts_with = "self_intersections", value_parser = non_negative)]
+    clearance: Option<f64>,
+    /// List every intersecting triangle pair (and with --self the faces).
+    #[arg(long)]
+    all_pairs: bool,
+    /// Exit with code 3 when a clash (or with --self a self-intersection) is found.
+    #[arg(long)]
+    fail_on_clash: bool,
+    /// Draw the scene with the clashing parts coloured by kind and the
+    /// triangles of crossing pairs highlighted (with --self: the mesh with
+    /// the most pairs, those triangles highlighted) to this PNG.
+    #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
+    render: Option<PathBuf>,
+    #[command(flatten)]
+    look: Look,
+    /// Print one JSON document (see docs/json.md).
+    #[arg(long)]
+    json: bool,
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Runs the command; a clash found with --fail-on-clash is [`Failure::Clash`].
+pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    let render = args
+        .render
+        .as_ref()
+        .map(|p| args.look.options().map(|o| (p, o)))
+        .transpose()?;
+    let by: Grouping = args.by.parse().map_err(Failure::Input)?;
+    let t = Instant::now();
+    let scenes = args
+        .files
+        .par_iter()
+        .map(|f| load(f, opts))
+        .collect::<Result<Vec<Scene>, Error>>()?;
+    let load = ms(t);
+    let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    let found = if args.self_intersections {
+        let mut docs = Vec::new();
+        let mut picture: Option<(TriMesh, SelfIntersections)> = None;
+        for (scene, name) in scenes.iter().zip(&names) {
+            let (doc, worst) = self_report(scene, name, args, load / scenes.len() as f64)?;
+            if picture.is_none() {
+                picture = Some(worst);
+            }
+            docs.push(doc);
+        }
+        if let (Some((path, o)), Some((mesh, found))) = (&render, picture) {
+            save(&self_intersection_picture(mesh, &found, o)?, path)?;
+        }
+        if args.json {
+            out_json(&FilesDoc { files: &docs })?;
+        } else {
+            for d in &docs {
+                out(&d.to_text())?;
+            }
+        }
+        docs.iter().any(SelfFileJson::found_any)
+    } else {
+        let t = Instant::now();
+        let scene = ClashScene::new(&scenes, &names, by);
+        let build = ms(t);
+        if scene.parts.parts.is_empty() {
+            return Err(Failure::Input(Error::Input(format!(
+                "{}: no triangles to clash",
+                names.join(", ")
+            ))));
+        }
+        let t = Instant::now();
+        // The picture highlights crossing triangles: it needs the pairs.
+        let mut clashes = scene.clashes(&ClashOptions {
+            all_pairs: args.all_pairs || render.is_some(),
+            ignore_touching: args.ignore_touching,
+            clearance: args.clearance,
+        });
+        let query = ms(t);
+        if let Some((path, o)) = &render {
+            save(&clash_picture(&scene, &clashes.clashes, o)?, path)?;
+        }
+        if !args.all_pairs {
+            clashes.clashes.iter_mut().for_each(|c| c.pairs = None);
+        }
+        let doc = ClashDoc::new(
+            &names,
+            by,
+            args.clearance,
+            &scene,
+            clashes,
+            TimeMs { load, build, query },
+        );
+        if args.json {
+            out_json(&doc)?;
+        } else {
+            out(&doc.to_text())?;
+        }
+        !doc.clashes.is_empty()
+    };
+    if found && args.fail_on_clash {
+        return Err(Failure::Clash);
+    }
+    Ok(())
+}
+
+/// Writes the picture and says so.
+fn save(image: &image::RgbImage, path: &std::path::Path) -> Result<(), Error> {
+    save_png(image, path)?;
+    wrote(
+        path,
+        &format!("{}x{} picture", image.width(), image.height()),
+    );
+    Ok(())
+}
+
+/// The self-intersections of one file, and the mesh to draw (the one with
+/// the most pairs) with its answer.
+fn self_report(
+    scene: &Scene,
+    name: &str,
+    args: &Args,
+    load: f64,
+) -> Result<(SelfFileJson, (TriMesh, SelfIntersections)), Error> {
+    let t = Instant::now();
+    let meshes: Vec<(Option<u32>, String, TriMesh)> = if args.whole {
+        vec![(None, name.to_string(), scene.flatten())]
+    } else {
+        local_meshes(scene)
+            .into_iter()
+            .map(|(m, mesh_name, mesh)| {
+                let label = match mesh_name {
+                    Some(n) => format!("{name} / mesh '{n}'"),
+                    None => format!("{name} / mesh {m}"),
+                };
+                (Some(m), label, mesh)
+            })
+            .collect()
+    };
+    if meshes.iter().all(|(_, _, m)| m.triangles.is_empty()) {
+        return Err(Error::geometry(&scene.path, "no triangles to test"));
+    }
+    let trees: Vec<ObbTree> = meshes.iter().map(|(_, _, m)| ObbTree::build(m)).collect();
+    let build = ms(t);
+    let t = Instant::now();
+    let found: Vec<SelfIntersections> = meshes
+        .iter()
+        .zip(&trees)
+        .map(|((_, _, m), tree)| self_intersections(m, tree))
+        .collect();
+    let query = ms(t);
+    let reports = meshes
+        .iter()
+        .zip(&found)
+        .map(|((m, label, mesh), f)| {
+            SelfMeshJson::new(label.clone(), *m, &mesh.sources, f, args.all_pairs)
+        })
+        .collect();
+    let worst = (0..meshes.len())
+        .max_by_key(|&k| (found[k].pairs.len(), std::cmp::Reverse(k)))
+        .expect("at least one mesh");
+    let doc = SelfFileJson {
+        file: name.to_string(),
+        scope: if args.whole { "whole" } else { "mesh" },
+        adjacency: ADJACENCY,
+        meshes: reports,
+        time_ms: TimeMs { load, build, query },
+    };
+    let mesh = meshes.into_iter().nth(worst).expect("in range").2;
+    let answer = found.into_iter().nth(worst).expect("in range");
+    Ok((doc, (mesh, answer)))
+}

@@ -1,0 +1,106 @@
+//! Pictures of clash results: the scene with its clashing parts coloured by
+//! kind (`bvtool clash --render`), and a mesh with its self-intersecting
+//! triangles highlighted (`bvtool clash --self --render`).
+
+use super::picture::render;
+use super::scene::{MESH_COLORS, PALETTE, RenderOptions, RenderScene};
+use crate::clash::{Clash, ClashKind, ClashScene, SelfIntersections};
+use crate::error::Result;
+use crate::mesh::{TriMesh, TriangleSource};
+use image::RgbImage;
+use std::collections::BTreeSet;
+
+/// The colour and legend text of a part by the strongest way it clashes.
+fn style(kind: Option<ClashKind>) -> ([u8; 3], &'static str) {
+    match kind {
+        Some(ClashKind::Intersecting) => ([240, 150, 150], "intersecting"),
+        Some(ClashKind::Contained) => (PALETTE[4], "contained / containing"),
+        Some(ClashKind::Touching) => (PALETTE[3], "touching"),
+        Some(ClashKind::Clearance) => (PALETTE[7], "within the clearance"),
+        None => (MESH_COLORS[0], "no clash"),
+    }
+}
+
+/// Every part of `scene` in the world, coloured by the strongest kind of
+/// clash it takes part in (intersecting, then contained, touching, within
+/// the clearance; grey when none): one layer and legend entry per colour used, the
+/// triangles of crossing pairs (from clashes listed with their pairs)
+/// highlighted.
+pub fn clash_picture(
+    scene: &ClashScene,
+    clashes: &[Clash],
+    opts: &RenderOptions,
+) -> Result<RgbImage> {
+    let rank = |k: Option<ClashKind>| match k {
+        Some(ClashKind::Intersecting) => 4,
+        Some(ClashKind::Contained) => 3,
+        Some(ClashKind::Touching) => 2,
+        Some(ClashKind::Clearance) => 1,
+        None => 0,
+    };
+    let mut strongest: Vec<Option<ClashKind>> = vec![None; scene.parts.parts.len()];
+    let mut crossing: BTreeSet<(usize, TriangleSource)> = BTreeSet::new();
+    for c in clashes {
+        for p in [c.a, c.b] {
+            if rank(strongest[p]) < rank(Some(c.kind)) {
+                strongest[p] = Some(c.kind);
+            }
+        }
+        for t in c.pairs.iter().flatten().filter(|t| t.crossing) {
+            crossing.insert((c.a, t.a));
+            crossing.insert((c.b, t.b));
+        }
+    }
+    let mut picture = RenderScene::new();
+    for kind in [
+        None,
+        Some(ClashKind::Touching),
+        Some(ClashKind::Contained),
+        Some(ClashKind::Intersecting),
+    ] {
+        let parts: Vec<usize> = (0..strongest.len())
+            .filter(|&p| strongest[p] == kind)
+            .collect();
+        if parts.is_empty() {
+            continue;
+        }
+        let mut mesh = TriMesh::default();
+        let mut highlighted = BTreeSet::new();
+        for &p in &parts {
+            let m = scene.part_mesh(p);
+            let (base, first) = (mesh.vertices.len() as u32, mesh.triangles.len());
+            highlighted.extend(
+                m.sources
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| crossing.contains(&(p, **s)))
+                    .map(|(k, _)| first + k),
+            );
+            mesh.vertices.extend(m.vertices);
+            mesh.triangles
+                .extend(m.triangles.iter().map(|t| t.map(|i| i + base)));
+            mesh.sources.extend(m.sources);
+        }
+        let (color, label) = style(kind);
+        let layer = picture.add_mesh(mesh);
+        layer.color = color;
+        layer.label = Some(format!("{label} ({} parts)", parts.len()));
+        layer.highlighted = highlighted;
+        layer.highlight_label = "crossing triangles".into();
+    }
+    render(&picture, opts)
+}
+
+/// `mesh` with the triangles of `found` highlighted.
+pub fn self_intersection_picture(
+    mesh: TriMesh,
+    found: &SelfIntersections,
+    opts: &RenderOptions,
+) -> Result<RgbImage> {
+    let mut picture = RenderScene::new();
+    let layer = picture.add_mesh(mesh);
+    layer.label = Some("mesh".into());
+    layer.highlighted = found.faces().iter().map(|&f| f as usize).collect();
+    layer.highlight_label = format!("self-intersecting triangles ({})", layer.highlighted.len());
+    render(&picture, opts)
+}

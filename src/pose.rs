@@ -6,6 +6,7 @@
 //! (x, y, z, w) order, the same format as `../shared/peers`.
 
 use crate::error::{Error, Result};
+use crate::mesh::MAX_COORDINATE;
 use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -96,11 +97,7 @@ impl Pose {
     }
 
     fn from_parts(t: [f64; 3], q: Option<[f64; 4]>) -> Result<Pose> {
-        if t.iter().any(|x| !x.is_finite()) {
-            return Err(Error::Input(format!(
-                "pose translation {t:?} is not finite"
-            )));
-        }
+        check_translation(&t)?;
         let rotation = match q {
             None => UnitQuaternion::identity(),
             Some([x, y, z, w]) => {
@@ -141,6 +138,7 @@ impl Pose {
         match nums.len() {
             3 => Pose::from_parts(t, None),
             6 => {
+                check_translation(&t)?;
                 let (rx, ry, rz) = (
                     nums[3].to_radians(),
                     nums[4].to_radians(),
@@ -198,4 +196,15 @@ impl Pose {
         }
         items.iter().map(Pose::from_json).collect()
     }
+}
+
+/// A pose translation must be finite and within the numeric range of every
+/// coordinate, [`MAX_COORDINATE`] (2^50), per component.
+fn check_translation(t: &[f64; 3]) -> Result<()> {
+    if t.iter().all(|x| x.abs() <= MAX_COORDINATE) {
+        return Ok(());
+    }
+    Err(Error::Input(format!(
+        "pose translation {t:?} is not finite or outside the accepted range [-{MAX_COORDINATE:e}, {MAX_COORDINATE:e}] (|x| <= 2^50)"
+    )))
 }

@@ -2,7 +2,7 @@
 //! 0 success, 1 bad input (the error is printed on stderr as one line naming
 //! the file), 2 usage error.
 
-use bvtool::load::{LoadOptions, load};
+use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit, load};
 use bvtool::report::collide::Side;
 use bvtool::{Error, Scene};
 use clap::{Parser, Subcommand};
@@ -40,6 +40,17 @@ pub struct Cli {
     /// Let glTF files read buffers outside their own folder (`../` or absolute URIs).
     #[arg(long, global = true)]
     allow_external_uris: bool,
+    /// Refuse a model that flattens to more than N triangles (every
+    /// instance counted). Default for the commands that flatten the scene
+    /// (tree, collide, verify, compare, render, export): max(1048576, the
+    /// file's size in bytes). `info` and `fit` (without --check) never
+    /// flatten and have no limit unless this is given.
+    #[arg(long, global = true, value_name = "N")]
+    max_triangles: Option<u64>,
+    /// Refuse a glTF scene with more than N mesh instances (primitives
+    /// placed by nodes and EXT_mesh_gpu_instancing instances).
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_INSTANCES)]
+    max_instances: usize,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,8 +75,20 @@ pub fn run() -> i32 {
             return code;
         }
     };
+    // `fit --check` hands every placed point to parry3d.
+    let flattens = match &cli.command {
+        Command::Info(_) => false,
+        Command::Fit(args) => args.check(),
+        _ => true,
+    };
     let opts = LoadOptions {
         allow_external_uris: cli.allow_external_uris,
+        max_instances: cli.max_instances,
+        max_triangles: match cli.max_triangles {
+            Some(n) => TriangleLimit::AtMost(n),
+            None if flattens => TriangleLimit::Auto,
+            None => TriangleLimit::Unlimited,
+        },
     };
     let result = match &cli.command {
         Command::Info(args) => info::run(args, &opts),
@@ -88,7 +111,7 @@ pub fn run() -> i32 {
 
 /// Loads every file in parallel; results come back in the order given. When
 /// some fail, every failure but the last is printed on stderr (one line
-/// each) and the last is returned.
+/// each; a file given twice is reported once) and the last is returned.
 pub fn load_all(files: &[PathBuf], opts: &LoadOptions) -> Result<Vec<Scene>, Error> {
     let results: Vec<Result<Scene, Error>> = files.par_iter().map(|f| load(f, opts)).collect();
     let mut errors: Vec<Error> = Vec::new();
@@ -102,8 +125,13 @@ pub fn load_all(files: &[PathBuf], opts: &LoadOptions) -> Result<Vec<Scene>, Err
     match errors.pop() {
         None => Ok(scenes),
         Some(last) => {
-            for e in errors {
-                eprintln!("bvtool: {e}");
+            let last_text = last.to_string();
+            let mut printed = Vec::new();
+            for e in errors.iter().map(Error::to_string) {
+                if e != last_text && !printed.contains(&e) {
+                    eprintln!("bvtool: {e}");
+                    printed.push(e);
+                }
             }
             Err(last)
         }

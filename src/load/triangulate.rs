@@ -31,7 +31,12 @@ pub fn newell_normal(points: &[Point3<f64>]) -> Vector3<f64> {
 /// Guarantees, whatever the input:
 /// - exactly `n - 2` triangles for `n >= 3` corners (none for fewer), each
 ///   corner index used as given, so counts match a fan triangulation;
-/// - termination in at most O(n³) predicate evaluations (O(n²) in practice);
+/// - at most [`WORK_PER_CORNER`]·n corner examinations (each one or four
+///   `orient2d`): when ear clipping has not finished within that budget,
+///   the rest of the polygon is fanned, so the cost is linear in the
+///   corners (ear clipping is O(n²) in practice, O(n³) on hostile input; the
+///   budget lets a convex polygon of up to 2·[`WORK_PER_CORNER`] corners be
+///   clipped to the end; a fan is exact for a convex polygon anyway);
 /// - no panic (non-finite or degenerate input falls back to a fan).
 ///
 /// Method: the polygon is projected along the dominant axis of its Newell
@@ -44,7 +49,8 @@ pub fn newell_normal(points: &[Point3<f64>]) -> Vector3<f64> {
 /// with holes); (2) a collinear or repeated corner, clipped as a zero-area
 /// triangle, which does not change the area left; (3) a convex corner with no
 /// such corner strictly inside. If none exists (self-intersecting input), the
-/// remainder is fanned. For a simple polygon, planar or not too warped, the
+/// remainder is fanned (as it is when the work budget runs out). For a
+/// simple polygon, planar or not too warped, within the budget, the
 /// triangles tile the projected polygon: their unsigned areas sum to its area
 /// and none is inverted. All orientation tests use Shewchuk's exact
 /// `orient2d`.
@@ -78,6 +84,9 @@ fn plane_coordinates(points: &[Point3<f64>], normal: &Vector3<f64>) -> Option<Ve
     Some(points.iter().map(|p| Coord { x: p[u], y: p[v] }).collect())
 }
 
+/// Corner examinations ear clipping may spend per corner of the polygon.
+pub const WORK_PER_CORNER: usize = 256;
+
 /// A fan from the first of `ring`.
 fn fan(ring: &[usize]) -> Vec<[usize; 3]> {
     ring.windows(2)
@@ -99,6 +108,8 @@ struct EarClipper {
     pts: Vec<Coord<f64>>,
     prev: Vec<usize>,
     next: Vec<usize>,
+    /// Corner examinations left (see [`WORK_PER_CORNER`]).
+    budget: usize,
 }
 
 impl EarClipper {
@@ -108,6 +119,7 @@ impl EarClipper {
             prev: (0..n).map(|i| (i + n - 1) % n).collect(),
             next: (0..n).map(|i| (i + 1) % n).collect(),
             pts,
+            budget: n.saturating_mul(WORK_PER_CORNER),
         }
     }
 
@@ -117,8 +129,10 @@ impl EarClipper {
         orient2d(self.pts[self.prev[i]], self.pts[i], self.pts[self.next[i]])
     }
 
-    /// Whether corner `b` can be clipped in `pass`.
-    fn is_ear(&self, b: usize, pass: Pass) -> bool {
+    /// Whether corner `b` can be clipped in `pass`; each corner examined is
+    /// charged to the budget.
+    fn is_ear(&mut self, b: usize, pass: Pass) -> bool {
+        self.budget = self.budget.saturating_sub(1);
         let turn = self.turn(b);
         if pass == Pass::Degenerate {
             return turn == 0.0;
@@ -130,6 +144,7 @@ impl EarClipper {
         let (pa, pb, pc) = (self.pts[a], self.pts[b], self.pts[c]);
         let mut j = self.next[c];
         while j != a {
+            self.budget = self.budget.saturating_sub(1);
             let p = self.pts[j];
             // A convex corner cannot be the first one inside an ear of a
             // simple polygon; a corner at an ear corner's position is a
@@ -158,6 +173,10 @@ impl EarClipper {
         let mut out = Vec::with_capacity(remaining - 2);
         let (mut cur, mut pass, mut tried) = (0, Pass::Strict, 0);
         while remaining > 3 {
+            if self.budget == 0 {
+                out.extend(fan(&self.ring_from(cur)));
+                return out;
+            }
             if tried >= remaining {
                 // A full turn of the ring found no ear at this strictness.
                 pass = match pass {

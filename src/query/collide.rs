@@ -4,7 +4,32 @@ use super::sat::{PlacedBox, Placement32, overlap, slack_for};
 use super::triangle::triangles_intersect;
 use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
-use crate::tree::ObbTree;
+use crate::tree::{NO_COPY, ObbTree};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for the twin-answer table's keys (two slots in one `u64`):
+/// one multiplication by the golden-ratio constant (Fibonacci hashing),
+/// far cheaper than SipHash for a table the query alone fills.
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        let h = v.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 use nalgebra::{Matrix3, Point3, Vector3};
 use wide::f32x4;
 
@@ -76,7 +101,10 @@ impl Placement {
 /// run the exact triangle test ([`super::triangle::triangles_intersect`]) on
 /// B's `f64` corners placed in A's frame by [`Placement::apply`]. The answer
 /// is exact for those placed `f64` corners: the box tests can only prune
-/// pairs that are truly apart.
+/// pairs that are truly apart. Triangles with twins (the same three corners,
+/// [`ObbTree::copy_of`]) are tested once per pair of twin groups, so a stack
+/// of coincident copies costs box tests and answer entries but not exact
+/// tests.
 pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Collision {
     let mut out = Collision::default();
     if a.nodes.is_empty() || b.nodes.is_empty() {
@@ -94,6 +122,10 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
         slack_for(a.reach + 2.0 * b.reach + shift.amax()) + round_up(8.0 * f64::EPSILON * offsets);
     let place_node = |i: u32| (i, place32.place(&b.nodes[i as usize].bx));
     let mut placed_tris: Vec<[Point3<f64>; 3]> = Vec::with_capacity(b.leaf_size);
+    // Answers for pairs of twins (ObbTree::copy_of), keyed by the first
+    // slot of each side's twin group: every pair of their copies meets
+    // exactly when that pair does.
+    let mut twin_answers: HashMap<u64, bool, BuildHasherDefault<PairHasher>> = HashMap::default();
     let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, place_node(0))];
     while let Some((ia, (ib, pb))) = stack.pop() {
         let na = &a.nodes[ia as usize];
@@ -107,14 +139,27 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
                 placed_tris.clear();
                 placed_tris.extend(b.node_triangles(nb).iter().map(|t| place.triangle(t)));
                 for (i, ta) in a.node_triangles(na).iter().enumerate() {
+                    let sa = na.start + i as u32;
+                    let ca = a.copy_of[sa as usize];
                     for (j, tb) in placed_tris.iter().enumerate() {
-                        out.triangle_tests += 1;
-                        if triangles_intersect(ta, tb) {
+                        let sb = nb.start + j as u32;
+                        let cb = b.copy_of[sb as usize];
+                        let mut test = || {
+                            out.triangle_tests += 1;
+                            triangles_intersect(ta, tb)
+                        };
+                        let hit = if ca == NO_COPY && cb == NO_COPY {
+                            test()
+                        } else {
+                            // A triangle without twins keys by its own slot.
+                            let key = |c: u32, s: u32| if c == NO_COPY { s } else { c };
+                            let pair = (key(ca, sa) as u64) << 32 | key(cb, sb) as u64;
+                            *twin_answers.entry(pair).or_insert_with(test)
+                        };
+                        if hit {
                             out.intersecting = true;
-                            out.pairs.push((
-                                a.original[na.start as usize + i],
-                                b.original[nb.start as usize + j],
-                            ));
+                            out.pairs
+                                .push((a.original[sa as usize], b.original[sb as usize]));
                             if mode == ContactMode::First {
                                 return out;
                             }

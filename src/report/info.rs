@@ -3,7 +3,7 @@
 use super::table::{Table, point};
 use super::xyz;
 use crate::fit::Aabb;
-use crate::mesh::{Format, Scene};
+use crate::mesh::{Format, Scene, placed_points};
 use serde::Serialize;
 
 /// What a file holds once loaded and flattened.
@@ -53,7 +53,6 @@ impl From<&Aabb> for AabbJson {
 impl FileInfo {
     /// Summarizes a loaded scene; `file` is the path as the user gave it.
     pub fn new(file: &str, scene: &Scene) -> FileInfo {
-        let points = scene.world_points(false);
         let mut meshes: Vec<u32> = scene.instances.iter().map(|i| i.mesh).collect();
         meshes.sort_unstable();
         meshes.dedup();
@@ -67,7 +66,9 @@ impl FileInfo {
             skipped_primitives: scene.skipped_primitives,
             extensions: scene.extensions.clone(),
             mirrored_instances: scene.instances.iter().filter(|i| i.is_mirrored()).count(),
-            aabb: Aabb::from_points(&points).as_ref().map(AabbJson::from),
+            aabb: Aabb::from_points(placed_points(scene.distinct_instances(), false))
+                .as_ref()
+                .map(AabbJson::from),
         }
     }
 

@@ -1,9 +1,10 @@
 //! Hostile inputs found by mutating corpus files (issue 15): each made the
 //! release binary panic, hang or exhaust memory. Each now gives an answer
 //! (exit 0, checked against an oracle) or a one-line error naming the file
-//! (exit 1), promptly: the originals took 17 s to forever, so a run is
-//! killed after 10 s, and in release builds must finish within 3 s even on a
-//! loaded machine (measured times are in the issue's report).
+//! (exit 1). The originals took 17 s to forever on an idle machine, so a run
+//! still going after 10 s fails the test (a hang guard, not a benchmark: the
+//! work itself is asserted where it is counted, e.g. exact triangle tests;
+//! measured times are in docs/algorithms.md).
 //!
 //! Small OBJ inputs are copied under `tests/data/hostile/`; the glTF ones
 //! and the 60,000-corner face are written here, with the project's own
@@ -44,13 +45,6 @@ fn bvtool(args: &[&str]) -> (i32, String, String) {
         std::thread::sleep(Duration::from_millis(5));
     }
     let out = child.wait_with_output().unwrap();
-    let took = start.elapsed();
-    if !cfg!(debug_assertions) {
-        assert!(
-            took < Duration::from_secs(3),
-            "bvtool {args:?} took {took:?}"
-        );
-    }
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

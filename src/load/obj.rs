@@ -17,7 +17,7 @@
 //! The text may be UTF-8 (with or without BOM; invalid bytes, e.g. Latin-1
 //! comments, are replaced) or UTF-16 LE/BE with a BOM.
 
-use super::triangulate::triangulate;
+use super::triangulate::{WorkBudget, triangulate_within};
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Geometry, MeshInstance, Scene};
 use nalgebra::{Matrix4, Point3};
@@ -27,8 +27,9 @@ use std::sync::Arc;
 
 /// Reads the bytes of the OBJ file `path`: one [`MeshInstance`] per object (`o`/`g`) that has
 /// faces, `mesh` = its index among those, in file order; `mesh_name` its
-/// name. Faces are triangulated by [`triangulate`] (n − 2 triangles for an
-/// n-gon, correct for concave ones). Each object's `positions` are the
+/// name. Faces are triangulated by
+/// [`triangulate`](super::triangulate::triangulate) (n − 2 triangles for an
+/// n-gon, correct for concave ones), with one work budget for the file. Each object's `positions` are the
 /// vertices its faces use, in file order; vertices no face uses are dropped.
 ///
 /// Errors (one line, naming the file, with the line number where there is
@@ -137,6 +138,7 @@ fn parse(text: &str) -> Result<Parsed, String> {
     let mut current = Object::default();
     let mut corners: Vec<u32> = Vec::new();
     let mut polygon: Vec<Point3<f64>> = Vec::new();
+    let mut budget = WorkBudget::default();
     let mut pending = String::new();
     for (number, raw) in text.lines().enumerate() {
         // `\` at the end of a line continues the statement on the next one.
@@ -180,7 +182,7 @@ fn parse(text: &str) -> Result<Parsed, String> {
                 polygon.clear();
                 polygon.extend(corners.iter().map(|&i| out.positions[i as usize]));
                 current.triangles.extend(
-                    triangulate(&polygon)
+                    triangulate_within(&polygon, &mut budget)
                         .into_iter()
                         .map(|t| t.map(|k| corners[k])),
                 );

@@ -195,7 +195,7 @@ impl Scene {
     /// costs O(vertices of unique geometry + instances) in the usual case.
     /// The error names the file, the offending value and the accepted range.
     pub fn check_range(&self) -> Result<()> {
-        let out_of_range = |v: f64| !(v.abs() <= MAX_COORDINATE);
+        let out_of_range = |v: f64| v.is_nan() || v.abs() > MAX_COORDINATE;
         let refuse = |what: String, v: f64| {
             Error::geometry(
                 &self.path,

@@ -71,7 +71,7 @@ pub fn near_boundary(a_mesh: &TriMesh, b_mesh: &TriMesh, n: usize, seed: u64) ->
     };
     let (ra, rb) = (radius(a_mesh, &ca), radius(b_mesh, &cb));
     let size = (ba.max - ba.min).norm().max((bb.max - bb.min).norm());
-    if !(size > 0.0) {
+    if size <= 0.0 {
         // Two single points: no distance brackets a boundary.
         return Vec::new();
     }

@@ -6,9 +6,11 @@
 #
 # MINUTES may be a fraction (0.5 = 30 s per target).
 #
-# Seeds are symbolic links to the smallest files of the model corpus
-# ($BVTOOL_MODELS, default ../shared/models; nothing is copied), plus a few
-# pose strings and a BVT1 export written here. Findings and the final queue
+# Seeds are the smallest files of the model corpus ($BVTOOL_MODELS, default
+# ../shared/models), hard-linked (copied only where the file system cannot
+# link) into the ignored fuzz/out/seeds, never into the repository; plus a
+# few pose strings and BVT1 exports written here. (AFL reads only regular
+# files, so symbolic links will not do.) Findings and the final queue
 # stay in fuzz/out/TARGET. Prints execs, coverage and corpus size per target;
 # exits 1 if any target saved a crash or a hang.
 set -euo pipefail
@@ -24,13 +26,15 @@ seeds_per_kind=${SEEDS_PER_KIND:-48}
 command -v cargo-afl >/dev/null || { echo "cargo-afl missing: cargo install cargo-afl" >&2; exit 2; }
 cargo afl build --release --quiet
 
-# Links to the N smallest corpus files with extension $1 (case-insensitive) into $2.
+# The N smallest corpus files with extension $1 (case-insensitive), linked into $2.
 link_smallest() {
     local ext=$1 dir=$2 n=$3
     [ -d "$models" ] || return 0
     find "$models" -type f -iname "*.$ext" -size -1024k -printf '%s %p\n' | sort -n | head -n "$n" |
         while read -r _ path; do
-            ln -sf "$path" "$dir/$(echo "${path#"$models"/}" | tr '/' '_')"
+            local name
+            name="$dir/$(echo "${path#"$models"/}" | tr '/' '_')"
+            ln -f "$path" "$name" 2>/dev/null || cp "$path" "$name"
         done
 }
 

@@ -4,10 +4,23 @@
 //! Units are the file's own (glTF: metres by convention; OBJ and STL: whatever
 //! the author used). Positions are kept in `f64` from the moment they are read.
 
+use crate::error::{Error, Result};
 use nalgebra::{Matrix4, Point3};
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// The largest coordinate magnitude a scene may hold, in its meshes' local
+/// frames and in world space: 2^50 ≈ 1.126e15 model units. Loading refuses
+/// anything beyond ([`Scene::check_range`]), and pose translations are held
+/// to it too, so everything downstream may assume it. The headroom it leaves
+/// (docs/algorithms.md, "Numeric range"): a coordinate difference is below
+/// 2^52, a squared length of a difference below 3·2^104 (finite even in
+/// `f32`), an `orient3d` product term below 2^160, a sum of 2^32 coordinates
+/// below 2^82, a box or hull volume below 2^160 — all far from the `f64`
+/// (2^1024) and `f32` (2^128) overflow thresholds.
+pub const MAX_COORDINATE: f64 = (1u64 << 50) as f64;
 
 /// Where a triangle came from, in the file's own terms, so that an answer can
 /// name a triangle the way the file names it.
@@ -73,14 +86,15 @@ impl Geometry {
 pub struct MeshInstance {
     /// glTF node index; `None` for OBJ and STL.
     pub node: Option<u32>,
-    /// The node's name, if the file gives one.
-    pub node_name: Option<String>,
+    /// The node's name, if the file gives one (shared by the node's instances).
+    pub node_name: Option<Arc<str>>,
     /// `EXT_mesh_gpu_instancing` instance index (0 otherwise).
     pub instance: u32,
     /// glTF mesh index, OBJ object/group index or STL solid index.
     pub mesh: u32,
-    /// The mesh's (object's, solid's) name, if the file gives one.
-    pub mesh_name: Option<String>,
+    /// The mesh's (object's, solid's) name, if the file gives one (shared
+    /// by its instances).
+    pub mesh_name: Option<Arc<str>>,
     /// Primitive index within the mesh.
     pub primitive: u32,
     /// Local → world transform (the node's world matrix; identity for OBJ/STL).
@@ -153,11 +167,96 @@ impl Scene {
     /// the triangles reference; with `all_vertices`, every vertex of the
     /// position data (as D3DX and the glTF accessor `min`/`max` do).
     pub fn world_points(&self, all_vertices: bool) -> Vec<Point3<f64>> {
-        let mut out = Vec::new();
+        self.world_points_iter(all_vertices).collect()
+    }
+
+    /// [`Scene::world_points`] one at a time, in the same order, without
+    /// holding them all.
+    pub fn world_points_iter(&self, all_vertices: bool) -> impl Iterator<Item = Point3<f64>> + '_ {
+        placed_points(self.instances.iter(), all_vertices)
+    }
+
+    /// The instances that place something new, in scene order: the first
+    /// instance of each (geometry, transform) pair. The others add the same
+    /// world points again, which changes no bound (and no Ritter sphere: a
+    /// point inside it stays inside as it grows).
+    pub fn distinct_instances(&self) -> impl Iterator<Item = &MeshInstance> + '_ {
+        let mut seen = HashSet::new();
+        self.instances
+            .iter()
+            .filter(move |i| seen.insert((Arc::as_ptr(&i.geometry), i.transform.map(f64::to_bits))))
+    }
+
+    /// Checks the numeric policy: every vertex within [`MAX_COORDINATE`] in
+    /// its mesh's local frame and, once placed, in world space. The world
+    /// test maps the corners of each geometry's local bounding box (a
+    /// vertex lies in their convex hull, and so does its image), falling back
+    /// to the instance's own vertices only when a corner lands outside, so it
+    /// costs O(vertices of unique geometry + instances) in the usual case.
+    /// The error names the file, the offending value and the accepted range.
+    pub fn check_range(&self) -> Result<()> {
+        let out_of_range = |v: f64| v.is_nan() || v.abs() > MAX_COORDINATE;
+        let refuse = |what: String, v: f64| {
+            Error::geometry(
+                &self.path,
+                format!(
+                    "{what} {v:e}, outside the accepted range [-{MAX_COORDINATE:e}, {MAX_COORDINATE:e}] (|x| <= 2^50)"
+                ),
+            )
+        };
+        let mut local: HashMap<*const Geometry, [Point3<f64>; 8]> = HashMap::new();
         for inst in &self.instances {
-            instance_points(inst, all_vertices, true, &mut out);
+            let g = &inst.geometry;
+            let key = Arc::as_ptr(g);
+            let corners = match local.get(&key) {
+                Some(c) => *c,
+                None => {
+                    let (mut lo, mut hi) = (Point3::origin(), Point3::origin());
+                    for (k, p) in g.positions.iter().enumerate() {
+                        if let Some(&v) = p.iter().find(|v| out_of_range(**v)) {
+                            return Err(refuse(
+                                format!("vertex {k} of mesh {} has coordinate", inst.mesh),
+                                v,
+                            ));
+                        }
+                        if k == 0 {
+                            (lo, hi) = (*p, *p);
+                        }
+                        lo = lo.inf(p);
+                        hi = hi.sup(p);
+                    }
+                    let c = std::array::from_fn(|i| {
+                        Point3::new(
+                            if i & 1 == 0 { lo.x } else { hi.x },
+                            if i & 2 == 0 { lo.y } else { hi.y },
+                            if i & 4 == 0 { lo.z } else { hi.z },
+                        )
+                    });
+                    local.insert(key, c);
+                    c
+                }
+            };
+            if g.positions.is_empty()
+                || corners
+                    .iter()
+                    .all(|c| inst.to_world(c).iter().all(|v| !out_of_range(*v)))
+            {
+                continue;
+            }
+            for p in &g.positions {
+                if let Some(&v) = inst.to_world(p).iter().find(|v| out_of_range(**v)) {
+                    let node = inst.node.map_or(String::new(), |n| format!("node {n} "));
+                    return Err(refuse(
+                        format!(
+                            "{node}places a vertex of mesh {} at world coordinate",
+                            inst.mesh
+                        ),
+                        v,
+                    ));
+                }
+            }
         }
-        out
+        Ok(())
     }
 
     /// The whole scene as one world-space triangle soup. Mirrored instances
@@ -184,6 +283,23 @@ impl Scene {
         }
         mesh
     }
+}
+
+/// The world-space points of `instances`, in order: each one's referenced
+/// vertices or, with `all_vertices`, all its position data.
+pub fn placed_points<'a>(
+    instances: impl Iterator<Item = &'a MeshInstance> + 'a,
+    all_vertices: bool,
+) -> impl Iterator<Item = Point3<f64>> + 'a {
+    instances.flat_map(move |inst| {
+        let g = &inst.geometry;
+        let used: Box<dyn Iterator<Item = usize>> = if all_vertices {
+            Box::new(0..g.positions.len())
+        } else {
+            Box::new(g.referenced_vertices().into_iter().map(|i| i as usize))
+        };
+        used.map(move |k| inst.to_world(&g.positions[k]))
+    })
 }
 
 /// The points of one instance, in world space or (with `world == false`) in

@@ -6,6 +6,7 @@
 //! (x, y, z, w) order; a row-major 4×4 rigid matrix is read too.
 
 use crate::error::{Error, Result};
+use crate::mesh::MAX_COORDINATE;
 use nalgebra::{
     Isometry3, Matrix3, Matrix4, Point3, Quaternion, Rotation3, Translation3, UnitQuaternion,
     Vector3,
@@ -99,11 +100,7 @@ impl Pose {
     }
 
     fn from_parts(t: [f64; 3], q: Option<[f64; 4]>) -> Result<Pose> {
-        if t.iter().any(|x| !x.is_finite()) {
-            return Err(Error::Input(format!(
-                "pose translation {t:?} is not finite"
-            )));
-        }
+        check_translation(&t)?;
         let rotation = match q {
             None => UnitQuaternion::identity(),
             Some([x, y, z, w]) => {
@@ -148,7 +145,9 @@ impl Pose {
             )));
         }
         let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(r));
-        Ok(Pose::new(m.fixed_view::<3, 1>(0, 3).into_owned(), rotation))
+        let t = m.fixed_view::<3, 1>(0, 3).into_owned();
+        check_translation(&[t.x, t.y, t.z])?;
+        Ok(Pose::new(t, rotation))
     }
 
     /// Parses an inline pose with angles in degrees (see [`Pose::parse_inline_in`]).
@@ -198,6 +197,7 @@ impl Pose {
         match nums.len() {
             3 => Pose::from_parts(t, None),
             6 => {
+                check_translation(&t)?;
                 // X first, then Y, then Z, all about A's fixed axes: R = Rz·Ry·Rx.
                 let r = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), nums[5])
                     * UnitQuaternion::from_axis_angle(&Vector3::y_axis(), nums[4])
@@ -342,4 +342,15 @@ fn pose_value(v: &Value, at: &str) -> Result<Pose> {
             pointer(at)
         ))),
     }
+}
+
+/// A pose translation must be finite and within the numeric range of every
+/// coordinate, [`MAX_COORDINATE`] (2^50), per component.
+fn check_translation(t: &[f64; 3]) -> Result<()> {
+    if t.iter().all(|x| x.abs() <= MAX_COORDINATE) {
+        return Ok(());
+    }
+    Err(Error::Input(format!(
+        "pose translation {t:?} is not finite or outside the accepted range [-{MAX_COORDINATE:e}, {MAX_COORDINATE:e}] (|x| <= 2^50)"
+    )))
 }

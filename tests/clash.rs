@@ -83,7 +83,7 @@ fn sphere(r: f64, n: u32) -> Arc<Geometry> {
 fn place(node: u32, mesh: u32, g: &Arc<Geometry>, transform: Matrix4<f64>) -> MeshInstance {
     MeshInstance {
         node: Some(node),
-        node_name: Some(format!("n{node}")),
+        node_name: Some(format!("n{node}").into()),
         instance: 0,
         mesh,
         mesh_name: None,

@@ -546,6 +546,7 @@ fn uris_outside_the_folder_need_permission() {
         &outside,
         &LoadOptions {
             allow_external_uris: true,
+            ..LoadOptions::default()
         },
     )
     .unwrap();

@@ -244,15 +244,9 @@ fn stl_ascii_solids_become_instances() {
     let summary: Vec<_> = scene
         .instances
         .iter()
-        .map(|i| (i.mesh, i.mesh_name.clone(), i.geometry.triangles.len()))
+        .map(|i| (i.mesh, i.mesh_name.as_deref(), i.geometry.triangles.len()))
         .collect();
-    assert_eq!(
-        summary,
-        [
-            (0, Some("first".to_string()), 2),
-            (2, Some("third one".to_string()), 1)
-        ]
-    );
+    assert_eq!(summary, [(0, Some("first"), 2), (2, Some("third one"), 1)]);
     let g = &scene.instances[1].geometry;
     assert_eq!(
         g.positions,

@@ -333,6 +333,7 @@ fn absolute_and_parent_uris_are_refused() {
             &p,
             &LoadOptions {
                 allow_external_uris: true,
+                ..LoadOptions::default()
             },
         )
         .unwrap();

@@ -64,7 +64,7 @@ impl Solid {
             .iter()
             .map(|t| {
                 let c = t.map(|i| points[i as usize]);
-                (c, Aabb::from_points(&c).expect("three corners"))
+                (c, Aabb::from_points(c).expect("three corners"))
             })
             .collect();
         let bounds = Aabb::from_points(tris.iter().flat_map(|(_, b)| [&b.min, &b.max]))?;

@@ -234,7 +234,11 @@ pub fn local_meshes(scene: &Scene) -> Vec<(u32, Option<String>, TriMesh)> {
         let k = match out.iter().position(|(m, _, _)| *m == inst.mesh) {
             Some(k) => k,
             None => {
-                out.push((inst.mesh, inst.mesh_name.clone(), TriMesh::default()));
+                out.push((
+                    inst.mesh,
+                    inst.mesh_name.as_deref().map(str::to_owned),
+                    TriMesh::default(),
+                ));
                 out.len() - 1
             }
         };

@@ -52,6 +52,13 @@ pub struct Args {
     json: bool,
 }
 
+impl Args {
+    /// Whether `--check` was given.
+    pub fn check(&self) -> bool {
+        self.check
+    }
+}
+
 fn methods<T: Copy + std::str::FromStr>(name: &str, all: &[T]) -> Vec<T> {
     if name == "all" {
         all.to_vec()

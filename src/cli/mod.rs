@@ -3,7 +3,7 @@
 //! the file), 2 usage error.
 
 use bvtool::Error;
-use bvtool::load::{LoadOptions, load};
+use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit, load};
 use bvtool::report::collide::Side;
 use clap::{Parser, Subcommand};
 use std::path::Path;
@@ -56,6 +56,17 @@ pub struct Cli {
     /// Let glTF files read buffers outside their own folder (`../` or absolute URIs).
     #[arg(long, global = true)]
     allow_external_uris: bool,
+    /// Refuse a model that flattens to more than N triangles (every
+    /// instance counted). Default for the commands that flatten the scene
+    /// (tree, collide, verify, compare, render, export): max(1048576, the
+    /// file's size in bytes). `info` and `fit` (without --check) never
+    /// flatten and have no limit unless this is given.
+    #[arg(long, global = true, value_name = "N")]
+    max_triangles: Option<u64>,
+    /// Refuse a glTF scene with more than N mesh instances (primitives
+    /// placed by nodes and EXT_mesh_gpu_instancing instances).
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_INSTANCES)]
+    max_instances: usize,
 }
 
 #[derive(Subcommand, Debug)]
@@ -85,8 +96,20 @@ pub fn run() -> i32 {
             };
         }
     };
+    // `fit --check` hands every placed point to parry3d.
+    let flattens = match &cli.command {
+        Command::Info(_) => false,
+        Command::Fit(args) => args.check(),
+        _ => true,
+    };
     let opts = LoadOptions {
         allow_external_uris: cli.allow_external_uris,
+        max_instances: cli.max_instances,
+        max_triangles: match cli.max_triangles {
+            Some(n) => TriangleLimit::AtMost(n),
+            None if flattens => TriangleLimit::Auto,
+            None => TriangleLimit::Unlimited,
+        },
     };
     let outcome = match &cli.command {
         Command::Info(args) => info::run(args, &opts),
@@ -114,7 +137,10 @@ pub fn load_pair(a: &Path, b: &Path, opts: &LoadOptions) -> Result<(Side, Side),
         (Ok(sa), Ok(sb)) => Ok((sa, sb)),
         (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
         (Err(ea), Err(eb)) => {
-            eprintln!("bvtool: {ea}");
+            // A file given twice is reported once.
+            if ea.to_string() != eb.to_string() {
+                eprintln!("bvtool: {ea}");
+            }
             Err(eb)
         }
     }

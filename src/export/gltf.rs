@@ -187,8 +187,8 @@ fn fresh(scene: &Scene) -> Doc {
         let idx: Vec<u32> = g.triangles.iter().flatten().copied().collect();
         let name = inst
             .mesh_name
-            .clone()
-            .unwrap_or_else(|| format!("mesh {}", inst.mesh));
+            .as_deref()
+            .map_or_else(|| format!("mesh {}", inst.mesh), str::to_owned);
         let mesh = d.mesh(&name, &pts, &idx, 4);
         let mut node = json!({"name": name, "mesh": mesh});
         if inst.transform != Matrix4::identity() {

@@ -15,10 +15,14 @@ impl Aabb {
     /// Component-wise min/max over `points`: the rule of Direct3D's
     /// `D3DXComputeBoundingBox` and of the glTF accessor `min`/`max`. Exact
     /// (no rounding happens), so no margin is added. `None` for no points.
-    pub fn from_points<'a>(points: impl IntoIterator<Item = &'a Point3<f64>>) -> Option<Aabb> {
+    pub fn from_points<P: std::borrow::Borrow<Point3<f64>>>(
+        points: impl IntoIterator<Item = P>,
+    ) -> Option<Aabb> {
         let mut it = points.into_iter();
-        let first = *it.next()?;
-        let (min, max) = it.fold((first, first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
+        let first = *it.next()?.borrow();
+        let (min, max) = it.fold((first, first), |(lo, hi), p| {
+            (lo.inf(p.borrow()), hi.sup(p.borrow()))
+        });
         Some(Aabb { min, max })
     }
 

@@ -105,9 +105,30 @@ pub fn sphere_with_hull(
 /// right-handed; the box contains every point (rounding margin of
 /// [`Obb::from_frame_and_points`]). `None` for no points.
 pub fn obb(points: &[Point3<f64>], hull: &ConvexHull, m: ObbMethod) -> Option<Obb> {
+    obb_with_covariance(
+        points,
+        hull,
+        || covariance::of_points(points).map(|(_, c)| c),
+        m,
+    )
+}
+
+/// [`obb`] for a point set known by a subset `points` that holds every
+/// vertex of its convex `hull` (for instance the hull vertices themselves)
+/// and by `covariance`, the vertex covariance of the whole set (asked only
+/// by the `pca` and `tight` methods). Every box depends on the whole set
+/// only through its hull and that covariance, so the result is the one
+/// [`obb`] gives on the whole set, up to the rounding of the covariance;
+/// it contains every point of the set (a box is convex).
+pub fn obb_with_covariance(
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
+    covariance: impl FnOnce() -> Option<Matrix3<f64>>,
+    m: ObbMethod,
+) -> Option<Obb> {
     let pca = || {
-        covariance::of_points(points)
-            .map(|(_, c)| covariance::principal_frame(&c))
+        covariance()
+            .map(|c| covariance::principal_frame(&c))
             .unwrap_or_default()
     };
     let surface = || {

@@ -17,7 +17,9 @@ pub mod tight_obb;
 
 pub use aabb::Aabb;
 pub use hull::{ConvexHull, HullError};
-pub use method::{ObbMethod, SphereMethod, UnknownMethod, obb, sphere, sphere_with_hull};
+pub use method::{
+    ObbMethod, SphereMethod, UnknownMethod, obb, obb_with_covariance, sphere, sphere_with_hull,
+};
 pub use obb::Obb;
 pub use obb_f32::ObbF32;
 pub use sphere::Sphere;

@@ -33,14 +33,15 @@ impl Sphere {
     /// rounding margin (a few ulps of the coordinates' magnitude) so that every
     /// point tests as contained despite the rounding of distances. `None` for
     /// no points.
-    pub fn about<'a>(
+    pub fn about<P: std::borrow::Borrow<Point3<f64>>>(
         center: Point3<f64>,
-        points: impl IntoIterator<Item = &'a Point3<f64>>,
+        points: impl IntoIterator<Item = P>,
     ) -> Option<Sphere> {
         let mut it = points.into_iter().peekable();
         it.peek()?;
         let (mut r2, mut scale) = (0.0f64, center.coords.amax());
         for p in it {
+            let p = p.borrow();
             r2 = r2.max(nalgebra::distance_squared(&center, p));
             scale = scale.max(p.coords.amax());
         }
@@ -72,15 +73,22 @@ impl Sphere {
     /// Always encloses every point (final pass of [`Sphere::about`]); not
     /// minimal (typically 5–20 % larger than [`Sphere::exact`]).
     pub fn ritter(points: &[Point3<f64>]) -> Option<Sphere> {
-        let first = *points.first()?;
+        Sphere::ritter_over(|| points.iter().copied())
+    }
+
+    /// [`Sphere::ritter`] over a point sequence that `pass` walks afresh for
+    /// each of the algorithm's three passes, so the points need not be held
+    /// in memory at once (the instances of a scene, placed on the fly).
+    pub fn ritter_over<I: Iterator<Item = Point3<f64>>>(pass: impl Fn() -> I) -> Option<Sphere> {
+        let first = pass().next()?;
         let mut ext = [first; 6];
-        for p in &points[1..] {
+        for p in pass().skip(1) {
             for k in 0..3 {
                 if p[k] < ext[2 * k][k] {
-                    ext[2 * k] = *p;
+                    ext[2 * k] = p;
                 }
                 if p[k] > ext[2 * k + 1][k] {
-                    ext[2 * k + 1] = *p;
+                    ext[2 * k + 1] = p;
                 }
             }
         }
@@ -94,7 +102,7 @@ impl Sphere {
         };
         let mut center = nalgebra::center(&ext[2 * k], &ext[2 * k + 1]);
         let mut radius = d2(k).sqrt() * 0.5;
-        for p in points {
+        for p in pass() {
             let delta = p - center;
             let dist = delta.norm();
             if dist > radius {
@@ -102,6 +110,6 @@ impl Sphere {
                 center += delta * (1.0 - radius / dist);
             }
         }
-        Sphere::about(center, points)
+        Sphere::about(center, pass())
     }
 }

@@ -17,7 +17,7 @@
 //! The text may be UTF-8 (with or without BOM; invalid bytes, e.g. Latin-1
 //! comments, are replaced) or UTF-16 LE/BE with a BOM.
 
-use super::triangulate::triangulate;
+use super::triangulate::{WorkBudget, triangulate_within};
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Geometry, MeshInstance, Scene};
 use nalgebra::{Matrix4, Point3};
@@ -25,19 +25,19 @@ use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Loads an OBJ file: one [`MeshInstance`] per object (`o`/`g`) that has
+/// Reads the bytes of the OBJ file `path`: one [`MeshInstance`] per object (`o`/`g`) that has
 /// faces, `mesh` = its index among those, in file order; `mesh_name` its
-/// name. Faces are triangulated by [`triangulate`] (n − 2 triangles for an
-/// n-gon, correct for concave ones). Each object's `positions` are the
+/// name. Faces are triangulated by
+/// [`triangulate`](super::triangulate::triangulate) (n − 2 triangles for an
+/// n-gon, correct for concave ones), with one work budget for the file. Each object's `positions` are the
 /// vertices its faces use, in file order; vertices no face uses are dropped.
 ///
 /// Errors (one line, naming the file, with the line number where there is
-/// one): unreadable file, bad UTF-16, a `v` line without three numbers or
+/// one): bad UTF-16, a `v` line without three numbers or
 /// with a non-finite coordinate, a face index that is 0, not an integer or
 /// refers to a vertex not defined before it.
-pub fn load(path: &Path) -> Result<Scene> {
-    let bytes = std::fs::read(path).map_err(|e| Error::load(path, format!("cannot read: {e}")))?;
-    let text = decode_text(&bytes).map_err(|m| Error::load(path, m))?;
+pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Scene> {
+    let text = decode_text(bytes).map_err(|m| Error::load(path, m))?;
     let parsed = parse(&text).map_err(|m| Error::load(path, m))?;
     Ok(parsed.into_scene(path))
 }
@@ -50,7 +50,7 @@ pub(crate) fn file_instance(mesh: u32, name: Option<String>, geometry: Geometry)
         node_name: None,
         instance: 0,
         mesh,
-        mesh_name: name,
+        mesh_name: name.map(Arc::from),
         primitive: 0,
         transform: Matrix4::identity(),
         geometry: Arc::new(geometry),
@@ -148,6 +148,7 @@ fn parse(text: &str) -> Result<Parsed, String> {
     let mut current = Object::default();
     let mut corners: Vec<u32> = Vec::new();
     let mut polygon: Vec<Point3<f64>> = Vec::new();
+    let mut budget = WorkBudget::default();
     let mut pending = String::new();
     for (number, raw) in text.lines().enumerate() {
         // `\` at the end of a line continues the statement on the next one.
@@ -191,7 +192,7 @@ fn parse(text: &str) -> Result<Parsed, String> {
                 polygon.clear();
                 polygon.extend(corners.iter().map(|&i| out.positions[i as usize]));
                 current.triangles.extend(
-                    triangulate(&polygon)
+                    triangulate_within(&polygon, &mut budget)
                         .into_iter()
                         .map(|t| t.map(|k| corners[k])),
                 );

@@ -24,16 +24,15 @@ const HEADER: usize = 84;
 /// Bytes per binary triangle: normal, three vertices (12 f32), u16 attribute.
 const RECORD: usize = 50;
 
-/// Loads an STL file: one [`crate::mesh::MeshInstance`] per solid that has
+/// Reads the bytes of the STL file `path`: one [`crate::mesh::MeshInstance`] per solid that has
 /// triangles (`mesh` = the solid's index in the file, counting empty ones;
 /// binary files hold one solid), named by the `solid` line when it has a name.
 ///
-/// Errors (one line, naming the file): unreadable file, a size that fits
+/// Errors (one line, naming the file): a size that fits
 /// neither format, a malformed ASCII statement (with its line number), a
 /// facet without exactly three vertices, a non-finite coordinate.
-pub fn load(path: &Path) -> Result<Scene> {
-    let bytes = std::fs::read(path).map_err(|e| Error::load(path, format!("cannot read: {e}")))?;
-    let solids = read_solids(&bytes).map_err(|m| Error::load(path, m))?;
+pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Scene> {
+    let solids = read_solids(bytes).map_err(|m| Error::load(path, m))?;
     let instances = solids
         .into_iter()
         .enumerate()

@@ -31,7 +31,12 @@ pub fn newell_normal(points: &[Point3<f64>]) -> Vector3<f64> {
 /// Guarantees, whatever the input:
 /// - exactly `n - 2` triangles for `n >= 3` corners (none for fewer), each
 ///   corner index used as given, so counts match a fan triangulation;
-/// - termination in at most O(n³) predicate evaluations (O(n²) in practice);
+/// - at most [`WORK_FLOOR`] + [`WORK_PER_CORNER`]·n corner examinations
+///   (each one or four `orient2d`): when ear clipping has not finished
+///   within that budget, the rest of the polygon is fanned, so the cost is
+///   linear in the corners (ear clipping is O(n²) in practice, O(n³) on
+///   hostile input). [`triangulate_within`] shares one budget between the
+///   faces of a file, so a whole file costs at most that much;
 /// - no panic (non-finite or degenerate input falls back to a fan).
 ///
 /// Method: the polygon is projected along the dominant axis of its Newell
@@ -44,12 +49,32 @@ pub fn newell_normal(points: &[Point3<f64>]) -> Vector3<f64> {
 /// with holes); (2) a collinear or repeated corner, clipped as a zero-area
 /// triangle, which does not change the area left; (3) a convex corner with no
 /// such corner strictly inside. If none exists (self-intersecting input), the
-/// remainder is fanned. For a simple polygon, planar or not too warped, the
+/// remainder is fanned (as it is when the work budget runs out). For a
+/// simple polygon, planar or not too warped, within the budget, the
 /// triangles tile the projected polygon: their unsigned areas sum to its area
 /// and none is inverted. All orientation tests use Shewchuk's exact
 /// `orient2d`.
 pub fn triangulate(points: &[Point3<f64>]) -> Vec<[usize; 3]> {
+    triangulate_within(points, &mut WorkBudget::default())
+}
+
+/// Corner examinations ear clipping may still spend: [`WORK_FLOOR`] to
+/// start with, plus [`WORK_PER_CORNER`] for every corner of every polygon
+/// triangulated with it; what a polygon does not spend is left to the next.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkBudget(usize);
+
+impl Default for WorkBudget {
+    fn default() -> Self {
+        WorkBudget(WORK_FLOOR)
+    }
+}
+
+/// [`triangulate`], spending from (and adding this polygon's share to) a
+/// `budget` shared with other polygons, e.g. every face of one file.
+pub fn triangulate_within(points: &[Point3<f64>], budget: &mut WorkBudget) -> Vec<[usize; 3]> {
     let n = points.len();
+    budget.0 = budget.0.saturating_add(n.saturating_mul(WORK_PER_CORNER));
     match n {
         0..=2 => return Vec::new(),
         3 => return vec![[0, 1, 2]],
@@ -57,7 +82,7 @@ pub fn triangulate(points: &[Point3<f64>]) -> Vec<[usize; 3]> {
     }
     let normal = newell_normal(points);
     match plane_coordinates(points, &normal) {
-        Some(flat) => EarClipper::new(flat).run(),
+        Some(flat) => EarClipper::new(flat, &mut budget.0).run(),
         None => fan(&(0..n).collect::<Vec<_>>()),
     }
 }
@@ -78,6 +103,13 @@ fn plane_coordinates(points: &[Point3<f64>], normal: &Vector3<f64>) -> Option<Ve
     Some(points.iter().map(|p| Coord { x: p[u], y: p[v] }).collect())
 }
 
+/// Corner examinations a budget grants per corner of each polygon.
+pub const WORK_PER_CORNER: usize = 256;
+/// Corner examinations a budget starts with: 2^22, enough to clip any one
+/// face of up to about 1,500 corners to the end (ear clipping examines
+/// roughly n²/2 to 2n² corners).
+pub const WORK_FLOOR: usize = 1 << 22;
+
 /// A fan from the first of `ring`.
 fn fan(ring: &[usize]) -> Vec<[usize; 3]> {
     ring.windows(2)
@@ -95,19 +127,22 @@ enum Pass {
 }
 
 /// Ear clipping over a doubly linked ring of corner indices.
-struct EarClipper {
+struct EarClipper<'b> {
     pts: Vec<Coord<f64>>,
     prev: Vec<usize>,
     next: Vec<usize>,
+    /// Corner examinations left (see [`WorkBudget`]).
+    budget: &'b mut usize,
 }
 
-impl EarClipper {
-    fn new(pts: Vec<Coord<f64>>) -> Self {
+impl<'b> EarClipper<'b> {
+    fn new(pts: Vec<Coord<f64>>, budget: &'b mut usize) -> Self {
         let n = pts.len();
         EarClipper {
             prev: (0..n).map(|i| (i + n - 1) % n).collect(),
             next: (0..n).map(|i| (i + 1) % n).collect(),
             pts,
+            budget,
         }
     }
 
@@ -117,8 +152,10 @@ impl EarClipper {
         orient2d(self.pts[self.prev[i]], self.pts[i], self.pts[self.next[i]])
     }
 
-    /// Whether corner `b` can be clipped in `pass`.
-    fn is_ear(&self, b: usize, pass: Pass) -> bool {
+    /// Whether corner `b` can be clipped in `pass`; each corner examined is
+    /// charged to the budget.
+    fn is_ear(&mut self, b: usize, pass: Pass) -> bool {
+        *self.budget = self.budget.saturating_sub(1);
         let turn = self.turn(b);
         if pass == Pass::Degenerate {
             return turn == 0.0;
@@ -130,6 +167,7 @@ impl EarClipper {
         let (pa, pb, pc) = (self.pts[a], self.pts[b], self.pts[c]);
         let mut j = self.next[c];
         while j != a {
+            *self.budget = self.budget.saturating_sub(1);
             let p = self.pts[j];
             // A convex corner cannot be the first one inside an ear of a
             // simple polygon; a corner at an ear corner's position is a
@@ -158,6 +196,10 @@ impl EarClipper {
         let mut out = Vec::with_capacity(remaining - 2);
         let (mut cur, mut pass, mut tried) = (0, Pass::Strict, 0);
         while remaining > 3 {
+            if *self.budget == 0 {
+                out.extend(fan(&self.ring_from(cur)));
+                return out;
+            }
             if tried >= remaining {
                 // A full turn of the ring found no ear at this strictness.
                 pass = match pass {

@@ -56,13 +56,13 @@ pub fn within(
         return out;
     };
     let mut triangle_tests = 0;
-    out.box_tests = descend(&pair, clearance, |i, j, ta, tb| {
+    out.box_tests = descend(&pair, clearance, |sa, sb, ta, tb| {
         triangle_tests += 1;
         let d = triangle_distance(ta, tb).distance;
         if d <= clearance {
             out.pairs.push(ClosePair {
-                a: i,
-                b: j,
+                a: a.original[sa as usize],
+                b: b.original[sb as usize],
                 distance: d,
             });
             mode == ContactMode::First

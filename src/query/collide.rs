@@ -5,8 +5,33 @@ use super::tree_pair::{Placement, TreePair, split_a};
 use super::triangle::triangles_intersect;
 use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
-use crate::tree::ObbTree;
+use crate::tree::{NO_COPY, ObbTree};
 use nalgebra::Point3;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for the twin-answer table's keys (two slots in one `u64`):
+/// one multiplication by the golden-ratio constant (Fibonacci hashing),
+/// far cheaper than SipHash for a table the query alone fills.
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        let h = v.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// How much of the answer a query wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,21 +68,39 @@ pub struct Collision {
 /// run the exact triangle test ([`super::triangle::triangles_intersect`]) on
 /// B's `f64` corners placed in A's frame by [`Placement::apply`]. The answer
 /// is exact for those placed `f64` corners: the box tests can only prune
-/// pairs that are truly apart.
+/// pairs that are truly apart. Triangles with twins (the same three corners,
+/// [`ObbTree::copy_of`]) are tested once per pair of twin groups, so a stack
+/// of coincident copies costs box tests and answer entries but not exact
+/// tests.
 pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Collision {
     let mut out = Collision::default();
     let Some(pair) = TreePair::new(a, b, pose) else {
         return out;
     };
     let mut triangle_tests = 0;
-    out.box_tests = descend(&pair, 0.0, |i, j, ta, tb| {
-        triangle_tests += 1;
-        if triangles_intersect(ta, tb) {
-            out.pairs.push((i, j));
-            mode == ContactMode::First
+    // Answers for pairs of twins (ObbTree::copy_of), keyed by the first
+    // slot of each side's twin group: every pair of their copies meets
+    // exactly when that pair does.
+    let mut twin_answers: HashMap<u64, bool, BuildHasherDefault<PairHasher>> = HashMap::default();
+    out.box_tests = descend(&pair, 0.0, |sa, sb, ta, tb| {
+        let (ca, cb) = (a.copy_of[sa as usize], b.copy_of[sb as usize]);
+        let mut test = || {
+            triangle_tests += 1;
+            triangles_intersect(ta, tb)
+        };
+        let hit = if ca == NO_COPY && cb == NO_COPY {
+            test()
         } else {
-            false
+            // A triangle without twins keys by its own slot.
+            let key = |c: u32, s: u32| if c == NO_COPY { s } else { c };
+            let pair = (key(ca, sa) as u64) << 32 | key(cb, sb) as u64;
+            *twin_answers.entry(pair).or_insert_with(test)
+        };
+        if hit {
+            out.pairs
+                .push((a.original[sa as usize], b.original[sb as usize]));
         }
+        hit && mode == ContactMode::First
     });
     out.triangle_tests = triangle_tests;
     out.intersecting = !out.pairs.is_empty();
@@ -68,9 +111,10 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
 /// The simultaneous depth-first descent of [`collide`] and of the clearance
 /// query ([`super::clearance::within`]): every pair of leaf triangles whose
 /// boxes come within `margin` of each other is handed to `leaf` as
-/// `(A's triangle, B's triangle, A's corners, B's corners placed)` —
-/// triangles named by their index in the meshes the trees were built from —
-/// until `leaf` returns `true` (stop). Returns the number of box tests.
+/// `(A's slot, B's slot, A's corners, B's corners placed)` — slots are
+/// positions in the trees' triangle order (`ObbTree::original` names the
+/// mesh's triangle) — until `leaf` returns `true` (stop). Returns the number
+/// of box tests.
 ///
 /// A node pair is pruned when the SAT finds a gap wider than `margin` plus
 /// the rounding slack on one of the 15 axes; a gap bounds the distance
@@ -100,11 +144,7 @@ pub(crate) fn descend(
                 pair.place_triangles(nb, &mut placed_tris);
                 for (i, ta) in a.node_triangles(na).iter().enumerate() {
                     for (j, tb) in placed_tris.iter().enumerate() {
-                        let (oa, ob) = (
-                            a.original[na.start as usize + i],
-                            b.original[nb.start as usize + j],
-                        );
-                        if leaf(oa, ob, ta, tb) {
+                        if leaf(na.start + i as u32, nb.start + j as u32, ta, tb) {
                             return box_tests;
                         }
                     }

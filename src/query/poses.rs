@@ -51,7 +51,8 @@ pub fn random_direction(rng: &mut impl Rng) -> Vector3<f64> {
 /// `frac·size·U(0.25, 1)` with `frac = 0.01` and size the larger AABB
 /// diagonal. Directions with no colliding distance are redrawn (at most
 /// `50·n + 100` draws, so fewer poses may come back for meshes that never
-/// touch). Empty meshes give no poses.
+/// touch). Empty meshes, or two meshes that are each a single point, give
+/// no poses.
 pub fn near_boundary(a_mesh: &TriMesh, b_mesh: &TriMesh, n: usize, seed: u64) -> Vec<Pose> {
     if a_mesh.vertices.is_empty() || b_mesh.vertices.is_empty() {
         return Vec::new();
@@ -84,6 +85,10 @@ pub fn near_boundary_with_trees(
     };
     let (ra, rb) = (radius(a_mesh, &ca), radius(b_mesh, &cb));
     let size = (ba.max - ba.min).norm().max((bb.max - bb.min).norm());
+    if size <= 0.0 {
+        // Two single points: no distance brackets a boundary.
+        return Vec::new();
+    }
     let d_far = (ra + rb) * 1.001 + 1e-9 * size;
     let tol = 1e-7 * size;
     let frac = 0.01;

@@ -5,10 +5,13 @@ use super::table::{Scaled, Table, num};
 use super::xyz;
 use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
+use crate::fit::covariance;
 use crate::fit::{self, Aabb, ConvexHull, Obb, ObbMethod, Sphere, SphereMethod};
-use crate::mesh::{Scene, instance_points};
+use crate::mesh::{Geometry, MeshInstance, Scene, instance_points, placed_points};
+use nalgebra::{Matrix3, Point3};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// The frame volumes are expressed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -183,44 +186,72 @@ pub struct FileVolumes {
     pub meshes: Option<Vec<MeshVolumes>>,
 }
 
-/// Fits every requested volume to `points` (which come from `triangles`
-/// triangles). Errors name `scene`'s file.
+/// A point set as the fits see it, without holding every point: `support`,
+/// a subset that holds every vertex of the set's convex hull (the AABB, the
+/// boxes, the exact sphere and the centroid sphere's radius depend on the
+/// set only through its hull), the set's size and vertex moments (the mean
+/// and covariance: the centroid sphere's centre, the PCA frame), and `walk`,
+/// which goes through the points in order (Ritter's sphere and the parry3d
+/// check depend on each one).
+pub struct PointSet<'a> {
+    /// Points of the set that include every hull vertex.
+    pub support: &'a [Point3<f64>],
+    /// How many points the set has.
+    pub count: usize,
+    /// Mean and covariance of the whole set.
+    pub moments: (Point3<f64>, Matrix3<f64>),
+    /// Walks the points of the set in order, afresh on each call: every
+    /// one with `true`; with `false` repeats of points already walked may be
+    /// left out (enough for Ritter's sphere).
+    pub walk: Walk<'a>,
+}
+
+/// See [`PointSet::walk`].
+pub type Walk<'a> = &'a dyn Fn(bool) -> Box<dyn Iterator<Item = Point3<f64>> + 'a>;
+
+/// Fits every requested volume to the point set `set` (which comes from
+/// `triangles` triangles). Errors name `scene`'s file.
 pub fn fit_points(
     scene: &Scene,
-    points: &[nalgebra::Point3<f64>],
+    set: &PointSet<'_>,
     triangles: usize,
     frame: Frame,
     opts: &FitOptions,
 ) -> Result<Volumes> {
     let path = &scene.path;
+    let points = set.support;
     let hull = ConvexHull::new(points).map_err(|e| Error::geometry(path, e.to_string()))?;
     let aabb =
         Aabb::from_points(points).ok_or_else(|| Error::geometry(path, "no vertices to bound"))?;
+    let (mean, cov) = set.moments;
     let obbs: Vec<(ObbMethod, Obb)> = opts
         .obb_methods
         .iter()
-        .map(|&m| (m, fit::obb(points, &hull, m).expect("points are not empty")))
+        .map(|&m| {
+            let b = fit::obb_with_covariance(points, &hull, || Some(cov), m);
+            (m, b.expect("points are not empty"))
+        })
         .collect();
+    let centroid = || Sphere::about(mean, points).expect("points are not empty");
     let spheres: Vec<(SphereMethod, Sphere)> = opts
         .sphere_methods
         .iter()
         .map(|&m| {
-            let s = fit::sphere_with_hull(points, &hull, m);
+            let s = match m {
+                SphereMethod::Centroid => Some(centroid()),
+                SphereMethod::Ritter => Sphere::ritter_over(|| (set.walk)(false)),
+                SphereMethod::Exact => fit::sphere_with_hull(points, &hull, m),
+            };
             (m, s.expect("points are not empty"))
         })
         .collect();
     let check = opts.check.then(|| {
-        let centroid = spheres
-            .iter()
-            .find(|(m, _)| *m == SphereMethod::Centroid)
-            .map(|(_, s)| *s)
-            .or_else(|| Sphere::centroid(points))
-            .expect("points are not empty");
-        crate::check::fit::fit(points, &aabb, &centroid)
+        let every: Vec<Point3<f64>> = (set.walk)(true).collect();
+        crate::check::fit::fit(&every, &aabb, &centroid())
     });
     Ok(Volumes {
         triangles,
-        vertices: points.len(),
+        vertices: set.count,
         frame,
         aabb: AabbFit {
             corners: AabbJson::from(&aabb),
@@ -246,19 +277,138 @@ pub fn fit_points(
     })
 }
 
+/// Placed hull vertices the world fit gathers before reducing them to
+/// their own hull's vertices.
+const SUPPORT_CHUNK: usize = 1 << 20;
+
+/// What the world fit needs of one geometry, computed once however many
+/// instances place it: the vertices of the convex hull of its points (the
+/// referenced ones, or all with `all_vertices`), their number, mean and
+/// scatter matrix Σ(p − mean)(p − mean)ᵀ.
+struct Part {
+    hull: Vec<Point3<f64>>,
+    count: usize,
+    mean: Point3<f64>,
+    scatter: Matrix3<f64>,
+}
+
+impl Part {
+    fn new(scene: &Scene, inst: &MeshInstance, all_vertices: bool) -> Result<Option<Part>> {
+        let mut pts = Vec::new();
+        instance_points(inst, all_vertices, false, &mut pts);
+        let Some((mean, cov)) = covariance::of_points(&pts) else {
+            return Ok(None);
+        };
+        let hull =
+            ConvexHull::new(&pts).map_err(|e| Error::geometry(&scene.path, e.to_string()))?;
+        Ok(Some(Part {
+            hull: hull.vertices,
+            count: pts.len(),
+            mean,
+            scatter: cov * pts.len() as f64,
+        }))
+    }
+}
+
+/// The volumes of the whole scene in world space, with work proportional to
+/// its unique geometry: an affine map takes the convex hull of a point set
+/// to the hull of its image, so each geometry's hull is computed once in
+/// its own frame and only its vertices are placed per instance; the mean
+/// and covariance of all points are combined from each geometry's moments
+/// (an instance with linear part A and translation t has mean A·m + t and
+/// scatter A·S·Aᵀ; parts combine by the parallel-axis rule). Instances that
+/// repeat a (geometry, transform) pair add no support points. Only Ritter's
+/// sphere (over distinct instances) and `--check` (over all) walk placed
+/// points, one at a time.
+fn fit_world(scene: &Scene, opts: &FitOptions) -> Result<Volumes> {
+    let mut parts: HashMap<*const Geometry, Option<Part>> = HashMap::new();
+    for inst in &scene.instances {
+        if let std::collections::hash_map::Entry::Vacant(e) =
+            parts.entry(Arc::as_ptr(&inst.geometry))
+        {
+            e.insert(Part::new(scene, inst, opts.all_vertices)?);
+        }
+    }
+    let placed: Vec<(&MeshInstance, &Part)> = scene
+        .instances
+        .iter()
+        .filter_map(|i| Some((i, parts[&Arc::as_ptr(&i.geometry)].as_ref()?)))
+        .collect();
+    // The placed hull vertices, reduced to the vertices of their own hull
+    // whenever they pile up (the hull of a union is the hull of the parts'
+    // hulls), so memory follows the answer rather than the instance count.
+    let mut support: Vec<Point3<f64>> = Vec::new();
+    let mut reduce_at = SUPPORT_CHUNK;
+    for i in scene.distinct_instances() {
+        let Some(p) = &parts[&Arc::as_ptr(&i.geometry)] else {
+            continue;
+        };
+        support.extend(p.hull.iter().map(|v| i.to_world(v)));
+        if support.len() > reduce_at {
+            support = ConvexHull::new(&support)
+                .map_err(|e| Error::geometry(&scene.path, e.to_string()))?
+                .vertices;
+            reduce_at = reduce_at.max(2 * support.len());
+        }
+    }
+    let count: usize = placed.iter().map(|(_, p)| p.count).sum();
+    if count == 0 {
+        return Err(Error::geometry(&scene.path, "no vertices to bound"));
+    }
+    let means: Vec<Point3<f64>> = placed.iter().map(|(i, p)| i.to_world(&p.mean)).collect();
+    // About the first instance's mean, to limit cancellation.
+    let origin = means[0];
+    let offset = placed
+        .iter()
+        .zip(&means)
+        .map(|((_, p), m)| (m - origin) * p.count as f64)
+        .sum::<nalgebra::Vector3<f64>>()
+        / count as f64;
+    let mean = origin + offset;
+    let scatter: Matrix3<f64> = placed
+        .iter()
+        .zip(&means)
+        .map(|((i, p), m)| {
+            let a = i.transform.fixed_view::<3, 3>(0, 0);
+            let d = m - mean;
+            a * p.scatter * a.transpose() + d * d.transpose() * p.count as f64
+        })
+        .sum();
+    let walk = |every: bool| -> Box<dyn Iterator<Item = Point3<f64>> + '_> {
+        if every {
+            Box::new(scene.world_points_iter(opts.all_vertices))
+        } else {
+            Box::new(placed_points(scene.distinct_instances(), opts.all_vertices))
+        }
+    };
+    let set = PointSet {
+        support: &support,
+        count,
+        moments: (mean, scatter / count as f64),
+        walk: &walk,
+    };
+    fit_points(scene, &set, scene.triangle_count(), Frame::World, opts)
+}
+
 impl FileVolumes {
     /// Fits the scene (world frame) and, if asked, each instance.
     pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
-        // A point cloud (no triangles) is bounded by all its points.
-        let cloud = scene.triangle_count() == 0;
-        let points = scene.world_points(opts.all_vertices || cloud);
-        if points.is_empty() {
-            return Err(Error::geometry(
-                &scene.path,
-                "no triangles or points to bound",
-            ));
-        }
-        let volumes = fit_points(scene, &points, scene.triangle_count(), Frame::World, opts)?;
+        // A point cloud (no triangles) is bounded by all its points; a mesh
+        // by its distinct geometries' hull vertices, placed ([`fit_world`]).
+        let volumes = if scene.triangle_count() == 0 {
+            let points = scene.world_points(true);
+            let moments = covariance::of_points(&points)
+                .ok_or_else(|| Error::geometry(&scene.path, "no triangles or points to bound"))?;
+            let set = PointSet {
+                support: &points,
+                count: points.len(),
+                moments,
+                walk: &|_| Box::new(points.iter().copied()),
+            };
+            fit_points(scene, &set, 0, Frame::World, opts)?
+        } else {
+            fit_world(scene, opts)?
+        };
         let meshes = if opts.per_mesh {
             let mut out = Vec::new();
             for inst in scene
@@ -273,16 +423,24 @@ impl FileVolumes {
                     opts.frame == Frame::World,
                     &mut pts,
                 );
+                let moments = covariance::of_points(&pts)
+                    .ok_or_else(|| Error::geometry(&scene.path, "no vertices to bound"))?;
+                let set = PointSet {
+                    support: &pts,
+                    count: pts.len(),
+                    moments,
+                    walk: &|_| Box::new(pts.iter().copied()),
+                };
                 out.push(MeshVolumes {
                     node: inst.node,
-                    node_name: inst.node_name.clone(),
+                    node_name: inst.node_name.as_deref().map(str::to_owned),
                     instance: inst.instance,
                     mesh: inst.mesh,
-                    mesh_name: inst.mesh_name.clone(),
+                    mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
                     primitive: inst.primitive,
                     volumes: fit_points(
                         scene,
-                        &pts,
+                        &set,
                         inst.geometry.triangles.len(),
                         opts.frame,
                         opts,

@@ -3,7 +3,7 @@
 use super::table::Scaled;
 use super::xyz;
 use crate::fit::Aabb;
-use crate::mesh::{Format, Scene};
+use crate::mesh::{Format, Scene, placed_points};
 use serde::Serialize;
 
 /// What a file holds once loaded and flattened.
@@ -56,8 +56,6 @@ impl From<&Aabb> for AabbJson {
 impl FileInfo {
     /// Summarizes a loaded scene; `file` is the path as the user gave it.
     pub fn new(file: &str, scene: &Scene) -> FileInfo {
-        // A point cloud's box bounds its points.
-        let points = scene.world_points(scene.triangle_count() == 0);
         let mut meshes: Vec<u32> = scene.instances.iter().map(|i| i.mesh).collect();
         meshes.sort_unstable();
         meshes.dedup();
@@ -79,7 +77,13 @@ impl FileInfo {
             skipped_primitives: scene.skipped_primitives,
             extensions: scene.extensions.clone(),
             mirrored_instances: scene.instances.iter().filter(|i| i.is_mirrored()).count(),
-            aabb: Aabb::from_points(&points).as_ref().map(AabbJson::from),
+            // A point cloud's box bounds all its points.
+            aabb: Aabb::from_points(placed_points(
+                scene.distinct_instances(),
+                scene.triangle_count() == 0,
+            ))
+            .as_ref()
+            .map(AabbJson::from),
         }
     }
 

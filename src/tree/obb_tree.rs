@@ -18,6 +18,9 @@ use rayon::prelude::*;
 /// 978). 2 is best for both.
 pub const DEFAULT_LEAF_SIZE: usize = 2;
 
+/// [`ObbTree::copy_of`] of a triangle that has no twin.
+pub const NO_COPY: u32 = u32::MAX;
+
 /// Below this many triangles a subtree is built on one thread: splitting the
 /// work further costs more than it saves.
 const PARALLEL_MIN: usize = 4096;
@@ -46,6 +49,12 @@ pub struct ObbTree {
     pub triangles: Vec<[Point3<f64>; 3]>,
     /// `original[k]` is the index in the input mesh of `triangles[k]`.
     pub original: Vec<u32>,
+    /// `copy_of[k]`: for a triangle whose three corners (as a set, exactly)
+    /// are those of other triangles too, the first such slot in node order;
+    /// `NO_COPY` for a triangle with no twin. The query decides a pair of
+    /// twins once ([`crate::query::collide`]), so stacks of coincident
+    /// triangles cost tests in proportion to their distinct shapes.
+    pub copy_of: Vec<u32>,
     /// The leaf size the tree was built with.
     pub leaf_size: usize,
     /// The point node boxes are relative to: the centre of the corners'
@@ -226,11 +235,13 @@ impl ObbTree {
         // left unused.
         nodes.shrink_to_fit();
         let original = items.par_iter().map(|it| it.index).collect();
-        let triangles = items.par_iter().map(|it| it.corners).collect();
+        let triangles: Vec<[Point3<f64>; 3]> = items.par_iter().map(|it| it.corners).collect();
+        let copy_of = twins(&triangles);
         ObbTree {
             nodes,
             triangles,
             original,
+            copy_of,
             leaf_size,
             origin,
             reach,
@@ -291,6 +302,30 @@ impl ObbTree {
         Aabb::from_points(self.node_triangles(n).iter().flat_map(|t| t.iter()))
             .expect("a node covers at least one triangle")
     }
+}
+
+/// [`ObbTree::copy_of`]: slots sorted by their corners' bit patterns (each
+/// triangle's three corners sorted first, so order and winding do not
+/// matter), then each run of equal keys pointed at its first slot.
+/// O(n log n), in parallel.
+fn twins(triangles: &[[Point3<f64>; 3]]) -> Vec<u32> {
+    let key = |t: &[Point3<f64>; 3]| {
+        let mut k = t.map(|p| p.coords.map(f64::to_bits).into());
+        k.sort_unstable();
+        k
+    };
+    let keys: Vec<[[u64; 3]; 3]> = triangles.par_iter().map(key).collect();
+    let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
+    order.par_sort_unstable_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]).then(a.cmp(&b)));
+    let mut copy_of = vec![NO_COPY; triangles.len()];
+    for run in order.chunk_by(|&a, &b| keys[a as usize] == keys[b as usize]) {
+        if run.len() > 1 {
+            for &k in run {
+                copy_of[k as usize] = run[0];
+            }
+        }
+    }
+    copy_of
 }
 
 /// The box of a set of triangles: for one proper triangle its own frame

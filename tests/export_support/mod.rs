@@ -98,7 +98,7 @@ pub fn scene(seed: u64, offset: f64, format: Format, path: &str) -> Scene {
             node_name: None,
             instance: 0,
             mesh: i as u32,
-            mesh_name: Some(format!("part{i}")),
+            mesh_name: Some(format!("part{i}").into()),
             primitive: 0,
             transform: placed(&mut rng, scale, offset),
             geometry,

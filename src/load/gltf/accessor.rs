@@ -4,17 +4,20 @@
 //! normalized: the plain integer value, as `KHR_mesh_quantization` wants),
 //! and sparse substitution (with or without a base buffer view).
 //!
-//! Every range is checked against the bytes present before anything is
-//! allocated from `count`.
+//! Every range is checked against the bytes present, and every `count`
+//! against the document's decoding budget ([`Buffers::charge`]), before
+//! anything is allocated from it.
 
 use super::Msg;
 use super::buffers::{Buffers, slice};
 use super::json::{Accessor, Root};
 use nalgebra::Point3;
 
-/// Accessors without any buffer view are all zeros (plus sparse values);
-/// their `count` has no bytes to be checked against, so it is capped.
-pub const MAX_UNBACKED_ELEMENTS: u64 = 1 << 24;
+/// Accessors without any buffer view are all zeros except their sparse
+/// elements: their `count` has no bytes to be checked against, and the
+/// zeros all mean the same thing, so at most this many (2^16) are accepted
+/// beyond the sparse count.
+pub const MAX_UNBACKED_ZEROS: u64 = 1 << 16;
 
 const BYTE: u32 = 5120;
 const UNSIGNED_BYTE: u32 = 5121;
@@ -113,6 +116,8 @@ pub fn read(root: &Root, bufs: &Buffers, i: u32) -> Result<(Vec<f64>, usize), Ms
     let n = component_count(&a.kind)
         .ok_or_else(|| format!("accessor {i}: type '{}' is not read by this loader", a.kind))?;
     let elem = (size * n) as u64;
+    bufs.charge(a.count)
+        .map_err(|e| format!("accessor {i}: {e}"))?;
     let mut values;
     if let Some(v) = a.buffer_view {
         let view = bufs.view(v).map_err(|e| format!("accessor {i}: {e}"))?;
@@ -146,9 +151,10 @@ pub fn read(root: &Root, bufs: &Buffers, i: u32) -> Result<(Vec<f64>, usize), Ms
             &mut values,
         );
     } else {
-        if a.count > MAX_UNBACKED_ELEMENTS {
+        let sparse = a.sparse.as_ref().map_or(0, |s| s.count);
+        if a.count > sparse.saturating_add(MAX_UNBACKED_ZEROS) {
             return Err(format!(
-                "accessor {i}: count {} without a bufferView exceeds the limit {MAX_UNBACKED_ELEMENTS}",
+                "accessor {i}: count {} without a bufferView is more than its {sparse} sparse elements plus {MAX_UNBACKED_ZEROS} zeros",
                 a.count
             ));
         }

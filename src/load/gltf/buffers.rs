@@ -3,12 +3,25 @@
 //! GLB BIN chunk, and `EXT_meshopt_compression` views decoded on first use.
 //! Buffers are read lazily, so a meshopt fallback buffer that has no data
 //! and images (never read at all) do not stop a load.
+//!
+//! The document's decoding budget lives here too: accessors may decode at
+//! most [`ELEMENTS_PER_BYTE`] elements per input byte (the JSON or GLB file
+//! plus every buffer and decompressed view read), with a floor of
+//! [`ELEMENTS_FLOOR`], so that many accessors reading one buffer view, or
+//! many primitives reading one accessor, cannot multiply a small file into
+//! gigabytes.
 
 use super::json::Root;
 use super::{Msg, meshopt};
 use base64::Engine;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::path::{Component, Path};
+
+/// Accessor elements decoded per input byte at most (a `u8` index is one
+/// byte per element; 4 leaves room for primitives that share accessors).
+pub const ELEMENTS_PER_BYTE: u64 = 4;
+/// Accessor elements any document may decode, whatever its size: 2^22.
+pub const ELEMENTS_FLOOR: u64 = 1 << 22;
 
 /// Lazily loaded buffers and decoded views of one document.
 pub struct Buffers<'a> {
@@ -18,11 +31,22 @@ pub struct Buffers<'a> {
     allow_external: bool,
     buffers: Vec<OnceCell<Vec<u8>>>,
     decoded_views: Vec<OnceCell<Vec<u8>>>,
+    /// Bytes of input read so far (the file, buffers, decompressed views).
+    input_bytes: Cell<u64>,
+    /// Accessor elements decoded so far.
+    decoded: Cell<u64>,
 }
 
 impl<'a> Buffers<'a> {
-    /// Buffers of `root`, resolving URIs against `dir`.
-    pub fn new(root: &'a Root, dir: &'a Path, bin: Option<&'a [u8]>, allow_external: bool) -> Self {
+    /// Buffers of `root` (read from a file of `file_bytes` bytes), resolving
+    /// URIs against `dir`.
+    pub fn new(
+        root: &'a Root,
+        dir: &'a Path,
+        bin: Option<&'a [u8]>,
+        allow_external: bool,
+        file_bytes: u64,
+    ) -> Self {
         Buffers {
             root,
             dir,
@@ -32,7 +56,24 @@ impl<'a> Buffers<'a> {
             decoded_views: (0..root.buffer_views.len())
                 .map(|_| OnceCell::new())
                 .collect(),
+            input_bytes: Cell::new(file_bytes),
+            decoded: Cell::new(0),
         }
+    }
+
+    /// Accounts for decoding `elements` more accessor elements, or refuses
+    /// when that would pass the budget (see the module documentation).
+    pub fn charge(&self, elements: u64) -> Result<(), Msg> {
+        let budget = ELEMENTS_FLOOR.max(self.input_bytes.get().saturating_mul(ELEMENTS_PER_BYTE));
+        let total = self.decoded.get().saturating_add(elements);
+        if total > budget {
+            return Err(format!(
+                "accessors would decode {total} elements, more than the {budget} allowed for {} bytes of input ({ELEMENTS_PER_BYTE} per byte, at least {ELEMENTS_FLOOR})",
+                self.input_bytes.get()
+            ));
+        }
+        self.decoded.set(total);
+        Ok(())
     }
 
     /// The bytes of buffer `i`, exactly `byteLength` long.
@@ -62,6 +103,8 @@ impl<'a> Buffers<'a> {
             ));
         }
         data.truncate(want as usize);
+        self.input_bytes
+            .set(self.input_bytes.get().saturating_add(want));
         Ok(cell.get_or_init(|| data))
     }
 
@@ -119,6 +162,8 @@ impl<'a> Buffers<'a> {
                     def.byte_length
                 ));
             }
+            self.input_bytes
+                .set(self.input_bytes.get().saturating_add(data.len() as u64));
             return Ok(cell.get_or_init(|| data));
         }
         slice(self.buffer(def.buffer)?, def.byte_offset, def.byte_length).ok_or_else(|| {

@@ -39,10 +39,10 @@ mod validate;
 /// Internal error message, turned into [`Error::Load`] at the entry point.
 type Msg = String;
 
-/// Loads a `.gltf` or `.glb` file (told apart by its magic bytes).
-pub fn load(path: &Path, opts: &LoadOptions) -> Result<Scene> {
-    let bytes = std::fs::read(path).map_err(|e| Error::load(path, format!("cannot read: {e}")))?;
-    read(path, &bytes, opts).map_err(|m| Error::load(path, m.replace('\n', " ")))
+/// Reads the bytes of the `.gltf` or `.glb` file `path` (told apart by
+/// their magic bytes); external buffers are resolved against its folder.
+pub fn from_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Scene> {
+    read(path, bytes, opts).map_err(|m| Error::load(path, m.replace('\n', " ")))
 }
 
 fn read(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Scene, Msg> {
@@ -53,8 +53,14 @@ fn read(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Scene, Msg> {
     let root = json::Root::deserialize_value(&value)?;
     validate::asset(&root)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let bufs = buffers::Buffers::new(&root, dir, c.bin, opts.allow_external_uris);
-    let (instances, skipped_primitives) = scene::flatten(&root, &bufs)?;
+    let bufs = buffers::Buffers::new(
+        &root,
+        dir,
+        c.bin,
+        opts.allow_external_uris,
+        bytes.len() as u64,
+    );
+    let (instances, skipped_primitives) = scene::flatten(&root, &bufs, opts.max_instances)?;
     let mut extensions = root.extensions_used.clone();
     extensions.sort();
     extensions.dedup();

@@ -4,6 +4,11 @@
 //! reached twice (a cycle, or a node with two parents, which glTF forbids)
 //! is an error. `EXT_mesh_gpu_instancing` nodes give one instance per
 //! TRANSLATION/ROTATION/SCALE element, placed as node world · instance TRS.
+//!
+//! The number of placed primitives is checked against the caller's limit
+//! before any of them is made (and the instancing accessors' `count`s
+//! before they are read), so a few bytes of JSON cannot ask for millions of
+//! instances. Names are shared, not copied, between instances.
 
 use super::buffers::Buffers;
 use super::json::{Node, Root};
@@ -14,9 +19,13 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
-/// The placed primitives of the scene, and how many non-triangle
-/// primitive instances were skipped.
-pub fn flatten(root: &Root, bufs: &Buffers) -> Result<(Vec<MeshInstance>, usize), Msg> {
+/// The placed primitives of the scene (at most `max_instances`), and how
+/// many non-triangle primitive instances were skipped.
+pub fn flatten(
+    root: &Root,
+    bufs: &Buffers,
+    max_instances: usize,
+) -> Result<(Vec<MeshInstance>, usize), Msg> {
     let roots = root_nodes(root)?;
     let mut visited = vec![false; root.nodes.len()];
     let mut cache: HashMap<(u32, u32), Option<Arc<Geometry>>> = HashMap::new();
@@ -43,8 +52,21 @@ pub fn flatten(root: &Root, bufs: &Buffers) -> Result<(Vec<MeshInstance>, usize)
                 .meshes
                 .get(m as usize)
                 .ok_or_else(|| format!("node {n}: mesh {m} does not exist"))?;
+            let room = max_instances.saturating_sub(out.len());
+            let too_many = || {
+                format!(
+                    "node {n}: the scene would hold more than {max_instances} mesh instances (primitives placed by nodes and GPU instances), the limit (--max-instances)"
+                )
+            };
             let placements =
-                instance_matrices(root, bufs, node).map_err(|e| format!("node {n}: {e}"))?;
+                instance_matrices(root, bufs, node, room / mesh.primitives.len().max(1))
+                    .map_err(|e| format!("node {n}: {e}"))?
+                    .ok_or_else(too_many)?;
+            if placements.len().saturating_mul(mesh.primitives.len()) > room {
+                return Err(too_many());
+            }
+            let node_name: Option<Arc<str>> = node.name.as_deref().map(Arc::from);
+            let mesh_name: Option<Arc<str>> = mesh.name.as_deref().map(Arc::from);
             for (k, p) in mesh.primitives.iter().enumerate() {
                 let key = (m, k as u32);
                 let geometry = match cache.entry(key) {
@@ -62,10 +84,10 @@ pub fn flatten(root: &Root, bufs: &Buffers) -> Result<(Vec<MeshInstance>, usize)
                 for (instance, local) in placements.iter().enumerate() {
                     out.push(MeshInstance {
                         node: Some(n),
-                        node_name: node.name.clone(),
+                        node_name: node_name.clone(),
                         instance: instance as u32,
                         mesh: m,
-                        mesh_name: mesh.name.clone(),
+                        mesh_name: mesh_name.clone(),
                         primitive: k as u32,
                         transform: world * local,
                         geometry: Arc::clone(geometry),
@@ -131,24 +153,41 @@ fn trs(t: Option<[f64; 3]>, r: Option<[f64; 4]>, s: Option<[f64; 3]>) -> Result<
 }
 
 /// The node's local matrix: `matrix` (column-major) if given, else T·R·S.
+/// A `matrix` must be finite and affine (last row 0, 0, 0, 1), as glTF
+/// requires of a TRS-decomposable matrix.
 fn local_matrix(node: &Node) -> Result<Matrix4<f64>, Msg> {
     match node.matrix {
-        Some(m) if m.iter().all(|v| v.is_finite()) => Ok(Matrix4::from_column_slice(&m)),
-        Some(_) => Err("matrix is not finite".into()),
+        Some(m) if !m.iter().all(|v| v.is_finite()) => Err("matrix is not finite".into()),
+        Some(m) if [m[3], m[7], m[11], m[15]] != [0.0, 0.0, 0.0, 1.0] => Err(format!(
+            "matrix is not affine: its last row is [{}, {}, {}, {}], not [0, 0, 0, 1]",
+            m[3], m[7], m[11], m[15]
+        )),
+        Some(m) => Ok(Matrix4::from_column_slice(&m)),
         None => trs(node.translation, node.rotation, node.scale),
     }
 }
 
 /// The per-instance local matrices of an `EXT_mesh_gpu_instancing` node, or
-/// a single identity for an ordinary node.
-fn instance_matrices(root: &Root, bufs: &Buffers, node: &Node) -> Result<Vec<Matrix4<f64>>, Msg> {
+/// a single identity for an ordinary node; `None` when there would be more
+/// than `max` (known from the accessors' `count` before they are read).
+fn instance_matrices(
+    root: &Root,
+    bufs: &Buffers,
+    node: &Node,
+    max: usize,
+) -> Result<Option<Vec<Matrix4<f64>>>, Msg> {
     let Some(inst) = node
         .extensions
         .as_ref()
         .and_then(|e| e.gpu_instancing.as_ref())
     else {
-        return Ok(vec![Matrix4::identity()]);
+        return Ok((max >= 1).then(|| vec![Matrix4::identity()]));
     };
+    for &a in inst.attributes.values() {
+        if accessor::get(root, a)?.count > max as u64 {
+            return Ok(None);
+        }
+    }
     let mut count = None;
     let mut read = |name: &str, n: usize| -> Result<Option<Vec<f64>>, Msg> {
         let Some(&a) = inst.attributes.get(name) else {
@@ -180,5 +219,6 @@ fn instance_matrices(root: &Root, bufs: &Buffers, node: &Node) -> Result<Vec<Mat
                 .map(|v| [v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]]);
             trs(v3(&t), q, v3(&s)).map_err(|e| format!("EXT_mesh_gpu_instancing instance {i}: {e}"))
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(Some)
 }

@@ -1,0 +1,108 @@
+//! What the fuzz targets share: loading from bytes as the command line
+//! would, and the invariants every answer must keep. A target panics (AFL
+//! records a crash) only when bvtool itself panics or an invariant breaks;
+//! a refused input is a normal outcome.
+
+use bvtool::Scene;
+use bvtool::fit::{Aabb, ObbMethod, SphereMethod};
+use bvtool::load::{LoadOptions, load_bytes};
+use bvtool::query::{ContactMode, brute_force, collide};
+use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
+use bvtool::tree::ObbTree;
+use bvtool::Pose;
+use nalgebra::{UnitQuaternion, Vector3};
+use std::path::Path;
+
+/// Above this many flattened triangles the pipeline target only loads (so
+/// that one slow input does not stall the campaign; the limits themselves
+/// are the loaders' business).
+pub const PIPELINE_MAX_TRIANGLES: usize = 4096;
+
+/// Brute force cross-checks the collision below this many triangles.
+pub const BRUTE_FORCE_MAX_TRIANGLES: usize = 300;
+
+/// One worker thread: AFL runs one target per core, and `-m` limits the
+/// address space, which rayon's per-thread arenas would otherwise eat.
+pub fn single_thread() {
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
+}
+
+/// Loads `bytes` as a file with extension `ext`, with the command line's
+/// default limits. The file sits in a folder that does not exist, so an
+/// external buffer URI can never read a real file.
+pub fn load(ext: &str, bytes: &[u8]) -> Option<Scene> {
+    let path = format!("/nonexistent-bvtool-fuzz/input.{ext}");
+    load_bytes(Path::new(&path), bytes, &LoadOptions::default()).ok()
+}
+
+/// The extension the command line would need for these bytes: GLB by magic,
+/// glTF JSON by a leading `{`, binary STL by its size rule, else OBJ (ASCII
+/// STL is fuzzed by its own target).
+pub fn sniff(bytes: &[u8]) -> &'static str {
+    if bytes.starts_with(b"glTF") {
+        "glb"
+    } else if bytes.trim_ascii_start().starts_with(b"{") {
+        "gltf"
+    } else if bytes.len() >= 84
+        && bytes.len() as u64
+            == 84 + 50 * u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64
+    {
+        "stl"
+    } else {
+        "obj"
+    }
+}
+
+/// Every number of a JSON answer is finite (serde_json writes NaN and
+/// infinities as null).
+fn assert_finite(v: &serde_json::Value, what: &str) {
+    match v {
+        serde_json::Value::Number(n) => {
+            assert!(n.as_f64().is_some_and(f64::is_finite), "{what}: {n}")
+        }
+        serde_json::Value::Null => panic!("{what}: null (NaN or infinity) in an answer"),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| assert_finite(x, what)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| assert_finite(x, what)),
+        _ => {}
+    }
+}
+
+/// The whole pipeline on a loaded scene: every fit (world and per mesh),
+/// the OBB tree, and the tree against itself at a small offset and turn.
+/// Invariants: fitted numbers are finite; the fitted boxes and spheres hold
+/// every vertex; the collision equals brute force on small meshes.
+pub fn pipeline(scene: &Scene) {
+    let n = scene.triangle_count();
+    if n == 0 || n > PIPELINE_MAX_TRIANGLES {
+        return;
+    }
+    let opts = FitOptions {
+        obb_methods: ObbMethod::ALL.to_vec(),
+        sphere_methods: SphereMethod::ALL.to_vec(),
+        all_methods: true,
+        all_vertices: false,
+        per_mesh: true,
+        frame: Frame::World,
+        check: false,
+    };
+    if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {
+        let json = serde_json::to_value(&v).expect("volumes serialize");
+        assert_finite(&json, "fit");
+    }
+    let mesh = scene.flatten();
+    let tree = ObbTree::build(&mesh);
+    let Some(b) = Aabb::from_points(&mesh.vertices) else {
+        return;
+    };
+    let d = (b.max - b.min).norm();
+    let pose = Pose::new(
+        Vector3::new(0.01 * d, 0.005 * d, 0.0),
+        UnitQuaternion::from_euler_angles(0.1, 0.2, 0.3),
+    );
+    let c = collide(&tree, &tree, &pose, ContactMode::All);
+    let first = collide(&tree, &tree, &pose, ContactMode::First);
+    assert_eq!(c.intersecting, first.intersecting, "first contact vs all pairs");
+    if n <= BRUTE_FORCE_MAX_TRIANGLES {
+        assert_eq!(c.pairs, brute_force(&mesh, &mesh, &pose), "tree vs brute force");
+    }
+}

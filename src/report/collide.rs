@@ -262,6 +262,20 @@ fn answer(a: &Side, b: &Side, pose: &Pose, mode: ContactMode, clearance: Option<
     }
 }
 
+/// The two lines that open a pair query's text: each file, its triangles
+/// and its tree's build time.
+pub(crate) fn pair_header(a: &SideJson, b: &SideJson, build_ms: &BuildMs) -> String {
+    format!(
+        "A {} ({} triangles, tree {} ms)\nB {} ({} triangles, tree {} ms)\n",
+        a.file,
+        a.triangles,
+        num(build_ms.a, 3),
+        b.file,
+        b.triangles,
+        num(build_ms.b, 3)
+    )
+}
+
 /// How pose numbers print: translations to 6 significant digits of the
 /// largest, quaternions to 5 decimals (noise below either prints as 0).
 pub(crate) fn pose_numbers<'p>(poses: impl Iterator<Item = &'p PoseJson>) -> (Scaled, Scaled) {
@@ -387,15 +401,7 @@ impl CollideDoc {
 
     /// The human-readable form.
     pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "A {} ({} triangles, tree {} ms)\nB {} ({} triangles, tree {} ms)\n",
-            self.a.file,
-            self.a.triangles,
-            num(self.build_ms.a, 3),
-            self.b.file,
-            self.b.triangles,
-            num(self.build_ms.b, 3)
-        );
+        let mut out = pair_header(&self.a, &self.b, &self.build_ms);
         let within = match self.clearance {
             Some(d) => format!("within {}", num(d, 4)),
             None => String::new(),

@@ -1,6 +1,6 @@
 //! `bvtool distance`: the minimum distance and closest points at each pose.
 
-use super::collide::{BuildMs, PairJson, Side, SideJson, pair_title, triangle_name};
+use super::collide::{BuildMs, PairJson, Side, SideJson, pair_header, pair_title, triangle_name};
 use super::table::{Table, num};
 use super::{median, timed, xyz};
 use crate::check::distance::{DistanceCheck, DistanceChecker};
@@ -184,15 +184,7 @@ impl DistanceDoc {
 
     /// The human-readable form.
     pub fn to_text(&self) -> String {
-        let mut out = format!(
-            "A {} ({} triangles, tree {} ms)\nB {} ({} triangles, tree {} ms)\n",
-            self.a.file,
-            self.a.triangles,
-            num(self.build_ms.a, 3),
-            self.b.file,
-            self.b.triangles,
-            num(self.build_ms.b, 3)
-        );
+        let mut out = pair_header(&self.a, &self.b, &self.build_ms);
         if self.rel_err > 0.0 || self.abs_err > 0.0 {
             out += &format!(
                 "tolerance: distance ≤ (1 + {})·minimum + {}\n",

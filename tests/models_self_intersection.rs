@@ -44,9 +44,11 @@ fn compare(rel: &str) {
     for t in &mesh.triangles {
         writeln!(obj, "f {} {} {}", t[0] + 1, t[1] + 1, t[2] + 1).unwrap();
     }
-    let tmp = std::env::temp_dir().join(format!("bvtool-selfx-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    // One folder per test: the tests of this file run in parallel and each
+    // removes its own folder when done.
     let name = rel.replace('/', "_");
+    let tmp = std::env::temp_dir().join(format!("bvtool-selfx-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
     let (obj_path, pairs_path) = (tmp.join(&name), tmp.join(format!("{name}.pairs")));
     std::fs::write(&obj_path, obj).unwrap();
     let out = Command::new(&cgal)

@@ -55,8 +55,9 @@ pub struct FitOptions {
 /// An AABB with its measures.
 #[derive(Debug, Serialize)]
 pub struct AabbFit {
+    /// The lowest and highest corners.
     #[serde(flatten)]
-    corners: AabbJson,
+    pub corners: AabbJson,
     /// Volume (model units³).
     pub volume: f64,
     /// Surface area (model units²).

@@ -1,0 +1,284 @@
+//! `fit`: the bounding volumes of a mesh or scene, as `bvtool fit` computes
+//! them.
+
+use crate::arrays;
+use crate::errors::{to_py, value_error};
+use crate::mesh::{Mesh, Scene, mesh_arg};
+use bvtool::fit::{ObbMethod, SphereMethod};
+use bvtool::mesh::{Format, Geometry, MeshInstance};
+use bvtool::report::fit::{FileVolumes, FitOptions, Frame, ObbFit, SphereFit};
+use nalgebra::Matrix4;
+use numpy::{PyArray1, PyArray2};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A one-instance scene of a mesh made in code (named `<mesh>` in errors).
+fn scene_of(mesh: &Mesh) -> bvtool::Scene {
+    let m = &mesh.inner;
+    bvtool::Scene {
+        path: PathBuf::from("<mesh>"),
+        format: Format::Obj,
+        instances: vec![MeshInstance {
+            node: None,
+            node_name: None,
+            instance: 0,
+            mesh: 0,
+            mesh_name: None,
+            primitive: 0,
+            transform: Matrix4::identity(),
+            geometry: Arc::new(Geometry {
+                positions: m.vertices.clone(),
+                triangles: m.triangles.clone(),
+            }),
+        }],
+        skipped_primitives: 0,
+        extensions: Vec::new(),
+    }
+}
+
+/// The bounding volumes of `mesh` — a `Scene` (world frame, node
+/// transforms applied; the numbers `bvtool fit --json` prints), a `Mesh`,
+/// or anything with `vertices` and `faces` — over the vertices its
+/// triangles use (all its points for a point cloud).
+///
+/// `obb` is `"tight"` (near-minimal volume), `"hull"` (RAPID's hull
+/// covariance frame) or `"pca"` (vertex covariance); `sphere` is
+/// `"exact"` (the minimum enclosing sphere), `"ritter"` or `"centroid"`.
+/// Every volume contains every vertex (rounded outward). Boxes carry half
+/// extents; quaternions are (x, y, z, w).
+#[pyfunction]
+#[pyo3(signature = (mesh, obb = "tight", sphere = "exact"))]
+pub fn fit(py: Python<'_>, mesh: &Bound<'_, PyAny>, obb: &str, sphere: &str) -> PyResult<Fit> {
+    let obb: ObbMethod = obb.parse().map_err(|_| {
+        value_error(format!(
+            "obb {obb:?}: expected \"tight\", \"hull\" or \"pca\""
+        ))
+    })?;
+    let sphere: SphereMethod = sphere.parse().map_err(|_| {
+        value_error(format!(
+            "sphere {sphere:?}: expected \"exact\", \"ritter\" or \"centroid\""
+        ))
+    })?;
+    let opts = FitOptions {
+        obb_methods: vec![obb],
+        sphere_methods: vec![sphere],
+        all_methods: false,
+        all_vertices: false,
+        per_mesh: false,
+        frame: Frame::World,
+        check: false,
+    };
+    let scene = match mesh.cast::<Scene>() {
+        Ok(s) => s.get().inner.clone(),
+        Err(_) => Arc::new(scene_of(mesh_arg(mesh)?.get())),
+    };
+    let file = scene.path.display().to_string();
+    let v = py
+        .detach(|| FileVolumes::new(&file, &scene, &opts))
+        .map_err(to_py)?
+        .volumes;
+    let aabb = &v.aabb;
+    Ok(Fit {
+        aabb: Aabb {
+            min: aabb.corners.min,
+            max: aabb.corners.max,
+            volume: aabb.volume,
+            surface_area: aabb.surface_area,
+        },
+        obb: Obb::from(&v.obb),
+        sphere: Sphere::from(&v.sphere),
+        hull_volume: v.hull_volume,
+        hull_vertices: v.hull_vertices,
+        triangles: v.triangles,
+        vertices: v.vertices,
+    })
+}
+
+/// The volumes `fit` returns.
+#[pyclass(frozen, module = "bvtool", get_all)]
+pub struct Fit {
+    /// The axis-aligned box.
+    aabb: Aabb,
+    /// The oriented box of the method asked for.
+    obb: Obb,
+    /// The sphere of the method asked for.
+    sphere: Sphere,
+    /// Volume of the convex hull: the least any convex volume can have.
+    hull_volume: f64,
+    /// Vertices of the convex hull.
+    hull_vertices: usize,
+    /// Triangles the points come from (each instance counted).
+    triangles: usize,
+    /// Points fitted.
+    vertices: usize,
+}
+
+#[pymethods]
+impl Fit {
+    fn __repr__(&self) -> String {
+        format!(
+            "Fit(aabb volume {}, obb volume {}, sphere radius {}, hull volume {})",
+            self.aabb.volume, self.obb.volume, self.sphere.radius, self.hull_volume
+        )
+    }
+}
+
+/// An axis-aligned box.
+#[pyclass(frozen, module = "bvtool", from_py_object)]
+#[derive(Clone)]
+pub struct Aabb {
+    min: [f64; 3],
+    max: [f64; 3],
+    /// Volume (model units³).
+    #[pyo3(get)]
+    volume: f64,
+    /// Surface area (model units²).
+    #[pyo3(get)]
+    surface_area: f64,
+}
+
+#[pymethods]
+impl Aabb {
+    /// The lowest corner, `(3,)`.
+    #[getter]
+    fn min<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.min.to_vec())
+    }
+    /// The highest corner, `(3,)`.
+    #[getter]
+    fn max<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.max.to_vec())
+    }
+    /// The centre, `(3,)`.
+    #[getter]
+    fn center<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(
+            py,
+            (0..3).map(|i| 0.5 * (self.min[i] + self.max[i])).collect(),
+        )
+    }
+    /// Half the extent along each axis, `(3,)`.
+    #[getter]
+    fn half_extents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(
+            py,
+            (0..3).map(|i| 0.5 * (self.max[i] - self.min[i])).collect(),
+        )
+    }
+    fn __repr__(&self) -> String {
+        format!("Aabb(min={:?}, max={:?})", self.min, self.max)
+    }
+}
+
+/// An oriented box: `center + rotation @ (s * half_extents)` for `s` in
+/// `[-1, 1]^3`.
+#[pyclass(frozen, module = "bvtool", from_py_object)]
+#[derive(Clone)]
+pub struct Obb {
+    /// The method that fitted it.
+    #[pyo3(get)]
+    method: &'static str,
+    center: [f64; 3],
+    axes: [[f64; 3]; 3],
+    half_extents: [f64; 3],
+    quaternion: [f64; 4],
+    /// Volume.
+    #[pyo3(get)]
+    volume: f64,
+    /// Surface area.
+    #[pyo3(get)]
+    surface_area: f64,
+}
+
+impl From<&ObbFit> for Obb {
+    fn from(b: &ObbFit) -> Obb {
+        Obb {
+            method: b.method.as_str(),
+            center: b.center,
+            axes: b.axes,
+            half_extents: b.half_extents,
+            quaternion: b.rotation_xyzw,
+            volume: b.volume,
+            surface_area: b.surface_area,
+        }
+    }
+}
+
+#[pymethods]
+impl Obb {
+    /// The centre, `(3,)`.
+    #[getter]
+    fn center<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.center.to_vec())
+    }
+    /// Half extents along the box's axes, `(3,)`.
+    #[getter]
+    fn half_extents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.half_extents.to_vec())
+    }
+    /// The rotation, `(3, 3)`: its columns are the box's unit axes
+    /// (right-handed).
+    #[getter]
+    fn rotation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let flat = (0..9).map(|k| self.axes[k % 3][k / 3]).collect();
+        arrays::rows_array(py, flat, 3)
+    }
+    /// The rotation as a unit quaternion (x, y, z, w), `(4,)`.
+    #[getter]
+    fn quaternion<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.quaternion.to_vec())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Obb({}, center={:?}, half_extents={:?}, quaternion={:?})",
+            self.method, self.center, self.half_extents, self.quaternion
+        )
+    }
+}
+
+/// A sphere.
+#[pyclass(frozen, module = "bvtool", from_py_object)]
+#[derive(Clone)]
+pub struct Sphere {
+    /// The method that fitted it.
+    #[pyo3(get)]
+    method: &'static str,
+    center: [f64; 3],
+    /// Radius.
+    #[pyo3(get)]
+    radius: f64,
+    /// Volume.
+    #[pyo3(get)]
+    volume: f64,
+    /// Surface area.
+    #[pyo3(get)]
+    surface_area: f64,
+}
+
+impl From<&SphereFit> for Sphere {
+    fn from(s: &SphereFit) -> Sphere {
+        Sphere {
+            method: s.method.as_str(),
+            center: s.center,
+            radius: s.radius,
+            volume: s.volume,
+            surface_area: s.surface_area,
+        }
+    }
+}
+
+#[pymethods]
+impl Sphere {
+    /// The centre, `(3,)`.
+    #[getter]
+    fn center<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.center.to_vec())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Sphere({}, center={:?}, radius={})",
+            self.method, self.center, self.radius
+        )
+    }
+}

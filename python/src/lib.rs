@@ -1,0 +1,57 @@
+//! `import bvtool`: the bvtool library for Python.
+//!
+//! A thin layer, as the command line is: it converts numpy arrays and Python
+//! objects to the library's types, checks them, calls the library and
+//! converts the answers back. No geometry is computed here.
+//!
+//! - [`mesh`]: `Mesh`, `Scene`, `Instance`, `load`, `load_mesh`;
+//! - [`pose`]: `Pose` and every form a pose may take (one or a batch);
+//! - [`tree`]: `ObbTree` and its queries (collide, distance, within, each
+//!   one pose at a time or a batch on every core with the GIL released);
+//! - [`fit`]: `fit` and its volumes;
+//! - [`scene_queries`]: `clash` and `self_intersections`;
+//! - [`errors`]: the exception types and the mapping of library errors;
+//! - [`arrays`]: numpy input checks and outputs.
+
+mod arrays;
+mod errors;
+mod fit;
+mod mesh;
+mod pose;
+mod scene_queries;
+mod tree;
+
+use pyo3::prelude::*;
+
+/// Bounding volumes, exact mesh–mesh collision, distance and clearance,
+/// scene clashes and self-intersections, on numpy arrays.
+#[pymodule]
+#[pyo3(name = "bvtool")]
+fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    m.add_class::<mesh::Mesh>()?;
+    m.add_class::<mesh::Scene>()?;
+    m.add_class::<mesh::Instance>()?;
+    m.add_class::<mesh::TriangleSource>()?;
+    m.add_function(wrap_pyfunction!(mesh::load, m)?)?;
+    m.add_function(wrap_pyfunction!(mesh::load_mesh, m)?)?;
+    m.add_class::<pose::Pose>()?;
+    m.add_class::<tree::ObbTree>()?;
+    m.add_class::<tree::Collision>()?;
+    m.add_class::<tree::Distance>()?;
+    m.add_class::<tree::Clearance>()?;
+    m.add_class::<fit::Fit>()?;
+    m.add_class::<fit::Aabb>()?;
+    m.add_class::<fit::Obb>()?;
+    m.add_class::<fit::Sphere>()?;
+    m.add_function(wrap_pyfunction!(fit::fit, m)?)?;
+    m.add_class::<scene_queries::Part>()?;
+    m.add_class::<scene_queries::Clash>()?;
+    m.add_class::<scene_queries::TrianglePair>()?;
+    m.add_class::<scene_queries::Clashes>()?;
+    m.add_class::<scene_queries::SelfIntersections>()?;
+    m.add_function(wrap_pyfunction!(scene_queries::clash, m)?)?;
+    m.add_function(wrap_pyfunction!(scene_queries::self_intersections, m)?)?;
+    Ok(())
+}

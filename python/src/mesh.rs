@@ -1,0 +1,460 @@
+//! Meshes and scenes: `load`, `load_mesh`, `Mesh`, `Scene`, `Instance`.
+
+use crate::arrays::{self, read_only};
+use crate::errors::{to_py, unreadable, value_error};
+use bvtool::fit::Aabb;
+use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
+use bvtool::mesh::{Geometry, TriMesh, placed_points};
+use nalgebra::Matrix4;
+use numpy::{PyArray1, PyArray2};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A triangle mesh in one frame: `vertices`, an `(n, 3)` `float64` array,
+/// and `triangles`, an `(m, 3)` `uint32` array of indices into it.
+///
+/// `Mesh(vertices, triangles)` copies and checks the arrays: coordinates
+/// finite and within ±2^50 (the range every reader accepts), indices in
+/// `0..n`. The mesh is immutable; its arrays are read-only views.
+#[pyclass(frozen, module = "bvtool")]
+pub struct Mesh {
+    pub inner: Arc<TriMesh>,
+    vertices: PyOnceLock<Py<PyArray2<f64>>>,
+    triangles: PyOnceLock<Py<PyArray2<u32>>>,
+}
+
+impl Mesh {
+    pub fn wrap(inner: TriMesh) -> Mesh {
+        Mesh {
+            inner: Arc::new(inner),
+            vertices: PyOnceLock::new(),
+            triangles: PyOnceLock::new(),
+        }
+    }
+
+    /// A mesh from arrays, every triangle named by its index (mesh 0).
+    fn from_arrays(vertices: &Bound<'_, PyAny>, triangles: &Bound<'_, PyAny>) -> PyResult<Mesh> {
+        let vertices = arrays::read_points(vertices, "vertices")?;
+        let triangles = arrays::read_triangles(triangles, vertices.len())?;
+        let sources = (0..triangles.len() as u32)
+            .map(|k| bvtool::TriangleSource::unplaced(0, k))
+            .collect();
+        Ok(Mesh::wrap(TriMesh {
+            vertices,
+            triangles,
+            sources,
+        }))
+    }
+}
+
+#[pymethods]
+impl Mesh {
+    #[new]
+    fn new(vertices: &Bound<'_, PyAny>, triangles: &Bound<'_, PyAny>) -> PyResult<Mesh> {
+        Mesh::from_arrays(vertices, triangles)
+    }
+
+    /// Vertex positions, `(n, 3)` `float64` (read-only).
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let a = self.vertices.get_or_try_init(py, || {
+            read_only(arrays::points(py, &self.inner.vertices)).map(Bound::unbind)
+        })?;
+        Ok(a.bind(py).clone())
+    }
+
+    /// Triangles as vertex indices, `(m, 3)` `uint32` (read-only).
+    #[getter]
+    fn triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u32>>> {
+        let a = self.triangles.get_or_try_init(py, || {
+            let flat: Vec<u32> = self.inner.triangles.iter().flatten().copied().collect();
+            read_only(arrays::rows_array(py, flat, 3)).map(Bound::unbind)
+        })?;
+        Ok(a.bind(py).clone())
+    }
+
+    /// The triangles (the same array as `triangles`), for code written for
+    /// `trimesh`.
+    #[getter]
+    fn faces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u32>>> {
+        self.triangles(py)
+    }
+
+    /// Number of triangles.
+    #[getter]
+    fn triangle_count(&self) -> usize {
+        self.inner.triangles.len()
+    }
+
+    /// Number of vertices.
+    #[getter]
+    fn vertex_count(&self) -> usize {
+        self.inner.vertices.len()
+    }
+
+    /// The axis-aligned box of the vertices the triangles use, as
+    /// `(min, max)` corner arrays; `None` without triangles.
+    #[getter]
+    fn aabb<'py>(&self, py: Python<'py>) -> Option<AabbPair<'py>> {
+        let used = self.inner.triangles.iter().flatten();
+        let b = Aabb::from_points(used.map(|&i| self.inner.vertices[i as usize]))?;
+        Some(corners(py, &b))
+    }
+
+    /// Where triangle `i` came from in its file: node, GPU instance, mesh,
+    /// primitive and triangle index, as `collide --all-pairs` names it.
+    fn source(&self, i: usize) -> PyResult<TriangleSource> {
+        self.inner
+            .sources
+            .get(i)
+            .map(|s| TriangleSource(*s))
+            .ok_or_else(|| {
+                value_error(format!(
+                    "triangle {i} out of range (the mesh has {})",
+                    self.inner.triangles.len()
+                ))
+            })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Mesh({} vertices, {} triangles)",
+            self.inner.vertices.len(),
+            self.inner.triangles.len()
+        )
+    }
+}
+
+/// An AABB as two corner arrays.
+pub type AabbPair<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
+
+fn corners<'py>(py: Python<'py>, b: &Aabb) -> AabbPair<'py> {
+    (
+        arrays::vector(py, b.min.coords.as_slice().to_vec()),
+        arrays::vector(py, b.max.coords.as_slice().to_vec()),
+    )
+}
+
+/// Where a triangle came from, in its file's own terms.
+#[pyclass(frozen, module = "bvtool", eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TriangleSource(pub bvtool::TriangleSource);
+
+#[pymethods]
+impl TriangleSource {
+    /// glTF node index (`None` for OBJ, STL and meshes made from arrays).
+    #[getter]
+    fn node(&self) -> Option<u32> {
+        self.0.node
+    }
+    /// `EXT_mesh_gpu_instancing` instance of the node (0 otherwise).
+    #[getter]
+    fn instance(&self) -> u32 {
+        self.0.instance
+    }
+    /// glTF mesh index; OBJ object/group; STL solid (file order).
+    #[getter]
+    fn mesh(&self) -> u32 {
+        self.0.mesh
+    }
+    /// Primitive index within the glTF mesh (0 for OBJ and STL).
+    #[getter]
+    fn primitive(&self) -> u32 {
+        self.0.primitive
+    }
+    /// Triangle index within the primitive (after strip, fan and polygon
+    /// triangulation).
+    #[getter]
+    fn triangle(&self) -> u32 {
+        self.0.triangle
+    }
+    /// The name the command line prints (`node 3 mesh 1 primitive 0 triangle 12`).
+    fn __str__(&self) -> String {
+        bvtool::report::collide::triangle_name(&self.0)
+    }
+    fn __repr__(&self) -> String {
+        format!("TriangleSource({})", self.__str__())
+    }
+}
+
+/// How to load: the command line's `--allow-external-uris`,
+/// `--max-triangles` and `--max-instances`.
+fn load_options(
+    allow_external_uris: bool,
+    max_triangles: Option<u64>,
+    max_instances: Option<usize>,
+) -> LoadOptions {
+    LoadOptions {
+        allow_external_uris,
+        max_instances: max_instances.unwrap_or(DEFAULT_MAX_INSTANCES),
+        max_triangles: max_triangles.map_or(TriangleLimit::Auto, TriangleLimit::AtMost),
+    }
+}
+
+/// Reads and loads `path` with the GIL released.
+fn load_scene(py: Python<'_>, path: PathBuf, opts: LoadOptions) -> PyResult<bvtool::Scene> {
+    py.detach(|| {
+        let bytes = std::fs::read(&path).map_err(|e| unreadable(&path, &e))?;
+        bvtool::load::load_bytes(&path, &bytes, &opts).map_err(to_py)
+    })
+}
+
+/// Loads a glTF (`.gltf`, `.glb`), OBJ or STL file as a `Scene`: every mesh
+/// instance with its node transform, as the file places it.
+///
+/// A file that cannot be read raises the built-in `OSError` subclass
+/// (`FileNotFoundError`, …); an invalid one `bvtool.LoadError` (a
+/// `ValueError`), with the command line's one-line message. glTF buffers
+/// outside the file's folder are read only with `allow_external_uris`; a
+/// scene that would flatten to more than `max_triangles` triangles (default:
+/// max(2^20, the file's size in bytes)) or hold more than `max_instances`
+/// placed primitives (default 2^20) is refused.
+#[pyfunction]
+#[pyo3(signature = (path, *, allow_external_uris = false, max_triangles = None, max_instances = None))]
+pub fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    allow_external_uris: bool,
+    max_triangles: Option<u64>,
+    max_instances: Option<usize>,
+) -> PyResult<Scene> {
+    let opts = load_options(allow_external_uris, max_triangles, max_instances);
+    Ok(Scene::new(load_scene(py, path, opts)?))
+}
+
+/// Loads a file as one `Mesh`: the scene flattened into world coordinates
+/// (node transforms applied, mirrored instances re-wound), the mesh
+/// `collide` and `distance` use. Options and errors as `load`.
+#[pyfunction]
+#[pyo3(signature = (path, *, allow_external_uris = false, max_triangles = None, max_instances = None))]
+pub fn load_mesh(
+    py: Python<'_>,
+    path: PathBuf,
+    allow_external_uris: bool,
+    max_triangles: Option<u64>,
+    max_instances: Option<usize>,
+) -> PyResult<Mesh> {
+    let opts = load_options(allow_external_uris, max_triangles, max_instances);
+    let scene = load_scene(py, path, opts)?;
+    Ok(Mesh::wrap(py.detach(|| scene.flatten())))
+}
+
+/// A loaded model file: every primitive placed by a node (and GPU
+/// instance), each with its local geometry and world transform.
+#[pyclass(frozen, module = "bvtool")]
+pub struct Scene {
+    pub inner: Arc<bvtool::Scene>,
+    /// Each distinct geometry, once, as a local-frame mesh.
+    meshes: Vec<Py<Mesh>>,
+    /// `geometry[k]`: the index in `meshes` of instance `k`'s geometry.
+    geometry: Vec<usize>,
+}
+
+impl Scene {
+    pub fn new(scene: bvtool::Scene) -> Scene {
+        let mut index: HashMap<*const Geometry, usize> = HashMap::new();
+        let mut firsts = Vec::new();
+        let geometry = scene
+            .instances
+            .iter()
+            .map(|inst| {
+                *index.entry(Arc::as_ptr(&inst.geometry)).or_insert_with(|| {
+                    firsts.push(inst);
+                    firsts.len() - 1
+                })
+            })
+            .collect();
+        let meshes = Python::attach(|py| {
+            firsts
+                .iter()
+                .map(|inst| {
+                    let g = &inst.geometry;
+                    let sources = (0..g.triangles.len() as u32)
+                        .map(|k| bvtool::TriangleSource {
+                            node: None,
+                            instance: 0,
+                            mesh: inst.mesh,
+                            primitive: inst.primitive,
+                            triangle: k,
+                        })
+                        .collect();
+                    let mesh = Mesh::wrap(TriMesh {
+                        vertices: g.positions.clone(),
+                        triangles: g.triangles.clone(),
+                        sources,
+                    });
+                    Py::new(py, mesh).expect("a Mesh is a plain object")
+                })
+                .collect()
+        });
+        Scene {
+            inner: Arc::new(scene),
+            meshes,
+            geometry,
+        }
+    }
+}
+
+#[pymethods]
+impl Scene {
+    /// The file the scene was read from.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.inner.path.clone()
+    }
+
+    /// `"gltf"`, `"glb"`, `"obj"` or `"stl"`.
+    #[getter]
+    fn format(&self) -> &'static str {
+        use bvtool::mesh::Format;
+        match self.inner.format {
+            Format::Gltf => "gltf",
+            Format::Glb => "glb",
+            Format::Obj => "obj",
+            Format::Stl => "stl",
+        }
+    }
+
+    /// Every placed primitive, in scene traversal order.
+    #[getter]
+    fn instances(&self, py: Python<'_>) -> Vec<Instance> {
+        self.inner
+            .instances
+            .iter()
+            .zip(&self.geometry)
+            .map(|(inst, &g)| Instance {
+                node: inst.node,
+                node_name: inst.node_name.as_deref().map(str::to_owned),
+                gpu_instance: inst.instance,
+                mesh_index: inst.mesh,
+                mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
+                primitive: inst.primitive,
+                transform: inst.transform,
+                mesh: self.meshes[g].clone_ref(py),
+            })
+            .collect()
+    }
+
+    /// Each distinct geometry once, in local coordinates (instances that
+    /// share a glTF mesh primitive share one `Mesh`).
+    #[getter]
+    fn meshes(&self, py: Python<'_>) -> Vec<Py<Mesh>> {
+        self.meshes.iter().map(|m| m.clone_ref(py)).collect()
+    }
+
+    /// Triangles after flattening (each instance counted).
+    #[getter]
+    fn triangle_count(&self) -> usize {
+        self.inner.triangle_count()
+    }
+
+    /// The world-space axis-aligned box of the vertices the triangles use
+    /// (of every vertex for a point cloud), as `bvtool info` reports it:
+    /// `(min, max)`, or `None` for an empty scene.
+    #[getter]
+    fn aabb<'py>(&self, py: Python<'py>) -> Option<AabbPair<'py>> {
+        let s = &self.inner;
+        let b = Aabb::from_points(placed_points(
+            s.distinct_instances(),
+            s.triangle_count() == 0,
+        ))?;
+        Some(corners(py, &b))
+    }
+
+    /// Primitives skipped because they are not triangles (points, lines).
+    #[getter]
+    fn skipped_primitives(&self) -> usize {
+        self.inner.skipped_primitives
+    }
+
+    /// glTF extensions the file uses.
+    #[getter]
+    fn extensions(&self) -> Vec<String> {
+        self.inner.extensions.clone()
+    }
+
+    /// The scene as one world-space `Mesh` (what `load_mesh` returns).
+    fn flatten(&self, py: Python<'_>) -> Mesh {
+        let s = &self.inner;
+        Mesh::wrap(py.detach(|| s.flatten()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Scene({:?}, {} instances, {} triangles)",
+            self.inner.path.display().to_string(),
+            self.inner.instances.len(),
+            self.inner.triangle_count()
+        )
+    }
+}
+
+/// One primitive placed in the world by a node (and GPU instance).
+#[pyclass(frozen, module = "bvtool")]
+pub struct Instance {
+    /// glTF node index (`None` for OBJ and STL).
+    #[pyo3(get)]
+    node: Option<u32>,
+    /// The node's name, if the file gives one.
+    #[pyo3(get)]
+    node_name: Option<String>,
+    /// `EXT_mesh_gpu_instancing` instance index (0 otherwise).
+    #[pyo3(get)]
+    gpu_instance: u32,
+    /// glTF mesh index, OBJ object/group index or STL solid index.
+    #[pyo3(get)]
+    mesh_index: u32,
+    /// The mesh's (object's, solid's) name, if the file gives one.
+    #[pyo3(get)]
+    mesh_name: Option<String>,
+    /// Primitive index within the mesh.
+    #[pyo3(get)]
+    primitive: u32,
+    transform: Matrix4<f64>,
+    /// The geometry, in the mesh's local frame (shared between instances).
+    #[pyo3(get)]
+    mesh: Py<Mesh>,
+}
+
+#[pymethods]
+impl Instance {
+    /// Local → world transform, a 4×4 `float64` array.
+    #[getter]
+    fn transform<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let m = &self.transform;
+        let flat = (0..16).map(|k| m[(k / 4, k % 4)]).collect();
+        arrays::rows_array(py, flat, 4)
+    }
+
+    fn __repr__(&self) -> String {
+        let name = |n: &Option<String>, i: Option<u32>| match (n, i) {
+            (Some(n), _) => format!("{n:?}"),
+            (None, Some(i)) => i.to_string(),
+            (None, None) => "-".into(),
+        };
+        format!(
+            "Instance(node={}, mesh={}, primitive={})",
+            name(&self.node_name, self.node),
+            name(&self.mesh_name, Some(self.mesh_index)),
+            self.primitive
+        )
+    }
+}
+
+/// A mesh argument: a `Mesh`, or anything with `vertices` and `faces`
+/// arrays (a `trimesh.Trimesh`), converted.
+pub fn mesh_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Mesh>> {
+    if let Ok(m) = obj.cast::<Mesh>() {
+        return Ok(m.clone());
+    }
+    match (obj.getattr("vertices"), obj.getattr("faces")) {
+        (Ok(v), Ok(f)) => Bound::new(obj.py(), Mesh::from_arrays(&v, &f)?),
+        _ => Err(value_error(format!(
+            "expected a bvtool.Mesh or an object with vertices and faces arrays (a trimesh.Trimesh), got {}",
+            obj.get_type().name()?
+        ))),
+    }
+}

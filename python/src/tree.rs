@@ -1,0 +1,434 @@
+//! `ObbTree` and its queries: collide, distance and clearance, one pose at
+//! a time or a batch of poses on every core with the GIL released.
+
+use crate::arrays;
+use crate::errors::{GeometryError, value_error};
+use crate::mesh::{Mesh, mesh_arg};
+use crate::pose::{pose_from, poses_from};
+use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
+use bvtool::tree::DEFAULT_LEAF_SIZE;
+use numpy::{PyArray1, PyArray2};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// The OBB tree of a mesh: what every pair query runs on.
+///
+/// `ObbTree(mesh, leaf_size=2)` builds it (in parallel, with the GIL
+/// released); `mesh` is a `Mesh` or anything with `vertices` and `faces`
+/// (a `trimesh.Trimesh`). Queries place the other tree's mesh B by a pose
+/// in this tree's frame (B's vertices map `v → R·v + t`) and answer in
+/// this frame, in model units; touching counts as contact. Triangle indices
+/// in answers are indices into the meshes' `triangles`.
+#[pyclass(frozen, module = "bvtool")]
+pub struct ObbTree {
+    inner: Arc<bvtool::tree::ObbTree>,
+    mesh: Py<Mesh>,
+}
+
+/// `"first"` or `"all"`.
+fn contact_mode(mode: &str) -> PyResult<ContactMode> {
+    match mode {
+        "first" => Ok(ContactMode::First),
+        "all" => Ok(ContactMode::All),
+        _ => Err(value_error(format!(
+            "mode {mode:?}: expected \"first\" or \"all\""
+        ))),
+    }
+}
+
+/// Distance tolerances, checked (FCL's `rel_err` and `abs_err`).
+fn tolerances(rel_err: f64, abs_err: f64) -> PyResult<DistanceOptions> {
+    for (name, v) in [("rel_err", rel_err), ("abs_err", abs_err)] {
+        if !(v >= 0.0 && v.is_finite()) {
+            return Err(value_error(format!(
+                "{name} {v}: expected a finite number ≥ 0"
+            )));
+        }
+    }
+    Ok(DistanceOptions { rel_err, abs_err })
+}
+
+/// A clearance (model units), checked: in `[0, 2^50]`.
+pub fn clearance(d: f64) -> PyResult<f64> {
+    if (0.0..=bvtool::mesh::MAX_COORDINATE).contains(&d) {
+        Ok(d)
+    } else {
+        Err(value_error(format!(
+            "clearance {d}: expected a number in [0, 2^50]"
+        )))
+    }
+}
+
+thread_local! {
+    /// Each thread's distance queue, so that repeated queries allocate
+    /// nothing once it has grown.
+    static SCRATCH: RefCell<DistanceScratch> = RefCell::default();
+}
+
+fn distance_query(
+    a: &bvtool::tree::ObbTree,
+    b: &bvtool::tree::ObbTree,
+    pose: &bvtool::Pose,
+    opts: &DistanceOptions,
+) -> query::Distance {
+    SCRATCH
+        .with_borrow_mut(|s| query::distance::distance_with(s, a, b, pose, opts))
+        .expect("trees are never empty")
+}
+
+#[pymethods]
+impl ObbTree {
+    #[new]
+    #[pyo3(signature = (mesh, leaf_size = DEFAULT_LEAF_SIZE))]
+    fn new(py: Python<'_>, mesh: &Bound<'_, PyAny>, leaf_size: usize) -> PyResult<ObbTree> {
+        let mesh = mesh_arg(mesh)?;
+        let m = mesh.get().inner.clone();
+        if m.triangles.is_empty() {
+            return Err(GeometryError::new_err(
+                "the mesh has no triangles to build a tree on",
+            ));
+        }
+        if leaf_size == 0 {
+            return Err(value_error("leaf_size must be at least 1"));
+        }
+        let tree = py.detach(|| bvtool::tree::ObbTree::build_with_leaf_size(&m, leaf_size));
+        Ok(ObbTree {
+            inner: Arc::new(tree),
+            mesh: mesh.unbind(),
+        })
+    }
+
+    /// The mesh the tree was built from.
+    #[getter]
+    fn mesh(&self, py: Python<'_>) -> Py<Mesh> {
+        self.mesh.clone_ref(py)
+    }
+
+    /// Triangles in the tree.
+    #[getter]
+    fn triangle_count(&self) -> usize {
+        self.inner.triangle_count()
+    }
+
+    /// Nodes in the tree.
+    #[getter]
+    fn node_count(&self) -> usize {
+        self.inner.nodes.len()
+    }
+
+    /// The most triangles a leaf holds.
+    #[getter]
+    fn leaf_size(&self) -> usize {
+        self.inner.leaf_size
+    }
+
+    /// Bytes per triangle of everything the tree holds (nodes, permutation
+    /// and the triangle corners it copies), as `bvtool tree` reports
+    /// `total_bytes_per_triangle`.
+    #[getter]
+    fn bytes_per_triangle(&self) -> f64 {
+        self.inner.total_bytes_per_triangle()
+    }
+
+    /// Whether `other`'s mesh, placed by `pose`, touches or intersects this
+    /// one. `mode="first"` stops at the first meeting triangle pair;
+    /// `mode="all"` finds every one. Exact (adaptive predicates on the
+    /// `float64` corners).
+    #[pyo3(signature = (other, pose = None, mode = "first"))]
+    fn collide(
+        &self,
+        py: Python<'_>,
+        other: &ObbTree,
+        pose: Option<&Bound<'_, PyAny>>,
+        mode: &str,
+    ) -> PyResult<Collision> {
+        let pose = pose_from(pose)?;
+        let mode = contact_mode(mode)?;
+        let (a, b) = (&self.inner, &other.inner);
+        let c = py.detach(|| query::collide(a, b, &pose, mode));
+        Ok(Collision(c))
+    }
+
+    /// `collide` at every pose of `poses` (an `(N, 4, 4)` or `(N, 7)` array
+    /// of `(tx, ty, tz, qx, qy, qz, qw)` rows, or a sequence of poses), in
+    /// parallel on every core with the GIL released.
+    ///
+    /// `mode="first"` returns an `(N,)` `bool` array; `mode="all"` returns
+    /// `(hits, counts)`: the `bool` array and an `(N,)` `uint64` array of
+    /// meeting triangle pairs per pose.
+    #[pyo3(signature = (other, poses, mode = "first"))]
+    fn collide_batch<'py>(
+        &self,
+        py: Python<'py>,
+        other: &ObbTree,
+        poses: &Bound<'py, PyAny>,
+        mode: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let poses = poses_from(poses)?;
+        let mode = contact_mode(mode)?;
+        let (a, b) = (&self.inner, &other.inner);
+        let counts: Vec<u64> = py.detach(|| {
+            poses
+                .par_iter()
+                .map(|p| query::collide(a, b, p, mode).pairs.len() as u64)
+                .collect()
+        });
+        let hits: Vec<bool> = counts.iter().map(|&c| c > 0).collect();
+        let hits = arrays::vector(py, hits).into_any();
+        Ok(match mode {
+            ContactMode::First => hits,
+            ContactMode::All => (hits, arrays::vector(py, counts))
+                .into_pyobject(py)?
+                .into_any(),
+        })
+    }
+
+    /// The minimum distance between this mesh and `other`'s placed by
+    /// `pose`, with the closest points and triangles. 0 when they touch or
+    /// intersect (`intersecting` is then `True`). Exact up to
+    /// `rounding_bound`, or within the tolerances `rel_err` (relative) and
+    /// `abs_err` (model units) when given, as FCL's.
+    #[pyo3(signature = (other, pose = None, rel_err = 0.0, abs_err = 0.0))]
+    fn distance(
+        &self,
+        py: Python<'_>,
+        other: &ObbTree,
+        pose: Option<&Bound<'_, PyAny>>,
+        rel_err: f64,
+        abs_err: f64,
+    ) -> PyResult<Distance> {
+        let pose = pose_from(pose)?;
+        let opts = tolerances(rel_err, abs_err)?;
+        let (a, b) = (&self.inner, &other.inner);
+        Ok(Distance(py.detach(|| distance_query(a, b, &pose, &opts))))
+    }
+
+    /// `distance` at every pose of `poses` (as `collide_batch` takes them),
+    /// in parallel with the GIL released: an `(N,)` `float64` array.
+    #[pyo3(signature = (other, poses, rel_err = 0.0, abs_err = 0.0))]
+    fn distance_batch<'py>(
+        &self,
+        py: Python<'py>,
+        other: &ObbTree,
+        poses: &Bound<'py, PyAny>,
+        rel_err: f64,
+        abs_err: f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let poses = poses_from(poses)?;
+        let opts = tolerances(rel_err, abs_err)?;
+        let (a, b) = (&self.inner, &other.inner);
+        let d: Vec<f64> = py.detach(|| {
+            poses
+                .par_iter()
+                .map(|p| distance_query(a, b, p, &opts).distance)
+                .collect()
+        });
+        Ok(arrays::vector(py, d))
+    }
+
+    /// Which triangles of `other`'s mesh, placed by `pose`, come within
+    /// `d` (model units, ≥ 0) of this mesh (touching and intersecting pairs
+    /// included, at distance 0). `mode="first"` stops at the first pair,
+    /// which costs about what `collide` costs; `mode="all"` lists every
+    /// pair with its distance.
+    #[pyo3(signature = (other, pose, d, mode = "first"))]
+    fn within(
+        &self,
+        py: Python<'_>,
+        other: &ObbTree,
+        pose: Option<&Bound<'_, PyAny>>,
+        d: f64,
+        mode: &str,
+    ) -> PyResult<Clearance> {
+        let pose = pose_from(pose)?;
+        let d = clearance(d)?;
+        let mode = contact_mode(mode)?;
+        let (a, b) = (&self.inner, &other.inner);
+        Ok(Clearance(py.detach(|| query::within(a, b, &pose, d, mode))))
+    }
+
+    /// `within` (first pair) at every pose of `poses`, in parallel with the
+    /// GIL released: an `(N,)` `bool` array.
+    fn within_batch<'py>(
+        &self,
+        py: Python<'py>,
+        other: &ObbTree,
+        poses: &Bound<'py, PyAny>,
+        d: f64,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let poses = poses_from(poses)?;
+        let d = clearance(d)?;
+        let (a, b) = (&self.inner, &other.inner);
+        let hits: Vec<bool> = py.detach(|| {
+            poses
+                .par_iter()
+                .map(|p| query::within(a, b, p, d, ContactMode::First).within)
+                .collect()
+        });
+        Ok(arrays::vector(py, hits))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ObbTree({} triangles, {} nodes, leaf size {})",
+            self.inner.triangle_count(),
+            self.inner.nodes.len(),
+            self.inner.leaf_size
+        )
+    }
+}
+
+/// The answer of `ObbTree.collide`.
+#[pyclass(frozen, module = "bvtool")]
+pub struct Collision(query::Collision);
+
+#[pymethods]
+impl Collision {
+    /// Whether the meshes touch or intersect.
+    #[getter]
+    fn intersecting(&self) -> bool {
+        self.0.intersecting
+    }
+
+    /// Meeting triangle pairs `(triangle of A, triangle of B)`, a `(k, 2)`
+    /// `uint32` array, sorted; at most one row with `mode="first"`.
+    #[getter]
+    fn pairs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u32>> {
+        arrays::pairs(py, &self.0.pairs)
+    }
+
+    /// Box–box tests the query ran.
+    #[getter]
+    fn box_tests(&self) -> u64 {
+        self.0.box_tests
+    }
+
+    /// Exact triangle–triangle tests the query ran.
+    #[getter]
+    fn triangle_tests(&self) -> u64 {
+        self.0.triangle_tests
+    }
+
+    fn __bool__(&self) -> bool {
+        self.0.intersecting
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Collision(intersecting={}, pairs={})",
+            if self.0.intersecting { "True" } else { "False" },
+            self.0.pairs.len()
+        )
+    }
+}
+
+/// The answer of `ObbTree.distance`.
+#[pyclass(frozen, module = "bvtool")]
+pub struct Distance(query::Distance);
+
+#[pymethods]
+impl Distance {
+    /// The minimum distance (model units); 0 when the meshes meet.
+    #[getter]
+    fn distance(&self) -> f64 {
+        self.0.distance
+    }
+
+    /// Whether the meshes touch or intersect (decided exactly).
+    #[getter]
+    fn intersecting(&self) -> bool {
+        self.0.intersecting
+    }
+
+    /// The closest point on A, in A's frame, `(3,)`.
+    #[getter]
+    fn point_a<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.point_a.coords.as_slice().to_vec())
+    }
+
+    /// The closest point on B, in A's frame (B placed by the pose), `(3,)`.
+    #[getter]
+    fn point_b<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.point_b.coords.as_slice().to_vec())
+    }
+
+    /// The closest triangles `(A's, B's)`, indices into the meshes.
+    #[getter]
+    fn triangles(&self) -> (u32, u32) {
+        self.0.triangles
+    }
+
+    /// Bound on the rounding error of `distance` (model units; 0 when the
+    /// meshes meet): the exact minimum is within it (or within the
+    /// tolerances, when asked).
+    #[getter]
+    fn rounding_bound(&self) -> f64 {
+        self.0.rounding_bound
+    }
+
+    /// Box–box lower bounds the query computed.
+    #[getter]
+    fn box_tests(&self) -> u64 {
+        self.0.box_tests
+    }
+
+    /// Triangle–triangle distances the query computed.
+    #[getter]
+    fn triangle_tests(&self) -> u64 {
+        self.0.triangle_tests
+    }
+
+    fn __float__(&self) -> f64 {
+        self.0.distance
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Distance({}, triangles={:?}, intersecting={})",
+            self.0.distance,
+            self.0.triangles,
+            if self.0.intersecting { "True" } else { "False" }
+        )
+    }
+}
+
+/// The answer of `ObbTree.within`.
+#[pyclass(frozen, module = "bvtool")]
+pub struct Clearance(query::Clearance);
+
+#[pymethods]
+impl Clearance {
+    /// Whether some triangle of B comes within the clearance of A.
+    #[getter]
+    fn within(&self) -> bool {
+        self.0.within
+    }
+
+    /// Triangle pairs `(A's, B's)` within the clearance, `(k, 2)` `uint32`,
+    /// sorted; at most one row with `mode="first"`.
+    #[getter]
+    fn pairs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u32>> {
+        let p: Vec<(u32, u32)> = self.0.pairs.iter().map(|p| (p.a, p.b)).collect();
+        arrays::pairs(py, &p)
+    }
+
+    /// Each pair's distance (0 when they meet), `(k,)` `float64`.
+    #[getter]
+    fn distances<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.pairs.iter().map(|p| p.distance).collect())
+    }
+
+    fn __bool__(&self) -> bool {
+        self.0.within
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Clearance(within={}, pairs={})",
+            if self.0.within { "True" } else { "False" },
+            self.0.pairs.len()
+        )
+    }
+}

@@ -1,0 +1,69 @@
+"""Shared fixtures: the model corpus, the command-line binary to compare
+against, and seeded random poses."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def corpus_dir():
+    d = Path(os.environ.get("BVTOOL_MODELS", ROOT.parent / "shared" / "models"))
+    return d if (d / "manifest.json").is_file() else None
+
+
+@pytest.fixture(scope="session")
+def models():
+    """The model corpus ($BVTOOL_MODELS, default ../shared/models). Tests
+    that need it skip without it, except under CI=true, where they fail."""
+    d = corpus_dir()
+    if d is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but the model corpus is missing (set BVTOOL_MODELS)")
+        pytest.skip("no model corpus")
+    return d
+
+
+@pytest.fixture(scope="session")
+def bvtool_bin():
+    """The release command-line binary of this checkout, built if needed."""
+    subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "--bin", "bvtool"],
+        cwd=ROOT,
+        check=True,
+    )
+    return ROOT / "target" / "release" / "bvtool"
+
+
+@pytest.fixture(scope="session")
+def cli(bvtool_bin):
+    """Runs `bvtool ARGS --json` and returns the parsed document."""
+
+    def run(*args):
+        out = subprocess.run(
+            [str(bvtool_bin), *map(str, args), "--json"],
+            capture_output=True,
+            text=True,
+        )
+        assert out.returncode in (0, 3), out.stderr
+        return json.loads(out.stdout)
+
+    return run
+
+
+def random_poses(rng, n, reach):
+    """n poses as an (n, 7) array: uniform rotations (x, y, z, w) and
+    translations uniform in [-reach, reach]^3."""
+    q = rng.normal(size=(n, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    t = rng.uniform(-reach, reach, size=(n, 3))
+    return np.hstack([t, q])
+
+
+def pose_json(row):
+    return {"translation": list(map(float, row[:3])), "rotation": list(map(float, row[3:]))}

@@ -1,0 +1,199 @@
+"""The package against the command line on corpus models: the same files,
+the same poses, the same answers (both run here)."""
+
+import json
+
+import numpy as np
+import pytest
+
+import bvtool
+from conftest import pose_json, random_poses
+
+SCENES = [
+    "gltf/2CylinderEngine/glTF-Binary/2CylinderEngine.glb",
+    "gltf/SimpleInstancing/glTF-Binary/SimpleInstancing.glb",
+    "gltf/NegativeScaleTest/glTF-Binary/NegativeScaleTest.glb",
+    "gltf/Duck/glTF-Draco/Duck.gltf",
+    "obj/pybullet/teddy2_VHACD_CHs.obj",
+    "stl/mujoco_menagerie/robotiq_2f85/assets/driver.stl",
+]
+
+PAIRS = [
+    ("obj/pybullet/duck.obj", "obj/pybullet/teddy2_VHACD_CHs.obj"),
+    (
+        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_1.obj",
+        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_2_grey.obj",
+    ),
+    (
+        "obj/mujoco_menagerie/universal_robots_ur5e/assets/upperarm_1.obj",
+        "obj/mujoco_menagerie/universal_robots_ur5e/assets/forearm_2.obj",
+    ),
+    ("gltf/Duck/glTF-Binary/Duck.glb", "gltf/Duck/glTF-Binary/Duck.glb"),
+]
+
+
+def source_tuple(s):
+    return (s["node"], s["instance"], s["mesh"], s["primitive"], s["triangle"])
+
+
+def named(mesh, i):
+    s = mesh.source(int(i))
+    return (s.node, s.instance, s.mesh, s.primitive, s.triangle)
+
+
+@pytest.mark.parametrize("path", SCENES)
+def test_scene_matches_info(models, cli, path):
+    scene = bvtool.load(models / path)
+    info = cli("info", models / path)["files"][0]
+    assert scene.triangle_count == info["triangles"]
+    lo, hi = scene.aabb
+    assert lo.tolist() == info["aabb"]["min"] and hi.tolist() == info["aabb"]["max"]
+    mesh = bvtool.load_mesh(models / path)
+    assert mesh.triangle_count == info["triangles"]
+    # Instances place their local meshes: flattening by hand gives the mesh.
+    placed = [
+        inst.mesh.vertices @ inst.transform[:3, :3].T + inst.transform[:3, 3]
+        for inst in scene.instances
+    ]
+    np.testing.assert_allclose(np.vstack(placed), mesh.vertices, rtol=0, atol=1e-9 * np.abs(hi - lo).max())
+
+
+@pytest.mark.parametrize("path", SCENES)
+@pytest.mark.parametrize("obb, sphere", [("tight", "exact"), ("pca", "ritter"), ("hull", "centroid")])
+def test_fit_matches_the_command_line(models, cli, path, obb, sphere):
+    doc = cli("fit", models / path, "--obb", obb, "--sphere", sphere)["files"][0]
+    f = bvtool.fit(bvtool.load(models / path), obb=obb, sphere=sphere)
+    assert f.aabb.min.tolist() == doc["aabb"]["min"]
+    assert f.aabb.max.tolist() == doc["aabb"]["max"]
+    assert f.obb.center.tolist() == doc["obb"]["center"]
+    assert f.obb.half_extents.tolist() == doc["obb"]["half_extents"]
+    assert f.obb.quaternion.tolist() == doc["obb"]["rotation_xyzw"]
+    assert f.obb.rotation.T.tolist() == doc["obb"]["axes"]
+    assert f.sphere.center.tolist() == doc["sphere"]["center"]
+    assert f.sphere.radius == doc["sphere"]["radius"]
+    assert f.hull_volume == doc["hull_volume"]
+    # The flattened mesh has the same points: the same volumes up to the
+    # rounding of the moments, and containment of every used vertex.
+    m = bvtool.load_mesh(models / path)
+    g = bvtool.fit(m, obb=obb, sphere=sphere)
+    assert g.aabb.min.tolist() == doc["aabb"]["min"]
+    assert g.aabb.max.tolist() == doc["aabb"]["max"]
+    used = m.vertices[np.unique(m.triangles)]
+    local = (used - g.obb.center) @ g.obb.rotation
+    assert np.all(np.abs(local) <= g.obb.half_extents * (1 + 1e-12))
+    assert np.all(np.linalg.norm(used - g.sphere.center, axis=1) <= g.sphere.radius)
+    if sphere == "exact":
+        assert abs(g.sphere.radius - f.sphere.radius) <= 1e-9 * f.sphere.radius
+
+
+def pair_poses(models, a, b, n, seed):
+    """n poses that put B's box centre near A's: about half of them meet."""
+    ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)
+    (la, ha), (lb, hb) = ma.aabb, mb.aabb
+    rows = random_poses(np.random.default_rng(seed), n, 0.35 * (np.linalg.norm(ha - la) + np.linalg.norm(hb - lb)) / 2)
+    for r in rows:
+        rb = bvtool.Pose(None, r[3:]).transform_points([(lb + hb) / 2])[0]
+        r[:3] += (la + ha) / 2 - rb
+    return ma, mb, rows
+
+
+@pytest.mark.parametrize("a, b", PAIRS)
+def test_collide_matches_the_command_line(models, cli, tmp_path, a, b):
+    ma, mb, rows = pair_poses(models, a, b, 24, seed=11)
+    poses = tmp_path / "poses.json"
+    poses.write_text(json.dumps([pose_json(r) for r in rows]))
+    doc = cli("collide", models / a, models / b, "--pose", poses, "--all-pairs")
+    ta, tb = bvtool.ObbTree(ma), bvtool.ObbTree(mb)
+    hits = 0
+    for r, want in zip(rows, doc["poses"]):
+        c = ta.collide(tb, r, mode="all")
+        assert c.intersecting == want["intersecting"]
+        got = sorted((named(ma, i), named(mb, j)) for i, j in c.pairs)
+        assert got == sorted((source_tuple(p["a"]), source_tuple(p["b"])) for p in want["pairs"])
+        hits += c.intersecting
+    assert 0 < hits < len(rows)
+    batch, counts = ta.collide_batch(tb, rows, mode="all")
+    assert batch.tolist() == [p["intersecting"] for p in doc["poses"]]
+    assert counts.tolist() == [p["pair_count"] for p in doc["poses"]]
+
+
+@pytest.mark.parametrize("a, b", PAIRS)
+def test_distance_matches_the_command_line(models, cli, tmp_path, a, b):
+    ma, mb, rows = pair_poses(models, a, b, 12, seed=12)
+    poses = tmp_path / "poses.json"
+    poses.write_text(json.dumps([pose_json(r) for r in rows]))
+    doc = cli("distance", models / a, models / b, "--pose", poses)
+    ta, tb = bvtool.ObbTree(ma), bvtool.ObbTree(mb)
+    for r, want in zip(rows, doc["poses"]):
+        d = ta.distance(tb, r)
+        assert d.distance == want["distance"]
+        assert d.intersecting == want["intersecting"]
+        assert d.point_a.tolist() == want["point_a"]
+        assert d.point_b.tolist() == want["point_b"]
+        assert named(ma, d.triangles[0]) == source_tuple(want["triangles"]["a"])
+        assert named(mb, d.triangles[1]) == source_tuple(want["triangles"]["b"])
+    np.testing.assert_array_equal(ta.distance_batch(tb, rows), [p["distance"] for p in doc["poses"]])
+
+
+@pytest.mark.parametrize("by", ["instance", "primitive"])
+def test_clash_matches_the_command_line(models, cli, by):
+    path = models / "gltf/2CylinderEngine/glTF-Binary/2CylinderEngine.glb"
+    doc = cli("clash", path, "--by", by, "--clearance", "0.5")
+    got = bvtool.clash(str(path), by=by, clearance=0.5)
+    assert [p.name for p in got.parts] == [p["name"] for p in doc["parts"]]
+    assert [p.triangles for p in got.parts] == [p["triangles"] for p in doc["parts"]]
+    mine = [(c.a, c.b, c.kind, c.triangle_pairs, c.crossing_pairs, c.depth, c.min_distance, c.inside) for c in got.clashes]
+    theirs = [(c["a"], c["b"], c["kind"], c["triangle_pairs"], c["crossing_pairs"], c["depth"], c["min_distance"], c["inside"]) for c in doc["clashes"]]
+    assert mine == theirs
+    assert got.candidate_pairs == doc["summary"]["candidate_pairs"]
+    assert len(got) == doc["summary"]["clashing_pairs"] > 0
+    # A loaded Scene is the same input as its path.
+    again = bvtool.clash([bvtool.load(path)], by=by, clearance=0.5)
+    assert [(c.a, c.b, c.kind) for c in again.clashes] == [(c[0], c[1], c[2]) for c in mine]
+
+
+def test_clash_pairs_name_triangles_as_the_command_line(models, cli):
+    path = models / "gltf/2CylinderEngine/glTF-Binary/2CylinderEngine.glb"
+    doc = cli("clash", path, "--all-pairs")
+    got = bvtool.clash(path, all_pairs=True)
+    for c, want in zip(got.clashes, doc["clashes"]):
+        mine = [(tuple(named_source(p.a)), tuple(named_source(p.b)), p.crossing) for p in c.pairs]
+        assert mine == [(source_tuple(p["a"]), source_tuple(p["b"]), p["crossing"]) for p in want["pairs"]]
+
+
+def named_source(s):
+    return (s.node, s.instance, s.mesh, s.primitive, s.triangle)
+
+
+@pytest.mark.parametrize(
+    "path", ["obj/common-3d-test-models/suzanne.obj", "obj/pybullet/teddy2_VHACD_CHs.obj"]
+)
+def test_self_intersections_match_the_command_line(models, cli, path):
+    doc = cli("clash", models / path, "--self", "--whole", "--all-pairs")["files"][0]["meshes"][0]
+    mesh = bvtool.load_mesh(models / path)
+    found = bvtool.self_intersections(mesh)
+    assert len(found.pairs) == doc["pair_count"] > 0
+    assert len(found.degenerate) == doc["degenerate"]
+    assert found.welded_vertices == doc["welded_vertices"]
+    got = [(named(mesh, i), named(mesh, j)) for i, j in found.pairs]
+    assert got == [(source_tuple(p["a"]), source_tuple(p["b"])) for p in doc["pairs"]]
+
+
+def test_invalid_corpus_files_raise_the_command_lines_message(models, bvtool_bin):
+    import subprocess
+
+    manifest = json.loads((models / "manifest.json").read_text())
+    invalid = [f["path"] for f in manifest["files"] if "gltf-edge-cases/assimp" in f["path"] or "Negative/" in f["path"]]
+    assert len(invalid) >= 10
+    refused = 0
+    for path in invalid:
+        out = subprocess.run([str(bvtool_bin), "info", str(models / path)], capture_output=True, text=True)
+        try:
+            bvtool.load(models / path)
+        except (ValueError, OSError) as e:
+            refused += 1
+            assert out.returncode == 1
+            assert out.stderr.strip() == f"bvtool: {e}"
+        else:
+            assert out.returncode == 0, out.stderr
+    assert refused >= 10

@@ -5,7 +5,7 @@ use crate::arrays::{self, read_rows, shape_of};
 use crate::errors::{to_py, value_error};
 use bvtool::pose::PoseJson;
 use nalgebra::{Matrix4, Point3};
-use numpy::{PyArray1, PyArray2};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -119,8 +119,17 @@ impl Pose {
     }
 }
 
-/// Exactly `N` real numbers.
+/// Exactly `N` real numbers: a `float64` numpy array or a list or tuple of
+/// numbers read directly, anything else through `numpy.asarray`.
 fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f64; N]> {
+    if let Ok(a) = obj.extract::<PyReadonlyArray1<f64>>()
+        && let Ok(v) = <[f64; N]>::try_from(a.as_array().to_vec().as_slice())
+    {
+        return Ok(v);
+    }
+    if let Ok(v) = obj.extract::<[f64; N]>() {
+        return Ok(v);
+    }
     let (flat, _) = read_rows(obj, &[], what)?;
     <[f64; N]>::try_from(flat.as_slice())
         .map_err(|_| value_error(format!("{what}: expected {N} numbers, got {}", flat.len())))
@@ -168,6 +177,18 @@ pub fn pose_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bvtool::Pose> {
         let t = fixed::<3>(&obj.get_item(0)?, "pose translation")?;
         let q = fixed::<4>(&obj.get_item(1)?, "pose rotation")?;
         return from_parts(t, q);
+    }
+    // The common forms without a detour through numpy.asarray: a float64
+    // row of 7 or a 4×4 float64 matrix.
+    if let Ok(a) = obj.extract::<PyReadonlyArray1<f64>>()
+        && let Some(v) = a.as_slice().ok().filter(|v| v.len() == 7)
+    {
+        return from_seven(v);
+    }
+    if let Ok(a) = obj.extract::<PyReadonlyArray2<f64>>()
+        && a.as_array().shape() == [4, 4]
+    {
+        return from_matrix(&a.as_array().iter().copied().collect::<Vec<f64>>());
     }
     match shape_of(obj).as_deref() {
         Some([4, 4]) => from_matrix(&read_rows(obj, &[4], "pose")?.0),

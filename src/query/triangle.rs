@@ -25,6 +25,11 @@ use robust::{Coord, Coord3D, orient2d, orient3d};
 /// differences (`o3derrboundA = (7 + 56ε)ε`, ε = 2⁻⁵³), rounded up to 9ε.
 const O3_ERR: f64 = 1e-15;
 
+/// Relative error bound of a 2×2 determinant `b.y·c.z − b.z·c.y` formed
+/// from rounded differences `b`, `c`, against the sum of its two products'
+/// magnitudes: Shewchuk's `ccwerrboundA = (3 + 16ε)ε`, rounded up to 4ε (ε = 2⁻⁵³).
+const O2_ERR: f64 = 2.0 * f64::EPSILON;
+
 /// Absolute error that gradual underflow may add to the filtered
 /// determinant (a few dozen operations of at most 2⁻¹⁰⁷⁴ each), far below
 /// this.
@@ -71,6 +76,33 @@ impl<'a> Plane<'a> {
             1
         } else {
             o3(&self.t[0], &self.t[1], &self.t[2], d)
+        }
+    }
+
+    /// Whether the triangle is degenerate (its corners collinear or
+    /// coincident), exactly. The rounded normal decides when one of its
+    /// coordinates — the triangle's doubled signed area in one coordinate
+    /// plane — exceeds its error bound; the exact [`collinear`] test
+    /// otherwise. A degenerate triangle's plane sides are all exactly 0, and
+    /// learning that here spares `orient3d` its slowest case: an exact zero
+    /// is only proven at the end of its adaptive stages.
+    #[inline]
+    pub(crate) fn degenerate(&self) -> bool {
+        let n = self.normal.abs();
+        if (0..3).any(|k| n[k] > O2_ERR * self.magnitude[k] + UNDERFLOW_ERR) {
+            return false;
+        }
+        collinear(&self.t[0], &self.t[1], &self.t[2])
+    }
+
+    /// The sides of `p`'s corners (as [`Plane::side`]); all 0, without a
+    /// predicate, when the triangle is `degenerate`.
+    #[inline]
+    fn sides(&self, degenerate: bool, p: &[Point3<f64>; 3]) -> [i8; 3] {
+        if degenerate {
+            [0; 3]
+        } else {
+            [self.side(&p[0]), self.side(&p[1]), self.side(&p[2])]
         }
     }
 }
@@ -158,7 +190,9 @@ pub fn segments_intersect(
     r: &Point3<f64>,
     s: &Point3<f64>,
 ) -> bool {
-    if o3(p, q, r, s) != 0 {
+    // Two segments meet only if coplanar. With a segment that is a point,
+    // `orient3d` is exactly 0 — its slowest case — and is not asked.
+    if p != q && r != s && o3(p, q, r, s) != 0 {
         return false;
     }
     (0..3).all(|k| seg_seg_2d(proj(p, k), proj(q, k), proj(r, k), proj(s, k)))
@@ -217,19 +251,21 @@ pub fn triangles_intersect(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
     // Plane-side rejection: all of one triangle strictly on one side of the
     // other's plane. (A degenerate triangle gives all zeros: no rejection.)
     let pa = Plane::new(a);
-    let sb = [pa.side(&b[0]), pa.side(&b[1]), pa.side(&b[2])];
+    let flat_a = pa.degenerate();
+    let sb = pa.sides(flat_a, b);
     if sb[0] == sb[1] && sb[1] == sb[2] && sb[0] != 0 {
         return false;
     }
     let pb = Plane::new(b);
-    let sa = [pb.side(&a[0]), pb.side(&a[1]), pb.side(&a[2])];
+    let flat_b = pb.degenerate();
+    let sa = pb.sides(flat_b, a);
     if sa[0] == sa[1] && sa[1] == sa[2] && sa[0] != 0 {
         return false;
     }
     if sa.iter().chain(&sb).all(|&s| s != 0) {
         return crossing_planes_overlap(a, b, &sa, &sb);
     }
-    edges_meet(a, b, &sa) || edges_meet(b, a, &sb)
+    edges_meet(a, b, flat_b, &sa) || edges_meet(b, a, flat_a, &sb)
 }
 
 /// `t` with its corners rotated so that corner `k` comes first (same
@@ -285,10 +321,11 @@ fn crossing_planes_overlap(
     o3(q2, p2, p1, q1) <= 0 && o3(r2, p2, r1, p1) <= 0
 }
 
-/// Whether an edge of `e` meets `t`; `side[i]` is the exact side of `e[i]`
-/// with respect to `t`'s plane (all zero when `t` is degenerate).
-fn edges_meet(e: &[Point3<f64>; 3], t: &[Point3<f64>; 3], side: &[i8; 3]) -> bool {
-    if side.iter().any(|&s| s != 0) || !collinear(&t[0], &t[1], &t[2]) {
+/// Whether an edge of `e` meets `t`; `flat` says whether `t` is degenerate,
+/// and `side[i]` is the exact side of `e[i]` with respect to `t`'s plane
+/// (all zero when `t` is degenerate).
+fn edges_meet(e: &[Point3<f64>; 3], t: &[Point3<f64>; 3], flat: bool, side: &[i8; 3]) -> bool {
+    if !flat {
         (0..3).any(|i| {
             let j = (i + 1) % 3;
             segment_proper_triangle(&e[i], &e[j], t, side[i], side[j])
@@ -330,5 +367,36 @@ mod tests {
         ];
         let d = t[1] + (t[2] - t[0]) * 2.0;
         assert_eq!(Plane::new(&t).side(&d), 0);
+    }
+
+    /// The filtered degeneracy test equals the exact [`collinear`] test on
+    /// collinear triples (exactly, on lines through grid points), the same
+    /// nudged by an ulp or a little more, coincident corners, and generic
+    /// triangles, at several scales.
+    #[test]
+    fn degenerate_filter_matches_collinear() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut seen = [0usize; 2];
+        for k in 0..200_000 {
+            let s = [1e-3, 1.0, 1e3, 1e12][k % 4];
+            let g = |rng: &mut ChaCha8Rng| (rng.random_range(-64..64) as f64) * s / 64.0;
+            let a = Point3::new(g(&mut rng), g(&mut rng), g(&mut rng));
+            let d = Vector3::new(g(&mut rng), g(&mut rng), g(&mut rng));
+            let (u, v) = (
+                [0.0, 1.0, -2.0, 0.5][k % 4],
+                [3.0, -1.0, 0.25, 2.0][(k / 4) % 4],
+            );
+            let mut t = [a, a + d * u, a + d * v];
+            match (k / 16) % 4 {
+                0 => {}
+                1 => t[2].x = t[2].x.next_up(),
+                2 => t[1].y += 1e-9 * s,
+                _ => t[2] = Point3::new(rng.random(), rng.random(), rng.random()) * s,
+            }
+            let want = collinear(&t[0], &t[1], &t[2]);
+            seen[want as usize] += 1;
+            assert_eq!(Plane::new(&t).degenerate(), want, "{t:?}");
+        }
+        assert!(seen[0] > 10_000 && seen[1] > 10_000, "{seen:?}");
     }
 }

@@ -104,6 +104,21 @@ pub struct MeshInstance {
 }
 
 impl MeshInstance {
+    /// Mesh `mesh` (named `name`) of a file without a node hierarchy (OBJ,
+    /// STL, or a mesh made in code): no node, identity transform.
+    pub fn unplaced(mesh: u32, name: Option<String>, geometry: Geometry) -> MeshInstance {
+        MeshInstance {
+            node: None,
+            node_name: None,
+            instance: 0,
+            mesh,
+            mesh_name: name.map(Arc::from),
+            primitive: 0,
+            transform: Matrix4::identity(),
+            geometry: Arc::new(geometry),
+        }
+    }
+
     /// True when the transform mirrors (negative determinant), so the
     /// world-space winding is the reverse of the file's.
     pub fn is_mirrored(&self) -> bool {
@@ -147,6 +162,17 @@ pub struct Scene {
 }
 
 impl Scene {
+    /// A scene of one unplaced mesh, `geometry`, read from (or named) `path`.
+    pub fn of_geometry(path: PathBuf, format: Format, geometry: Geometry) -> Scene {
+        Scene {
+            path,
+            format,
+            instances: vec![MeshInstance::unplaced(0, None, geometry)],
+            skipped_primitives: 0,
+            extensions: Vec::new(),
+        }
+    }
+
     /// Triangles after flattening (each instance counted).
     pub fn triangle_count(&self) -> usize {
         self.instances

@@ -1,11 +1,10 @@
 //! `bvtool compare`: its figures against independent bounds.
 
-use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
+use bvtool::mesh::{Format, Geometry, Scene};
 use bvtool::query::{ContactMode, collide, poses::near_boundary};
 use bvtool::report::compare::{CompareOptions, Comparison};
 use bvtool::tree::ObbTree;
-use nalgebra::{Matrix4, Point3};
-use std::sync::Arc;
+use nalgebra::Point3;
 
 /// A unit cube (12 triangles) as a one-instance scene.
 fn cube() -> Scene {
@@ -24,25 +23,14 @@ fn cube() -> Scene {
         .iter()
         .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
         .collect();
-    Scene {
-        path: "cube".into(),
-        format: Format::Obj,
-        instances: vec![MeshInstance {
-            node: None,
-            node_name: None,
-            instance: 0,
-            mesh: 0,
-            mesh_name: None,
-            primitive: 0,
-            transform: Matrix4::identity(),
-            geometry: Arc::new(Geometry {
-                positions,
-                triangles,
-            }),
-        }],
-        skipped_primitives: 0,
-        extensions: Vec::new(),
-    }
+    Scene::of_geometry(
+        "cube".into(),
+        Format::Obj,
+        Geometry {
+            positions,
+            triangles,
+        },
+    )
 }
 
 #[test]

@@ -20,16 +20,18 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import fcl
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 import bvtool
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python" / "tests"))
+from peers import fcl_object, fcl_transform  # noqa: E402
 MODELS = Path(os.environ.get("BVTOOL_MODELS", ROOT.parent / "shared" / "models"))
 
 PAIRS = [
@@ -42,14 +44,6 @@ PAIRS = [
     ("duck vs teddy2_VHACD_CHs", "obj/pybullet/duck.obj",
      "obj/pybullet/teddy2_VHACD_CHs.obj", "duck_teddy_poses.json"),
 ]
-
-
-def fcl_object(mesh):
-    m = fcl.BVHModel()
-    m.beginModel(mesh.vertex_count, mesh.triangle_count)
-    m.addSubModel(np.array(mesh.vertices), np.array(mesh.triangles, dtype=np.int64))
-    m.endModel()
-    return fcl.CollisionObject(m, fcl.Transform())
 
 
 def per_call(f, repeat):
@@ -68,7 +62,7 @@ def bench(name, a, b, poses_file, repeat):
     fa, fb = fcl_object(ma), fcl_object(mb)
     raw = json.loads((ROOT / "benches" / "data" / poses_file).read_text())
     rows = np.array([p["translation"] + p["rotation"] for p in raw])
-    transforms = [fcl.Transform(Rotation.from_quat(r[3:]).as_matrix(), r[:3]) for r in rows]
+    transforms = [fcl_transform(r) for r in rows]
     creq, dreq = fcl.CollisionRequest(), fcl.DistanceRequest()
 
     def fcl_collide(tf):

@@ -32,6 +32,18 @@ fn cast<'py, T: numpy::Element>(
     arr.call_method1("astype", (dtype,))?.extract()
 }
 
+/// `obj` as a `float64` array of any shape, from any real dtype.
+fn real_array<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
+    let (arr, kind) = asarray(obj, what)?;
+    if !matches!(kind, 'i' | 'u' | 'f') {
+        return Err(value_error(format!(
+            "{what}: expected real numbers, got dtype {}",
+            arr.getattr("dtype")?
+        )));
+    }
+    cast::<f64>(&arr, "float64")
+}
+
 /// The shape of `arr`, checked to be `(n, 3)` (or `(n, …rest)`, `rest`
 /// given); a size-0 array of any shape counts as `(0, …rest)`.
 fn rows<'py, T: numpy::Element>(
@@ -58,14 +70,7 @@ fn rows<'py, T: numpy::Element>(
 /// `float64`): every value finite and within the library's range
 /// (`|x| ≤ 2^50`, the numeric policy of the file readers).
 pub fn read_points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Point3<f64>>> {
-    let (arr, kind) = asarray(obj, what)?;
-    if !matches!(kind, 'i' | 'u' | 'f') {
-        return Err(value_error(format!(
-            "{what}: expected real numbers, got dtype {}",
-            arr.getattr("dtype")?
-        )));
-    }
-    let a = cast::<f64>(&arr, "float64")?;
+    let a = real_array(obj, what)?;
     let n = rows(&a, &[3], what)?;
     let view = a.as_array();
     let mut out = Vec::with_capacity(n);
@@ -129,14 +134,7 @@ pub fn read_rows(
     rest: &[usize],
     what: &str,
 ) -> PyResult<(Vec<f64>, usize)> {
-    let (arr, kind) = asarray(obj, what)?;
-    if !matches!(kind, 'i' | 'u' | 'f') {
-        return Err(value_error(format!(
-            "{what}: expected real numbers, got dtype {}",
-            arr.getattr("dtype")?
-        )));
-    }
-    let a = cast::<f64>(&arr, "float64")?;
+    let a = real_array(obj, what)?;
     let n = rows(&a, rest, what)?;
     Ok((a.as_array().iter().copied().collect(), n))
 }

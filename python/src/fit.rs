@@ -5,9 +5,8 @@ use crate::arrays;
 use crate::errors::{to_py, value_error};
 use crate::mesh::{Mesh, Scene, mesh_arg};
 use bvtool::fit::{ObbMethod, SphereMethod};
-use bvtool::mesh::{Format, Geometry, MeshInstance};
+use bvtool::mesh::{Format, Geometry};
 use bvtool::report::fit::{FileVolumes, FitOptions, Frame, ObbFit, SphereFit};
-use nalgebra::Matrix4;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -16,25 +15,11 @@ use std::sync::Arc;
 /// A one-instance scene of a mesh made in code (named `<mesh>` in errors).
 fn scene_of(mesh: &Mesh) -> bvtool::Scene {
     let m = &mesh.inner;
-    bvtool::Scene {
-        path: PathBuf::from("<mesh>"),
-        format: Format::Obj,
-        instances: vec![MeshInstance {
-            node: None,
-            node_name: None,
-            instance: 0,
-            mesh: 0,
-            mesh_name: None,
-            primitive: 0,
-            transform: Matrix4::identity(),
-            geometry: Arc::new(Geometry {
-                positions: m.vertices.clone(),
-                triangles: m.triangles.clone(),
-            }),
-        }],
-        skipped_primitives: 0,
-        extensions: Vec::new(),
-    }
+    let geometry = Geometry {
+        positions: m.vertices.clone(),
+        triangles: m.triangles.clone(),
+    };
+    bvtool::Scene::of_geometry(PathBuf::from("<mesh>"), Format::Obj, geometry)
 }
 
 /// The bounding volumes of `mesh` — a `Scene` (world frame, node

@@ -280,6 +280,11 @@ impl ObbTree {
     }
 }
 
+/// `True` or `False`, for the answers' `repr`.
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
 /// The answer of `ObbTree.collide`.
 #[pyclass(frozen, module = "bvtool")]
 pub struct Collision(query::Collision);
@@ -318,7 +323,7 @@ impl Collision {
     fn __repr__(&self) -> String {
         format!(
             "Collision(intersecting={}, pairs={})",
-            if self.0.intersecting { "True" } else { "False" },
+            py_bool(self.0.intersecting),
             self.0.pairs.len()
         )
     }
@@ -389,7 +394,7 @@ impl Distance {
             "Distance({}, triangles={:?}, intersecting={})",
             self.0.distance,
             self.0.triangles,
-            if self.0.intersecting { "True" } else { "False" }
+            py_bool(self.0.intersecting)
         )
     }
 }
@@ -427,7 +432,7 @@ impl Clearance {
     fn __repr__(&self) -> String {
         format!(
             "Clearance(within={}, pairs={})",
-            if self.0.within { "True" } else { "False" },
+            py_bool(self.0.within),
             self.0.pairs.len()
         )
     }

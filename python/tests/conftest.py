@@ -65,5 +65,18 @@ def random_poses(rng, n, reach):
     return np.hstack([t, q])
 
 
+def poses_near(ma, mb, seed, n, reach):
+    """n poses that put mesh B's box centre within reach·size of mesh A's
+    (size: the larger box diagonal), as an (n, 7) array, and the size."""
+    from scipy.spatial.transform import Rotation
+
+    (la, ha), (lb, hb) = ma.aabb, mb.aabb
+    size = max(np.linalg.norm(ha - la), np.linalg.norm(hb - lb))
+    rows = random_poses(np.random.default_rng(seed), n, reach * size)
+    for r in rows:
+        r[:3] += (la + ha) / 2 - Rotation.from_quat(r[3:]).apply((lb + hb) / 2)
+    return rows, size
+
+
 def pose_json(row):
     return {"translation": list(map(float, row[:3])), "rotation": list(map(float, row[3:]))}

@@ -8,12 +8,12 @@ within 1e-6 of the pair's size."""
 
 import numpy as np
 import pytest
-from scipy.spatial.transform import Rotation
 
 import bvtool
-from conftest import random_poses
+from conftest import poses_near
 
-fcl = pytest.importorskip("fcl")
+pytest.importorskip("fcl")
+from peers import fcl_collides, fcl_distance, fcl_object, fcl_transform  # noqa: E402
 
 MANIFEST_PAIRS = [
     ("obj/pybullet/duck.obj", "obj/pybullet/teddy2_VHACD_CHs.obj"),
@@ -39,42 +39,24 @@ MANIFEST_PAIRS = [
 ]
 
 
-def fcl_object(mesh):
-    m = fcl.BVHModel()
-    m.beginModel(mesh.vertex_count, mesh.triangle_count)
-    m.addSubModel(np.array(mesh.vertices), np.array(mesh.triangles, dtype=np.int64))
-    m.endModel()
-    return fcl.CollisionObject(m, fcl.Transform())
-
-
-def fcl_place(obj, row):
-    # scipy reads quaternions (x, y, z, w), as bvtool does: an independent
-    # conversion to the matrix FCL is given.
-    obj.setTransform(fcl.Transform(Rotation.from_quat(row[3:]).as_matrix(), row[:3]))
-
-
-def fcl_distance(a, b):
-    return fcl.distance(a, b, fcl.DistanceRequest(), fcl.DistanceResult())
+def pair_at_poses(models, a, b, seed, n, reach):
+    """The pair's trees and FCL objects, its size and n poses (`poses_near`)."""
+    ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)
+    rows, size = poses_near(ma, mb, seed, n, reach)
+    return (bvtool.ObbTree(ma), bvtool.ObbTree(mb)), (fcl_object(ma), fcl_object(mb)), size, rows
 
 
 @pytest.mark.parametrize("a, b", MANIFEST_PAIRS)
 def test_fcl_agrees_on_the_manifest_pairs(models, a, b):
-    ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)
-    ta, tb = bvtool.ObbTree(ma), bvtool.ObbTree(mb)
-    fa, fb = fcl_object(ma), fcl_object(mb)
-    (la, ha), (lb, hb) = ma.aabb, mb.aabb
-    size = max(np.linalg.norm(ha - la), np.linalg.norm(hb - lb))
-    rows = random_poses(np.random.default_rng(5), 60, 0.6 * size)
+    (ta, tb), (fa, fb), size, rows = pair_at_poses(models, a, b, 5, 60, 0.6)
     # Native placement first: most manifest pairs overlap as they are.
     rows[0] = [0, 0, 0, 0, 0, 0, 1]
-    for r in rows[1:]:
-        r[:3] += (la + ha) / 2 - Rotation.from_quat(r[3:]).apply((lb + hb) / 2)
     ours = ta.collide_batch(tb, rows)
     near = 1e-6 * size
     agree = 0
     for r, hit in zip(rows, ours):
-        fcl_place(fb, r)
-        theirs = fcl.collide(fa, fb, fcl.CollisionRequest(), fcl.CollisionResult()) > 0
+        fb.setTransform(fcl_transform(r))
+        theirs = fcl_collides(fa, fb)
         if theirs == hit:
             agree += 1
         elif hit:
@@ -89,20 +71,13 @@ def test_fcl_agrees_on_the_manifest_pairs(models, a, b):
 
 @pytest.mark.parametrize("a, b", MANIFEST_PAIRS[:4])
 def test_fcl_distance_agrees_on_separated_poses(models, a, b):
-    ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)
-    ta, tb = bvtool.ObbTree(ma), bvtool.ObbTree(mb)
-    fa, fb = fcl_object(ma), fcl_object(mb)
-    (la, ha), (lb, hb) = ma.aabb, mb.aabb
-    size = max(np.linalg.norm(ha - la), np.linalg.norm(hb - lb))
-    rows = random_poses(np.random.default_rng(9), 40, 0.6 * size)
-    for r in rows:
-        r[:3] += (la + ha) / 2 - Rotation.from_quat(r[3:]).apply((lb + hb) / 2)
+    (ta, tb), (fa, fb), size, rows = pair_at_poses(models, a, b, 9, 40, 0.6)
     ours = ta.distance_batch(tb, rows)
     separated = 0
     for r, d in zip(rows, ours):
         if d == 0:
             continue
         separated += 1
-        fcl_place(fb, r)
+        fb.setTransform(fcl_transform(r))
         assert abs(fcl_distance(fa, fb) - d) <= 1e-9 * size, (a, b, r)
     assert separated >= 10

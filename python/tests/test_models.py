@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import bvtool
-from conftest import pose_json, random_poses
+from conftest import pose_json, poses_near
 
 SCENES = [
     "gltf/2CylinderEngine/glTF-Binary/2CylinderEngine.glb",
@@ -87,14 +87,9 @@ def test_fit_matches_the_command_line(models, cli, path, obb, sphere):
 
 
 def pair_poses(models, a, b, n, seed):
-    """n poses that put B's box centre near A's: about half of them meet."""
+    """The pair's meshes and n poses near contact: about half of them meet."""
     ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)
-    (la, ha), (lb, hb) = ma.aabb, mb.aabb
-    rows = random_poses(np.random.default_rng(seed), n, 0.35 * (np.linalg.norm(ha - la) + np.linalg.norm(hb - lb)) / 2)
-    for r in rows:
-        rb = bvtool.Pose(None, r[3:]).transform_points([(lb + hb) / 2])[0]
-        r[:3] += (la + ha) / 2 - rb
-    return ma, mb, rows
+    return ma, mb, poses_near(ma, mb, seed, n, 0.35)[0]
 
 
 @pytest.mark.parametrize("a, b", PAIRS)

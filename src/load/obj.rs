@@ -20,10 +20,9 @@
 use super::triangulate::{WorkBudget, triangulate_within};
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Geometry, MeshInstance, Scene};
-use nalgebra::{Matrix4, Point3};
+use nalgebra::Point3;
 use std::borrow::Cow;
 use std::path::Path;
-use std::sync::Arc;
 
 /// Reads the bytes of the OBJ file `path`: one [`MeshInstance`] per object (`o`/`g`) that has
 /// faces, `mesh` = its index among those, in file order; `mesh_name` its
@@ -40,21 +39,6 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Scene> {
     let text = decode_text(bytes).map_err(|m| Error::load(path, m))?;
     let parsed = parse(&text).map_err(|m| Error::load(path, m))?;
     Ok(parsed.into_scene(path))
-}
-
-/// An instance of a mesh that the file places nowhere (OBJ object, STL
-/// solid): no node, identity transform, primitive 0.
-pub(crate) fn file_instance(mesh: u32, name: Option<String>, geometry: Geometry) -> MeshInstance {
-    MeshInstance {
-        node: None,
-        node_name: None,
-        instance: 0,
-        mesh,
-        mesh_name: name.map(Arc::from),
-        primitive: 0,
-        transform: Matrix4::identity(),
-        geometry: Arc::new(geometry),
-    }
 }
 
 /// The file's bytes as text: UTF-16 (LE or BE) when it starts with a BOM,
@@ -120,7 +104,7 @@ impl Parsed {
             for &g in &used {
                 local[g as usize] = u32::MAX;
             }
-            instances.push(file_instance(mesh as u32, obj.name, geometry));
+            instances.push(MeshInstance::unplaced(mesh as u32, obj.name, geometry));
         }
         // A file without faces is a point cloud (bare `v`, `p` or `l`
         // elements): its vertices are kept as one mesh without triangles,
@@ -130,7 +114,7 @@ impl Parsed {
                 positions: self.positions,
                 triangles: Vec::new(),
             };
-            instances = vec![file_instance(0, None, geometry)];
+            instances = vec![MeshInstance::unplaced(0, None, geometry)];
         }
         Scene {
             path: path.to_path_buf(),

@@ -13,9 +13,9 @@
 //! Vertices are kept unindexed: three per triangle, in file order, triangle
 //! k = (3k, 3k+1, 3k+2) with the file's winding. Facet normals are ignored.
 
-use super::obj::{decode_text, file_instance};
+use super::obj::decode_text;
 use crate::error::{Error, Result};
-use crate::mesh::{Format, Geometry, Scene};
+use crate::mesh::{Format, Geometry, MeshInstance, Scene};
 use nalgebra::Point3;
 use std::path::Path;
 
@@ -45,7 +45,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Scene> {
                 positions: s.positions,
                 triangles,
             };
-            file_instance(k as u32, s.name, geometry)
+            MeshInstance::unplaced(k as u32, s.name, geometry)
         })
         .collect();
     Ok(Scene {

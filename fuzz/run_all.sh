@@ -77,7 +77,10 @@ for t in "${targets[@]}"; do
     # -m: address-space limit in MB (the harness runs one rayon thread);
     # -t: a run over 2 s is a hang.
     # shellcheck disable=SC2046
-    AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_AUTORESUME=1 \
+    # RUST_BACKTRACE=0: a panic aborts at once (symbolizing a backtrace of
+    # the instrumented binary outlasts the hang timeout, so a crash would
+    # be filed as a hang).
+    RUST_BACKTRACE=0 AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_AUTORESUME=1 \
         AFL_NO_AFFINITY=1 AFL_IMPORT_FIRST=1 \
         nice -n 10 cargo afl fuzz -i "out/seeds/$t" -o "out/$t" $(dict_args "$t") \
         -m 1024 -t 2000 -V "$seconds" "target/release/$t" >"out/$t.log" 2>&1 || {

@@ -24,6 +24,7 @@ fn default_options() -> FitOptions {
         per_mesh: false,
         frame: Frame::World,
         check: false,
+        kdop: None,
     }
 }
 

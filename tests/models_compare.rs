@@ -51,6 +51,7 @@ fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
                 per_mesh: false,
                 frame: Frame::World,
                 check: false,
+                kdop: None,
             },
         )
         .unwrap();

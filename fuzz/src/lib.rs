@@ -92,6 +92,7 @@ pub fn pipeline(scene: &Scene) {
         per_mesh: true,
         frame: Frame::World,
         check: false,
+        kdop: Some(bvtool::fit::KdopKind::K26),
     };
     if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {
         let json = serde_json::to_value(&v).expect("volumes serialize");

@@ -53,6 +53,7 @@ pub fn fit(py: Python<'_>, mesh: &Bound<'_, PyAny>, obb: &str, sphere: &str) -> 
         per_mesh: false,
         frame: Frame::World,
         check: false,
+        kdop: None,
     };
     let scene = match mesh.cast::<Scene>() {
         Ok(s) => s.get().inner.clone(),

@@ -77,6 +77,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         per_mesh: args.per_mesh,
         frame: Frame::World,
         check: false,
+        kdop: None,
     };
     let doc = ExportDoc::new(
         &args.file.display().to_string(),

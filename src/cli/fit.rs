@@ -47,6 +47,12 @@ pub struct Args {
     /// whether they agree; a disagreement is an error (exit 1).
     #[arg(long)]
     check: bool,
+    /// Also fit a k-DOP (the slabs along k/2 fixed directions, as Unreal
+    /// names them: 6, 10x, 10y, 10z, 14, 18, 26), once in the mesh frame and
+    /// once in the frame of the reported OBB; with its polytope's vertices
+    /// and faces in --json.
+    #[arg(long, value_name = "K", value_parser = ["6", "10x", "10y", "10z", "14", "18", "26"])]
+    kdop: Option<String>,
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
@@ -87,6 +93,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         per_mesh: args.per_mesh || args.frame == Frame::Local,
         frame: args.frame,
         check: args.check,
+        kdop: args
+            .kdop
+            .as_deref()
+            .map(|k| k.parse().expect("clap checked")),
     };
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results

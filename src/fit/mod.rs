@@ -6,6 +6,7 @@
 pub mod aabb;
 pub mod covariance;
 pub mod hull;
+pub mod kdop;
 pub mod method;
 pub mod min_rect;
 pub mod min_sphere;
@@ -17,6 +18,7 @@ pub mod tight_obb;
 
 pub use aabb::Aabb;
 pub use hull::{ConvexHull, HullError};
+pub use kdop::{Kdop, KdopKind};
 pub use method::{
     ObbMethod, SphereMethod, UnknownMethod, obb, obb_with_covariance, sphere, sphere_with_hull,
 };

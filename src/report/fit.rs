@@ -6,7 +6,7 @@ use super::xyz;
 use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
 use crate::fit::covariance;
-use crate::fit::{self, Aabb, ConvexHull, Obb, ObbMethod, Sphere, SphereMethod};
+use crate::fit::{self, Aabb, ConvexHull, Kdop, KdopKind, Obb, ObbMethod, Sphere, SphereMethod};
 use crate::mesh::{Geometry, MeshInstance, Scene, instance_points, placed_points};
 use nalgebra::{Matrix3, Point3};
 use serde::Serialize;
@@ -50,6 +50,9 @@ pub struct FitOptions {
     pub frame: Frame,
     /// Cross-check the AABB and centroid sphere against parry3d.
     pub check: bool,
+    /// Also fit this k-DOP, in the mesh frame and in the frame of the
+    /// reported OBB.
+    pub kdop: Option<KdopKind>,
 }
 
 /// An AABB with its measures.
@@ -93,6 +96,51 @@ impl ObbFit {
             rotation_xyzw: b.rotation_xyzw(),
             volume: b.volume(),
             surface_area: b.surface_area(),
+        }
+    }
+}
+
+/// A k-DOP as JSON.
+#[derive(Debug, Serialize)]
+pub struct KdopFit {
+    /// Which family (`6`, `10x`, `10y`, `10z`, `14`, `18`, `26`).
+    pub kind: KdopKind,
+    /// `mesh` (the directions in the volumes' frame) or `obb` (in the
+    /// reported OBB's frame).
+    pub frame: &'static str,
+    /// The frame's rotation as a quaternion (x, y, z, w): identity for `mesh`.
+    pub rotation_xyzw: [f64; 4],
+    /// The unit directions, in the volumes' frame.
+    pub directions: Vec<[f64; 3]>,
+    /// Per direction, the least `d·p` over the points (rounded down).
+    pub min: Vec<f64>,
+    /// Per direction, the greatest `d·p` (rounded up).
+    pub max: Vec<f64>,
+    /// The polytope's vertices.
+    pub vertices: Vec<[f64; 3]>,
+    /// Its faces: convex polygons of vertex indices, counter-clockwise seen
+    /// from outside.
+    pub faces: Vec<Vec<u32>>,
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+}
+
+impl KdopFit {
+    /// `k`, whose frame `frame` has the rotation `rotation_xyzw`.
+    fn new(frame: &'static str, rotation_xyzw: [f64; 4], k: &Kdop) -> KdopFit {
+        KdopFit {
+            kind: k.kind,
+            frame,
+            rotation_xyzw,
+            directions: k.directions.iter().map(|d| (*d).into()).collect(),
+            min: k.lo.clone(),
+            max: k.hi.clone(),
+            vertices: k.vertices.iter().map(xyz).collect(),
+            faces: k.faces.clone(),
+            volume: k.volume(),
+            surface_area: k.surface_area(),
         }
     }
 }
@@ -145,6 +193,10 @@ pub struct Volumes {
     /// Every requested sphere method (with `--sphere all`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spheres: Option<BTreeMap<&'static str, SphereFit>>,
+    /// With `--kdop`: the k-DOP in the volumes' frame, then in the reported
+    /// OBB's frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kdops: Option<[KdopFit; 2]>,
     /// Volume of the convex hull: the least any convex volume can have.
     pub hull_volume: f64,
     /// Hull vertices.
@@ -271,6 +323,19 @@ pub fn fit_points(
                 .iter()
                 .map(|(m, s)| (m.as_str(), SphereFit::new(*m, s)))
                 .collect()
+        }),
+        // A linear function's extremes over the set are reached at its
+        // hull's vertices: `support` holds them all.
+        kdops: opts.kdop.map(|kind| {
+            let b = &obbs[0].1;
+            let fit = |frame, q, axes| {
+                let k = Kdop::new(points, kind, axes).expect("points are not empty");
+                KdopFit::new(frame, q, &k)
+            };
+            [
+                fit("mesh", [0.0, 0.0, 0.0, 1.0], nalgebra::Matrix3::identity()),
+                fit("obb", b.rotation_xyzw(), b.axes),
+            ]
         }),
         hull_volume: hull.volume(),
         hull_vertices: hull.vertices.len(),
@@ -574,6 +639,17 @@ impl Volumes {
                 len.tuple(&s.center),
                 format!("radius {}", len.num(s.radius)),
                 String::new(),
+            ]);
+        }
+        for k in self.kdops.iter().flatten() {
+            t.row(vec![
+                format!("{}-DOP", k.kind.as_str().to_uppercase()),
+                format!("{} frame", k.frame),
+                num(k.volume, 5),
+                ratio(k.volume),
+                String::new(),
+                format!("{} vertices, {} faces", k.vertices.len(), k.faces.len()),
+                unit.tuple(&k.rotation_xyzw),
             ]);
         }
         t.row(vec![

@@ -123,6 +123,7 @@ pub fn fit_options(obb: ObbMethod, sphere: SphereMethod, per_mesh: bool) -> FitO
         per_mesh,
         frame: Frame::World,
         check: false,
+        kdop: None,
     }
 }
 

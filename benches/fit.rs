@@ -25,6 +25,8 @@ fn default_options() -> FitOptions {
         frame: Frame::World,
         check: false,
         kdop: None,
+        capsule: false,
+        cylinder: false,
     }
 }
 

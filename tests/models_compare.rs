@@ -52,6 +52,8 @@ fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
                 frame: Frame::World,
                 check: false,
                 kdop: None,
+                capsule: false,
+                cylinder: false,
             },
         )
         .unwrap();

@@ -93,6 +93,8 @@ pub fn pipeline(scene: &Scene) {
         frame: Frame::World,
         check: false,
         kdop: Some(bvtool::fit::KdopKind::K26),
+        capsule: true,
+        cylinder: true,
     };
     if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {
         let json = serde_json::to_value(&v).expect("volumes serialize");

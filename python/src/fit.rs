@@ -54,6 +54,8 @@ pub fn fit(py: Python<'_>, mesh: &Bound<'_, PyAny>, obb: &str, sphere: &str) -> 
         frame: Frame::World,
         check: false,
         kdop: None,
+        capsule: false,
+        cylinder: false,
     };
     let scene = match mesh.cast::<Scene>() {
         Ok(s) => s.get().inner.clone(),

@@ -78,6 +78,8 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         frame: Frame::World,
         check: false,
         kdop: None,
+        capsule: false,
+        cylinder: false,
     };
     let doc = ExportDoc::new(
         &args.file.display().to_string(),

@@ -53,6 +53,14 @@ pub struct Args {
     /// and faces in --json.
     #[arg(long, value_name = "K", value_parser = ["6", "10x", "10y", "10z", "14", "18", "26"])]
     kdop: Option<String>,
+    /// Also fit a near-minimal capsule (radius and segment; the axis
+    /// searched from the PCA and box axes and 13 fixed directions). Contains
+    /// every vertex; minimal among the axes searched.
+    #[arg(long)]
+    capsule: bool,
+    /// Also fit a near-minimal cylinder (as --capsule).
+    #[arg(long)]
+    cylinder: bool,
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
@@ -97,6 +105,8 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             .kdop
             .as_deref()
             .map(|k| k.parse().expect("clap checked")),
+        capsule: args.capsule,
+        cylinder: args.cylinder,
     };
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results

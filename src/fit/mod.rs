@@ -12,6 +12,7 @@ pub mod min_rect;
 pub mod min_sphere;
 pub mod obb;
 pub mod obb_f32;
+pub mod round;
 pub mod sphere;
 pub mod symmetric_eigen3;
 pub mod tight_obb;
@@ -24,4 +25,5 @@ pub use method::{
 };
 pub use obb::Obb;
 pub use obb_f32::ObbF32;
+pub use round::{Capsule, Cylinder, capsule, cylinder};
 pub use sphere::Sphere;

@@ -6,7 +6,9 @@ use super::xyz;
 use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
 use crate::fit::covariance;
-use crate::fit::{self, Aabb, ConvexHull, Kdop, KdopKind, Obb, ObbMethod, Sphere, SphereMethod};
+use crate::fit::{
+    self, Aabb, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod, Sphere, SphereMethod,
+};
 use crate::mesh::{Geometry, MeshInstance, Scene, instance_points, placed_points};
 use nalgebra::{Matrix3, Point3};
 use serde::Serialize;
@@ -53,6 +55,10 @@ pub struct FitOptions {
     /// Also fit this k-DOP, in the mesh frame and in the frame of the
     /// reported OBB.
     pub kdop: Option<KdopKind>,
+    /// Also fit a near-minimal capsule.
+    pub capsule: bool,
+    /// Also fit a near-minimal cylinder.
+    pub cylinder: bool,
 }
 
 /// An AABB with its measures.
@@ -145,6 +151,78 @@ impl KdopFit {
     }
 }
 
+/// A capsule as JSON.
+#[derive(Debug, Serialize)]
+pub struct CapsuleFit {
+    /// The centre of its segment.
+    pub center: [f64; 3],
+    /// The unit axis.
+    pub axis: [f64; 3],
+    /// The radius.
+    pub radius: f64,
+    /// Half the segment's length (half the distance between the capping
+    /// hemispheres' centres).
+    pub half_length: f64,
+    /// The segment's ends.
+    pub segment: [[f64; 3]; 2],
+    /// The rotation taking +Y to the axis (engines' and glTF's convention),
+    /// as a quaternion (x, y, z, w).
+    pub rotation_xyzw: [f64; 4],
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+}
+
+impl From<&Capsule> for CapsuleFit {
+    fn from(c: &Capsule) -> CapsuleFit {
+        let end = |s: f64| xyz(&(c.center + c.axis * (s * c.half_length)));
+        CapsuleFit {
+            center: xyz(&c.center),
+            axis: c.axis.into(),
+            radius: c.radius,
+            half_length: c.half_length,
+            segment: [end(-1.0), end(1.0)],
+            rotation_xyzw: c.rotation_xyzw(),
+            volume: c.volume(),
+            surface_area: c.surface_area(),
+        }
+    }
+}
+
+/// A cylinder as JSON.
+#[derive(Debug, Serialize)]
+pub struct CylinderFit {
+    /// The centre.
+    pub center: [f64; 3],
+    /// The unit axis.
+    pub axis: [f64; 3],
+    /// The radius.
+    pub radius: f64,
+    /// Half the height.
+    pub half_height: f64,
+    /// The rotation taking +Y to the axis, as a quaternion (x, y, z, w).
+    pub rotation_xyzw: [f64; 4],
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+}
+
+impl From<&Cylinder> for CylinderFit {
+    fn from(c: &Cylinder) -> CylinderFit {
+        CylinderFit {
+            center: xyz(&c.center),
+            axis: c.axis.into(),
+            radius: c.radius,
+            half_height: c.half_height,
+            rotation_xyzw: c.rotation_xyzw(),
+            volume: c.volume(),
+            surface_area: c.surface_area(),
+        }
+    }
+}
+
 /// A sphere as JSON.
 #[derive(Debug, Serialize)]
 pub struct SphereFit {
@@ -193,6 +271,12 @@ pub struct Volumes {
     /// Every requested sphere method (with `--sphere all`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spheres: Option<BTreeMap<&'static str, SphereFit>>,
+    /// With `--capsule`: a near-minimal capsule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capsule: Option<CapsuleFit>,
+    /// With `--cylinder`: a near-minimal cylinder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cylinder: Option<CylinderFit>,
     /// With `--kdop`: the k-DOP in the volumes' frame, then in the reported
     /// OBB's frame.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -298,6 +382,10 @@ pub fn fit_points(
             (m, s.expect("points are not empty"))
         })
         .collect();
+    let pca = covariance::principal_frame(&cov);
+    let seeds: Vec<nalgebra::Vector3<f64>> = (0..3)
+        .flat_map(|i| [pca.column(i).into_owned(), obbs[0].1.axis(i)])
+        .collect();
     let check = opts.check.then(|| {
         let every: Vec<Point3<f64>> = (set.walk)(true).collect();
         crate::check::fit::fit(&every, &aabb, &centroid())
@@ -323,6 +411,15 @@ pub fn fit_points(
                 .iter()
                 .map(|(m, s)| (m.as_str(), SphereFit::new(*m, s)))
                 .collect()
+        }),
+        // Every shape is convex: containing the hull's vertices (all in
+        // `support`) it contains the set. Axes are searched from the PCA
+        // frame's and the reported OBB's axes.
+        capsule: opts.capsule.then(|| {
+            CapsuleFit::from(&fit::capsule(points, &seeds).expect("points are not empty"))
+        }),
+        cylinder: opts.cylinder.then(|| {
+            CylinderFit::from(&fit::cylinder(points, &seeds).expect("points are not empty"))
         }),
         // A linear function's extremes over the set are reached at its
         // hull's vertices: `support` holds them all.
@@ -639,6 +736,36 @@ impl Volumes {
                 len.tuple(&s.center),
                 format!("radius {}", len.num(s.radius)),
                 String::new(),
+            ]);
+        }
+        if let Some(c) = &self.capsule {
+            t.row(vec![
+                "capsule".into(),
+                String::new(),
+                num(c.volume, 5),
+                ratio(c.volume),
+                len.tuple(&c.center),
+                format!(
+                    "radius {}, half length {}",
+                    len.num(c.radius),
+                    len.num(c.half_length)
+                ),
+                unit.tuple(&c.rotation_xyzw),
+            ]);
+        }
+        if let Some(c) = &self.cylinder {
+            t.row(vec![
+                "cylinder".into(),
+                String::new(),
+                num(c.volume, 5),
+                ratio(c.volume),
+                len.tuple(&c.center),
+                format!(
+                    "radius {}, half height {}",
+                    len.num(c.radius),
+                    len.num(c.half_height)
+                ),
+                unit.tuple(&c.rotation_xyzw),
             ]);
         }
         for k in self.kdops.iter().flatten() {

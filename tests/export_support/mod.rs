@@ -124,6 +124,8 @@ pub fn fit_options(obb: ObbMethod, sphere: SphereMethod, per_mesh: bool) -> FitO
         frame: Frame::World,
         check: false,
         kdop: None,
+        capsule: false,
+        cylinder: false,
     }
 }
 

@@ -272,6 +272,24 @@ class Sphere:
     @property
     def surface_area(self) -> float: ...
 
+class Round:
+    """A capsule (points within `radius` of `center ± half_length·axis`) or a
+    cylinder (`half_length` is half its height)."""
+
+    @property
+    def center(self) -> F64: ...
+    @property
+    def axis(self) -> F64: ...
+    @property
+    def radius(self) -> float: ...
+    @property
+    def half_length(self) -> float: ...
+    @property
+    def quaternion(self) -> F64:
+        """Takes +Y to the axis, (x, y, z, w)."""
+    @property
+    def volume(self) -> float: ...
+
 class Fit:
     @property
     def aabb(self) -> Aabb: ...
@@ -279,6 +297,10 @@ class Fit:
     def obb(self) -> Obb: ...
     @property
     def sphere(self) -> Sphere: ...
+    @property
+    def capsule(self) -> Optional[Round]: ...
+    @property
+    def cylinder(self) -> Optional[Round]: ...
     @property
     def hull_volume(self) -> float: ...
     @property
@@ -292,6 +314,9 @@ def fit(
     mesh: Union[Scene, MeshLike],
     obb: Literal["tight", "hull", "pca"] = "tight",
     sphere: Literal["exact", "ritter", "centroid"] = "exact",
+    *,
+    capsule: bool = False,
+    cylinder: bool = False,
 ) -> Fit: ...
 
 class Part:

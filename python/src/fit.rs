@@ -30,11 +30,20 @@ fn scene_of(mesh: &Mesh) -> bvtool::Scene {
 /// `obb` is `"tight"` (near-minimal volume), `"hull"` (RAPID's hull
 /// covariance frame) or `"pca"` (vertex covariance); `sphere` is
 /// `"exact"` (the minimum enclosing sphere), `"ritter"` or `"centroid"`.
-/// Every volume contains every vertex (rounded outward). Boxes carry half
-/// extents; quaternions are (x, y, z, w).
+/// With `capsule` and `cylinder`, also a near-minimal capsule and cylinder
+/// (axis searched; `bvtool fit --capsule --cylinder`). Every volume
+/// contains every vertex (rounded outward). Boxes carry half extents;
+/// quaternions are (x, y, z, w).
 #[pyfunction]
-#[pyo3(signature = (mesh, obb = "tight", sphere = "exact"))]
-pub fn fit(py: Python<'_>, mesh: &Bound<'_, PyAny>, obb: &str, sphere: &str) -> PyResult<Fit> {
+#[pyo3(signature = (mesh, obb = "tight", sphere = "exact", *, capsule = false, cylinder = false))]
+pub fn fit(
+    py: Python<'_>,
+    mesh: &Bound<'_, PyAny>,
+    obb: &str,
+    sphere: &str,
+    capsule: bool,
+    cylinder: bool,
+) -> PyResult<Fit> {
     let obb: ObbMethod = obb.parse().map_err(|_| {
         value_error(format!(
             "obb {obb:?}: expected \"tight\", \"hull\" or \"pca\""
@@ -54,8 +63,8 @@ pub fn fit(py: Python<'_>, mesh: &Bound<'_, PyAny>, obb: &str, sphere: &str) -> 
         frame: Frame::World,
         check: false,
         kdop: None,
-        capsule: false,
-        cylinder: false,
+        capsule,
+        cylinder,
     };
     let scene = match mesh.cast::<Scene>() {
         Ok(s) => s.get().inner.clone(),
@@ -76,11 +85,72 @@ pub fn fit(py: Python<'_>, mesh: &Bound<'_, PyAny>, obb: &str, sphere: &str) -> 
         },
         obb: Obb::from(&v.obb),
         sphere: Sphere::from(&v.sphere),
+        capsule: v.capsule.as_ref().map(|c| Round {
+            center: c.center,
+            axis: c.axis,
+            radius: c.radius,
+            half_length: c.half_length,
+            quaternion: c.rotation_xyzw,
+            volume: c.volume,
+        }),
+        cylinder: v.cylinder.as_ref().map(|c| Round {
+            center: c.center,
+            axis: c.axis,
+            radius: c.radius,
+            half_length: c.half_height,
+            quaternion: c.rotation_xyzw,
+            volume: c.volume,
+        }),
         hull_volume: v.hull_volume,
         hull_vertices: v.hull_vertices,
         triangles: v.triangles,
         vertices: v.vertices,
     })
+}
+
+/// A capsule or a cylinder: the points within `radius` of the segment
+/// `center ± half_length·axis` (capsule), or the disc of `radius` across
+/// `axis` swept `half_length` each way (cylinder: half its height).
+#[pyclass(frozen, module = "bvtool", from_py_object)]
+#[derive(Clone)]
+pub struct Round {
+    center: [f64; 3],
+    axis: [f64; 3],
+    /// Radius.
+    #[pyo3(get)]
+    radius: f64,
+    /// Half the segment's length (capsule) or half the height (cylinder).
+    #[pyo3(get)]
+    half_length: f64,
+    quaternion: [f64; 4],
+    /// Volume.
+    #[pyo3(get)]
+    volume: f64,
+}
+
+#[pymethods]
+impl Round {
+    /// The centre, `(3,)`.
+    #[getter]
+    fn center<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.center.to_vec())
+    }
+    /// The unit axis, `(3,)`.
+    #[getter]
+    fn axis<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.axis.to_vec())
+    }
+    /// The rotation taking +Y to the axis, (x, y, z, w), `(4,)`.
+    #[getter]
+    fn quaternion<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.quaternion.to_vec())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Round(center={:?}, axis={:?}, radius={}, half_length={})",
+            self.center, self.axis, self.radius, self.half_length
+        )
+    }
 }
 
 /// The volumes `fit` returns.
@@ -92,6 +162,11 @@ pub struct Fit {
     obb: Obb,
     /// The sphere of the method asked for.
     sphere: Sphere,
+    /// With `capsule=True`: the capsule, else `None`.
+    capsule: Option<Round>,
+    /// With `cylinder=True`: the cylinder (`half_length` is half its
+    /// height), else `None`.
+    cylinder: Option<Round>,
     /// Volume of the convex hull: the least any convex volume can have.
     hull_volume: f64,
     /// Vertices of the convex hull.

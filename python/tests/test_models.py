@@ -86,6 +86,29 @@ def test_fit_matches_the_command_line(models, cli, path, obb, sphere):
         assert abs(g.sphere.radius - f.sphere.radius) <= 1e-9 * f.sphere.radius
 
 
+@pytest.mark.parametrize("path", SCENES[:4])
+def test_capsule_and_cylinder_match_the_command_line(models, cli, path):
+    doc = cli("fit", models / path, "--capsule", "--cylinder")["files"][0]
+    f = bvtool.fit(bvtool.load(models / path), capsule=True, cylinder=True)
+    for mine, theirs, half in [(f.capsule, doc["capsule"], "half_length"), (f.cylinder, doc["cylinder"], "half_height")]:
+        assert mine.center.tolist() == theirs["center"] and mine.axis.tolist() == theirs["axis"]
+        assert (mine.radius, mine.half_length) == (theirs["radius"], theirs[half])
+        assert mine.quaternion.tolist() == theirs["rotation_xyzw"]
+    # Every used vertex inside both (numpy's own arithmetic, a hair of slack).
+    m = bvtool.load_mesh(models / path)
+    p = m.vertices[np.unique(m.triangles)]
+    for r, capped in [(f.capsule, True), (f.cylinder, False)]:
+        d = p - r.center
+        t = d @ r.axis
+        tc = np.clip(t, -r.half_length, r.half_length) if capped else t
+        radial = np.linalg.norm(d - np.outer(tc if capped else t, r.axis), axis=1)
+        slack = 1e-12 * np.abs(p).max()
+        assert np.all(radial <= r.radius + slack)
+        if not capped:
+            assert np.all(np.abs(t) <= r.half_length + slack)
+    assert bvtool.fit(m).capsule is None
+
+
 def pair_poses(models, a, b, n, seed):
     """The pair's meshes and n poses near contact: about half of them meet."""
     ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)

@@ -154,8 +154,10 @@ pub struct Scene {
     pub format: Format,
     /// Every primitive instance, in scene traversal order.
     pub instances: Vec<MeshInstance>,
-    /// Primitives that were skipped because they are not triangles (POINTS,
-    /// LINES, LINE_LOOP, LINE_STRIP; OBJ `l`/`p` elements count here as well).
+    /// Primitives that were skipped because they are neither triangles nor
+    /// points (glTF LINES, LINE_LOOP, LINE_STRIP; OBJ `l`/`p` elements count
+    /// here as well). glTF POINTS primitives are instances whose geometry has
+    /// points and no triangles.
     pub skipped_primitives: usize,
     /// glTF extensions the file uses (`extensionsUsed`), sorted.
     pub extensions: Vec<String>,

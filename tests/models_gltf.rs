@@ -213,7 +213,8 @@ fn feature_files() {
         ["EXT_meshopt_compression", "KHR_mesh_quantization"]
     );
 
-    // Primitive modes: one skipped per placed POINTS/LINES/LINE_LOOP/LINE_STRIP primitive.
+    // Primitive modes: one skipped per placed LINES/LINE_LOOP/LINE_STRIP
+    // primitive; POINTS are point sets without triangles.
     let modes = dir.join("gltf/MeshPrimitiveModes/glTF/MeshPrimitiveModes.gltf");
     let root = raw_json(&modes);
     let non_triangle = root["nodes"]
@@ -227,10 +228,18 @@ fn feature_files() {
                 .unwrap()
                 .clone()
         })
-        .filter(|p| p["mode"].as_u64().unwrap_or(4) < 4)
+        .filter(|p| (1..4).contains(&p["mode"].as_u64().unwrap_or(4)))
         .count();
-    assert_eq!(non_triangle, 4);
-    assert_eq!(load_ok(&modes).skipped_primitives, non_triangle);
+    assert_eq!(non_triangle, 3);
+    let s = load_ok(&modes);
+    assert_eq!(s.skipped_primitives, non_triangle);
+    let points: Vec<_> = s
+        .instances
+        .iter()
+        .filter(|i| i.geometry.triangles.is_empty())
+        .collect();
+    assert_eq!(points.len(), 1);
+    assert!(!points[0].geometry.positions.is_empty());
 
     // Compatibility: 2.1 loads; minVersion 2.1 and an unknown required extension are refused.
     let compat = dir.join("gltf-asset-generator/Positive/Compatibility");

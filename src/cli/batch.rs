@@ -167,15 +167,20 @@ pub enum Entry<T> {
     },
 }
 
-/// Loads each file and runs `work` on it, in parallel (a progress bar on a
-/// terminal's stderr when there are several); the results come back in the
+/// Loads each file and runs `work` on it, in parallel (on a terminal's
+/// stderr, a progress bar when there are several, a spinner for one); the results come back in the
 /// order of `files`, one per file, failures included.
 pub fn process<T: Send>(
     files: &[PathBuf],
     opts: &LoadOptions,
     work: impl Fn(&str, &Scene) -> Result<T, Error> + Sync,
 ) -> Vec<Result<T, Error>> {
-    let bar = Progress::new(files.len(), "files");
+    // Many files: a bar counting them; one (a big tree, a compare): a
+    // spinner naming it.
+    let bar = match files {
+        [one] => Progress::spinner(&one.display().to_string()),
+        _ => Progress::new(files.len(), "files"),
+    };
     let results = files
         .par_iter()
         .map(|f| {

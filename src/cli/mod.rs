@@ -133,7 +133,10 @@ pub fn run() -> i32 {
 /// If both fail, the first failure is printed and the second returned.
 pub fn load_pair(a: &Path, b: &Path, opts: &LoadOptions) -> Result<(Side, Side), Error> {
     let side = |p: &Path| load(p, opts).and_then(|s| Side::new(&p.display().to_string(), &s));
-    match rayon::join(|| side(a), || side(b)) {
+    let spinner = progress::Progress::spinner("loading both meshes and building their trees");
+    let sides = rayon::join(|| side(a), || side(b));
+    spinner.finish();
+    match sides {
         (Ok(sa), Ok(sb)) => Ok((sa, sb)),
         (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
         (Err(ea), Err(eb)) => {

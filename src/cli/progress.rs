@@ -15,13 +15,30 @@ impl Progress {
         if len < 2 || !std::io::stderr().is_terminal() {
             return Progress(None);
         }
-        let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+        let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
         let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{elapsed}} (ETA {{eta}})");
-        if let Ok(style) = ProgressStyle::with_template(&template) {
+        Progress::after_a_second(bar, &template)
+    }
+
+    /// A spinner saying `message` with the time elapsed, for one long step
+    /// whose progress cannot be counted (loading a big file, building its
+    /// tree); nothing when stderr is not a terminal.
+    pub fn spinner(message: &str) -> Progress {
+        if !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_message(message.to_string());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress::after_a_second(bar, "{spinner} {msg}, {elapsed}")
+    }
+
+    /// Styles the hidden `bar` with `template` and draws it once it has
+    /// run a second: work that ends within a second never shows a bar.
+    fn after_a_second(bar: ProgressBar, template: &str) -> Progress {
+        if let Ok(style) = ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
-        // Work that ends within a second never shows a bar.
-        bar.set_draw_target(ProgressDrawTarget::hidden());
         let shown = bar.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs(1));

@@ -2,6 +2,7 @@
 
 use super::load_pair;
 use super::output::{Failure, Outcome, out, out_json, wrote};
+use super::progress::Progress;
 use bvtool::Error;
 use bvtool::check::distance::PeerDistances;
 use bvtool::load::LoadOptions;
@@ -66,7 +67,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     }
     if args.distance {
         let peers = args.peers.as_deref().map(PeerDistances::read).transpose()?;
-        let doc = verify_distance(&a, &b, &poses, args.seed, peers.as_ref())?;
+        let bar = Progress::new(poses.len(), "poses");
+        let doc = verify_distance(&a, &b, &poses, args.seed, peers.as_ref(), &|| bar.tick());
+        bar.finish();
+        let doc = doc?;
         if args.json {
             out_json(&doc)?;
         } else {
@@ -80,7 +84,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         }
         return Ok(());
     }
-    let doc = verify(&a, &b, &poses, args.seed)?;
+    let bar = Progress::new(poses.len(), "poses");
+    let doc = verify(&a, &b, &poses, args.seed, &|| bar.tick());
+    bar.finish();
+    let doc = doc?;
     if args.json {
         out_json(&doc)?;
     } else {

@@ -123,7 +123,7 @@ impl FileInfo {
         }
         rows.push((
             "skipped primitives",
-            format!("{} (points/lines)", self.skipped_primitives),
+            format!("{} (lines)", self.skipped_primitives),
         ));
         if !self.extensions.is_empty() {
             rows.push(("extensions", self.extensions.join(", ")));

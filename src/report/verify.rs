@@ -54,8 +54,15 @@ pub fn poses(a: &Side, b: &Side, n: usize, seed: u64) -> Vec<Pose> {
     near_boundary_with_trees((&a.mesh, &a.tree), (&b.mesh, &b.tree), n, seed)
 }
 
-/// Runs both engines on every pose.
-pub fn run(a: &Side, b: &Side, poses: &[Pose], seed: u64) -> Result<VerifyDoc> {
+/// Runs both engines on every pose, calling `tick` after each (for a
+/// progress bar).
+pub fn run(
+    a: &Side,
+    b: &Side,
+    poses: &[Pose],
+    seed: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Result<VerifyDoc> {
     let checker = Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?;
     let mut doc = VerifyDoc {
         a: a.summary(),
@@ -86,6 +93,7 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], seed: u64) -> Result<VerifyDoc> {
             parry3d: c.parry_intersecting,
             explained: c.explained,
         });
+        tick();
     }
     Ok(doc)
 }

@@ -71,13 +71,15 @@ pub struct DistanceVerifyDoc {
     pub poses: Vec<DistanceVerifyPose>,
 }
 
-/// Measures every pose and compares.
+/// Measures every pose and compares, calling `tick` after each (for a
+/// progress bar).
 pub fn run(
     a: &Side,
     b: &Side,
     poses: &[Pose],
     seed: u64,
     peers: Option<&PeerDistances>,
+    tick: &(dyn Fn() + Sync),
 ) -> Result<DistanceVerifyDoc> {
     let checker = DistanceChecker::new(&a.mesh, &b.mesh).map_err(Error::Input)?;
     let mut scratch = DistanceScratch::default();
@@ -128,6 +130,7 @@ pub fn run(
             check,
             peers: theirs,
         });
+        tick();
     }
     Ok(doc)
 }

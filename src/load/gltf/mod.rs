@@ -4,8 +4,10 @@
 //!
 //! What is read: the default scene (else the first scene, else every root
 //! node), flattened down the node hierarchy (iteratively; see `scene.rs`); the triangle
-//! modes TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN, indexed or not (other
-//! modes are validated, then counted in `Scene::skipped_primitives`);
+//! modes TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN, indexed or not; POINTS
+//! as point sets without triangles (bounded by `info`, `fit` and `export`
+//! when the scene has no triangles); the line modes are validated, then
+//! counted in `Scene::skipped_primitives`;
 //! interleaved and sparse accessors, `KHR_mesh_quantization`,
 //! `EXT_meshopt_compression`, `KHR_draco_mesh_compression` and
 //! `EXT_mesh_gpu_instancing`. Skinned and morphed meshes load in their bind

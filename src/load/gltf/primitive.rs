@@ -8,13 +8,16 @@ use super::json::{Primitive, Root};
 use super::{Msg, accessor, draco};
 use crate::mesh::Geometry;
 
+const POINTS: u32 = 0;
 const TRIANGLES: u32 = 4;
 const TRIANGLE_STRIP: u32 = 5;
 const TRIANGLE_FAN: u32 = 6;
 
-/// The geometry of a primitive; `None` for the modes that are not
-/// triangles (POINTS, LINES, LINE_LOOP, LINE_STRIP), which are still read
-/// and validated.
+/// The geometry of a primitive: triangles for TRIANGLES, TRIANGLE_STRIP and
+/// TRIANGLE_FAN; for POINTS the points it draws (each indexed position
+/// once, in index order) and no triangles, a point set the commands that bound
+/// points can fit; `None` for LINES, LINE_LOOP and LINE_STRIP, which are
+/// still read and validated.
 pub fn geometry(root: &Root, bufs: &Buffers, p: &Primitive) -> Result<Option<Geometry>, Msg> {
     if p.mode > TRIANGLE_FAN {
         return Err(format!("primitive mode {} is invalid", p.mode));
@@ -30,7 +33,13 @@ pub fn geometry(root: &Root, bufs: &Buffers, p: &Primitive) -> Result<Option<Geo
             .ok_or("KHR_draco_mesh_compression has no POSITION attribute")?;
         let (positions, triangles) = draco::decode(bufs.view(d.buffer_view)?, id)?;
         // Draco always stores triangle faces, whatever strip order the
-        // uncompressed accessors had.
+        // uncompressed accessors had; a point cloud has none.
+        if p.mode == POINTS {
+            return Ok(Some(Geometry {
+                positions,
+                triangles: Vec::new(),
+            }));
+        }
         if p.mode < TRIANGLES {
             return Ok(None);
         }
@@ -48,6 +57,17 @@ pub fn geometry(root: &Root, bufs: &Buffers, p: &Primitive) -> Result<Option<Geo
         Some(i) => accessor::indices(root, bufs, i, positions.len())?,
         None => (0..positions.len() as u32).collect(),
     };
+    if p.mode == POINTS {
+        // Each drawn point once (a repeated index draws the same point), so
+        // the geometry is never larger than the POSITION accessor.
+        let mut drawn = indices;
+        drawn.sort_unstable();
+        drawn.dedup();
+        return Ok(Some(Geometry {
+            positions: drawn.iter().map(|&i| positions[i as usize]).collect(),
+            triangles: Vec::new(),
+        }));
+    }
     if p.mode < TRIANGLES {
         return Ok(None);
     }

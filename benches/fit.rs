@@ -3,7 +3,7 @@
 //! sphere + tight OBB) on the 1.6M-vertex Nefertiti.
 
 use bvtool::fit::{ConvexHull, ObbMethod, Sphere, SphereMethod, obb, sphere_with_hull};
-use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
+use bvtool::report::fit::{FileVolumes, FitOptions};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
 
@@ -16,18 +16,7 @@ fn model(rel: &str) -> PathBuf {
 
 /// `bvtool fit`'s defaults: tight OBB, exact sphere, file volumes only.
 fn default_options() -> FitOptions {
-    FitOptions {
-        obb_methods: vec![ObbMethod::Tight],
-        sphere_methods: vec![SphereMethod::Exact],
-        all_methods: false,
-        all_vertices: false,
-        per_mesh: false,
-        frame: Frame::World,
-        check: false,
-        kdop: None,
-        capsule: false,
-        cylinder: false,
-    }
+    FitOptions::of(ObbMethod::Tight, SphereMethod::Exact)
 }
 
 fn bunny(c: &mut Criterion) {

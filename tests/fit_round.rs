@@ -36,17 +36,22 @@ fn view(points: &[Point3<f64>], a: &Vector3<f64>) -> (Vec<f64>, Vec<f64>) {
     (radial, axial)
 }
 
+/// The least and greatest of `axial`.
+fn extent(axial: &[f64]) -> (f64, f64) {
+    axial
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &t| {
+            (l.min(t), h.max(t))
+        })
+}
+
 fn brute_cylinder(points: &[Point3<f64>]) -> f64 {
     directions(4000)
         .iter()
         .map(|a| {
             let (radial, axial) = view(points, a);
             let r = radial.iter().copied().fold(0.0, f64::max);
-            let (lo, hi) = axial
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &t| {
-                    (l.min(t), h.max(t))
-                });
+            let (lo, hi) = extent(&axial);
             std::f64::consts::PI * r * r * (hi - lo)
         })
         .fold(f64::INFINITY, f64::min)
@@ -58,11 +63,7 @@ fn brute_capsule(points: &[Point3<f64>]) -> f64 {
         .map(|a| {
             let (radial, axial) = view(points, a);
             let r0 = radial.iter().copied().fold(0.0, f64::max);
-            let (lo, hi) = axial
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &t| {
-                    (l.min(t), h.max(t))
-                });
+            let (lo, hi) = extent(&axial);
             (0..=200)
                 .map(|k| {
                     let r = r0 + (hi - lo) * k as f64 / 200.0;

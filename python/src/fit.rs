@@ -6,7 +6,7 @@ use crate::errors::{to_py, value_error};
 use crate::mesh::{Mesh, Scene, mesh_arg};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry};
-use bvtool::report::fit::{FileVolumes, FitOptions, Frame, ObbFit, SphereFit};
+use bvtool::report::fit::{FileVolumes, FitOptions, ObbFit, SphereFit};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -55,16 +55,9 @@ pub fn fit(
         ))
     })?;
     let opts = FitOptions {
-        obb_methods: vec![obb],
-        sphere_methods: vec![sphere],
-        all_methods: false,
-        all_vertices: false,
-        per_mesh: false,
-        frame: Frame::World,
-        check: false,
-        kdop: None,
         capsule,
         cylinder,
+        ..FitOptions::of(obb, sphere)
     };
     let scene = match mesh.cast::<Scene>() {
         Ok(s) => s.get().inner.clone(),

@@ -6,7 +6,7 @@ use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{self, ExportDoc, ExportOptions, Format};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
-use bvtool::report::fit::{FitOptions, Frame};
+use bvtool::report::fit::FitOptions;
 use std::path::PathBuf;
 
 /// Export the fitted volumes (and optionally the OBB tree) for a runtime.
@@ -70,16 +70,11 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     };
     let scene = load(&args.file, opts)?;
     let fit = FitOptions {
-        obb_methods: vec![args.obb.parse::<ObbMethod>().expect("clap checked")],
-        sphere_methods: vec![args.sphere.parse::<SphereMethod>().expect("clap checked")],
-        all_methods: false,
-        all_vertices: false,
         per_mesh: args.per_mesh,
-        frame: Frame::World,
-        check: false,
-        kdop: None,
-        capsule: false,
-        cylinder: false,
+        ..FitOptions::of(
+            args.obb.parse::<ObbMethod>().expect("clap checked"),
+            args.sphere.parse::<SphereMethod>().expect("clap checked"),
+        )
     };
     let doc = ExportDoc::new(
         &args.file.display().to_string(),

@@ -61,6 +61,26 @@ pub struct FitOptions {
     pub cylinder: bool,
 }
 
+impl FitOptions {
+    /// One OBB method and one sphere method, world frame, nothing else:
+    /// what `export` and the Python package fit; set the other fields with
+    /// struct update syntax.
+    pub fn of(obb: ObbMethod, sphere: SphereMethod) -> FitOptions {
+        FitOptions {
+            obb_methods: vec![obb],
+            sphere_methods: vec![sphere],
+            all_methods: false,
+            all_vertices: false,
+            per_mesh: false,
+            frame: Frame::World,
+            check: false,
+            kdop: None,
+            capsule: false,
+            cylinder: false,
+        }
+    }
+}
+
 /// An AABB with its measures.
 #[derive(Debug, Serialize)]
 pub struct AabbFit {

@@ -10,7 +10,7 @@ pub mod schema;
 use bvtool::export::{ExportDoc, ExportOptions};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
-use bvtool::report::fit::{FitOptions, Frame};
+use bvtool::report::fit::FitOptions;
 use nalgebra::{Matrix4, Point3, Rotation3, Translation3, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -116,16 +116,8 @@ pub fn scene(seed: u64, offset: f64, format: Format, path: &str) -> Scene {
 /// The fit options `bvtool export` uses.
 pub fn fit_options(obb: ObbMethod, sphere: SphereMethod, per_mesh: bool) -> FitOptions {
     FitOptions {
-        obb_methods: vec![obb],
-        sphere_methods: vec![sphere],
-        all_methods: false,
-        all_vertices: false,
         per_mesh,
-        frame: Frame::World,
-        check: false,
-        kdop: None,
-        capsule: false,
-        cylinder: false,
+        ..FitOptions::of(obb, sphere)
     }
 }
 

@@ -31,7 +31,13 @@ def models():
 
 @pytest.fixture(scope="session")
 def bvtool_bin():
-    """The release command-line binary of this checkout, built if needed."""
+    """The release command-line binary of this checkout: $BVTOOL_BIN when
+    set (.ci/run sets it to the binary its `cargo test --release` built,
+    which a rebuild here would redo after maturin's build of the shared
+    dependencies), else built here if needed."""
+    given = os.environ.get("BVTOOL_BIN")
+    if given:
+        return Path(given)
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "--bin", "bvtool"],
         cwd=ROOT,

@@ -12,7 +12,7 @@ use bvtool::query::{ContactMode, collide, poses::near_boundary};
 use bvtool::render::compose::{VolumeKind, collision_picture, model_picture};
 use bvtool::render::{Layout, RenderOptions};
 use bvtool::report::compare::{CompareOptions, Comparison};
-use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
+use bvtool::report::fit::{FileVolumes, FitOptions};
 use bvtool::tree::ObbTree;
 
 const MODELS: [&str; 3] = [
@@ -47,13 +47,7 @@ fn compare_agrees_with_fit_and_bounds_every_ratio_by_the_hull() {
                 obb_methods: ObbMethod::ALL.to_vec(),
                 sphere_methods: SphereMethod::ALL.to_vec(),
                 all_methods: true,
-                all_vertices: false,
-                per_mesh: false,
-                frame: Frame::World,
-                check: false,
-                kdop: None,
-                capsule: false,
-                cylinder: false,
+                ..FitOptions::of(ObbMethod::Tight, SphereMethod::Exact)
             },
         )
         .unwrap();

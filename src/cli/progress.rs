@@ -20,6 +20,15 @@ impl Progress {
         Progress::after_a_second(bar, &template)
     }
 
+    /// Runs `work` with a bar over `len` `unit`, handing it the tick; the
+    /// bar is removed when the work ends, however it ends.
+    pub fn over<T>(len: usize, unit: &str, work: impl FnOnce(&(dyn Fn() + Sync)) -> T) -> T {
+        let bar = Progress::new(len, unit);
+        let out = work(&|| bar.tick());
+        bar.finish();
+        out
+    }
+
     /// A spinner saying `message` with the time elapsed, for one long step
     /// whose progress cannot be counted (loading a big file, building its
     /// tree); nothing when stderr is not a terminal.

@@ -67,10 +67,9 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     }
     if args.distance {
         let peers = args.peers.as_deref().map(PeerDistances::read).transpose()?;
-        let bar = Progress::new(poses.len(), "poses");
-        let doc = verify_distance(&a, &b, &poses, args.seed, peers.as_ref(), &|| bar.tick());
-        bar.finish();
-        let doc = doc?;
+        let doc = Progress::over(poses.len(), "poses", |tick| {
+            verify_distance(&a, &b, &poses, args.seed, peers.as_ref(), tick)
+        })?;
         if args.json {
             out_json(&doc)?;
         } else {
@@ -84,10 +83,9 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         }
         return Ok(());
     }
-    let bar = Progress::new(poses.len(), "poses");
-    let doc = verify(&a, &b, &poses, args.seed, &|| bar.tick());
-    bar.finish();
-    let doc = doc?;
+    let doc = Progress::over(poses.len(), "poses", |tick| {
+        verify(&a, &b, &poses, args.seed, tick)
+    })?;
     if args.json {
         out_json(&doc)?;
     } else {

@@ -47,7 +47,7 @@ impl TreeReport {
     pub fn to_text(&self) -> String {
         let s = &self.stats;
         let out = format!(
-            "{}\n  {} triangles, {} nodes ({} leaves, at most {} each), depth {}\n  {} bytes per triangle of structure ({} with the triangle corners it copies), built in {} ms\n",
+            "{}\n  {} triangles, {} nodes ({} leaves, at most {} each), depth {}\n  {} bytes per triangle of structure + {} of geometry (f64 corners) = {} ({} MB), built in {} ms\n",
             self.file,
             s.triangles,
             s.nodes,
@@ -59,7 +59,9 @@ impl TreeReport {
             },
             s.depth,
             num(s.bytes_per_triangle, 3),
+            num(s.geometry_bytes_per_triangle, 3),
             num(s.total_bytes_per_triangle, 3),
+            num((s.structure_bytes + s.geometry_bytes) as f64 / 1e6, 3),
             num(self.build_ms, 3)
         );
         out + &level_table(&s.obb_volume_per_level, &s.aabb_volume_per_level)

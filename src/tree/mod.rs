@@ -5,5 +5,5 @@ pub mod obb_tree;
 pub mod stats;
 
 pub use node::{Node, NodeBox};
-pub use obb_tree::{DEFAULT_LEAF_SIZE, NO_COPY, ObbTree};
+pub use obb_tree::{DEFAULT_LEAF_SIZE, NO_COPY, ObbTree, TreeMemory};
 pub use stats::TreeStats;

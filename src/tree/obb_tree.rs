@@ -65,6 +65,15 @@ pub struct ObbTree {
     pub reach: f64,
 }
 
+/// The bytes an [`ObbTree`] holds ([`ObbTree::memory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeMemory {
+    /// Nodes, the triangle permutation and the twin table.
+    pub structure: usize,
+    /// The triangle corners the leaves read.
+    pub geometry: usize,
+}
+
 /// A triangle during the build: its index, corners and area (the cross
 /// product and square root computed once; its [`Moments`] are a few products
 /// away). The corners travel with the item so that fitting a node's box reads
@@ -258,13 +267,23 @@ impl ObbTree {
         &self.triangles[n.start as usize..(n.start + n.count) as usize]
     }
 
-    /// Bytes of the tree structure (nodes and the permutation) per triangle;
-    /// the triangle corners copied into node order are not counted (they are
-    /// the mesh).
+    /// What the tree holds in memory, in bytes (allocated capacity, so
+    /// spare room counts): its structure — nodes, the triangle permutation
+    /// and the twin table ([`ObbTree::copy_of`]) — and its geometry, the
+    /// `f64` triangle corners copied into node order (72 bytes a triangle).
+    pub fn memory(&self) -> TreeMemory {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        TreeMemory {
+            structure: bytes(&self.nodes) + bytes(&self.original) + bytes(&self.copy_of),
+            geometry: bytes(&self.triangles),
+        }
+    }
+
+    /// Bytes of structure per triangle ([`ObbTree::memory`]).
     pub fn bytes_per_triangle(&self) -> f64 {
-        let bytes = self.nodes.len() * std::mem::size_of::<Node>()
-            + self.original.len() * std::mem::size_of::<u32>();
-        bytes as f64 / self.triangles.len().max(1) as f64
+        self.memory().structure as f64 / self.triangles.len().max(1) as f64
     }
 
     /// The same tree with every node's box replaced by the axis-aligned box
@@ -281,13 +300,11 @@ impl ObbTree {
         tree
     }
 
-    /// Bytes per triangle of everything the tree holds: the structure of
-    /// [`ObbTree::bytes_per_triangle`] plus the triangle corners copied into
-    /// node order (72 bytes per triangle). `Vec` spare capacity is not
-    /// counted.
+    /// Bytes per triangle of everything the tree holds, structure and
+    /// geometry ([`ObbTree::memory`]).
     pub fn total_bytes_per_triangle(&self) -> f64 {
-        let corners = self.triangles.len() * std::mem::size_of::<[Point3<f64>; 3]>();
-        self.bytes_per_triangle() + corners as f64 / self.triangles.len().max(1) as f64
+        let m = self.memory();
+        (m.structure + m.geometry) as f64 / self.triangles.len().max(1) as f64
     }
 
     /// Node `n`'s box in the mesh's frame ([`NodeBox::to_obb_about`] the

@@ -16,10 +16,15 @@ pub struct TreeStats {
     pub depth: usize,
     /// The maximum triangles per leaf the tree was built with.
     pub leaf_size: usize,
-    /// Bytes of tree structure (nodes + triangle permutation) per triangle.
+    /// Bytes of tree structure (nodes, triangle permutation, twin table).
+    pub structure_bytes: usize,
+    /// Bytes of geometry (the triangle corners the leaves read).
+    pub geometry_bytes: usize,
+    /// `structure_bytes` per triangle.
     pub bytes_per_triangle: f64,
-    /// Bytes per triangle of everything the tree holds: the structure plus
-    /// the triangle corners it copies into node order.
+    /// `geometry_bytes` per triangle.
+    pub geometry_bytes_per_triangle: f64,
+    /// Structure and geometry per triangle: everything the tree holds.
     pub total_bytes_per_triangle: f64,
     /// Sum of the OBB volumes of the nodes at each depth (index = depth).
     pub obb_volume_per_level: Vec<f64>,
@@ -54,13 +59,18 @@ impl TreeStats {
                 stack.push((n.right as usize, depth + 1));
             }
         }
+        let memory = tree.memory();
+        let n = tree.triangle_count().max(1) as f64;
         TreeStats {
             triangles: tree.triangle_count(),
             nodes: tree.nodes.len(),
             leaves,
             depth: obb.len().saturating_sub(1),
             leaf_size: tree.leaf_size,
+            structure_bytes: memory.structure,
+            geometry_bytes: memory.geometry,
             bytes_per_triangle: tree.bytes_per_triangle(),
+            geometry_bytes_per_triangle: memory.geometry as f64 / n,
             total_bytes_per_triangle: tree.total_bytes_per_triangle(),
             obb_volume_per_level: obb,
             aabb_volume_per_level: aabb,

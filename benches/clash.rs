@@ -94,7 +94,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 let tree = ObbTree::build(&mesh);
-                self_intersections(&mesh, &tree).pairs.len()
+                self_intersections(&tree).pairs.len()
             })
         });
     }

@@ -439,7 +439,7 @@ fn mesh(points: &[[f64; 3]], tris: &[[u32; 3]]) -> TriMesh {
 
 fn selfx(m: &TriMesh) -> SelfIntersections {
     let tree = ObbTree::build_with_leaf_size(m, 1);
-    let got = self_intersections(m, &tree);
+    let got = self_intersections(&tree);
     assert_eq!(
         got,
         self_intersections_brute_force(m),

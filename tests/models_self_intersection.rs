@@ -6,7 +6,8 @@
 
 mod common;
 
-use bvtool::clash::{self_intersections, weld::weld};
+use bvtool::clash::self_intersections;
+use bvtool::mesh::weld::weld;
 use bvtool::query::triangle::triangles_intersect;
 use bvtool::tree::ObbTree;
 use std::collections::BTreeSet;
@@ -35,7 +36,7 @@ fn compare(rel: &str) {
     let scene = bvtool::load::load(&dir.join(rel), &Default::default()).unwrap();
     let mesh = scene.flatten();
     let tree = ObbTree::build(&mesh);
-    let ours: BTreeSet<(u32, u32)> = self_intersections(&mesh, &tree).pairs.into_iter().collect();
+    let ours: BTreeSet<(u32, u32)> = self_intersections(&tree).pairs.into_iter().collect();
     // The same triangles for CGAL: positions printed round-trip exact.
     let mut obj = String::new();
     for v in &mesh.vertices {

@@ -43,7 +43,7 @@ fn structure_and_containment() {
         for (k, &o) in tree.original.iter().enumerate() {
             assert!(!seen[o as usize]);
             seen[o as usize] = true;
-            assert_eq!(tree.triangles[k], mesh.triangle(o as usize));
+            assert_eq!(tree.corners(k), mesh.triangle(o as usize));
         }
         assert!(
             seen.iter().all(|&s| s),
@@ -52,7 +52,7 @@ fn structure_and_containment() {
         let mut leaves = 0;
         for (i, node) in tree.nodes.iter().enumerate() {
             for t in tree.node_triangles(node) {
-                for p in t {
+                for p in &t {
                     assert!(contains(&tree, node, p), "corner outside node {i}");
                 }
             }
@@ -78,18 +78,22 @@ fn structure_and_containment() {
         assert!(stats.depth + 1 == stats.obb_volume_per_level.len());
         assert!(stats.depth >= (leaves as f64).log2().ceil() as usize);
         // Nodes, then 4 bytes a triangle of permutation and 4 of twin table;
-        // 72 of f64 corners. Memory is counted as allocated, and a `Vec` of
-        // `u32` collected in parallel holds room for at least 4: exact from
-        // 4 triangles on.
+        // geometry: 12 bytes a triangle of indices, 24 a vertex. Memory is
+        // counted as allocated, and a `Vec` collected in parallel holds room
+        // for at least 4: exact from 4 triangles on.
+        let geometry = 12 * n + 24 * tree.vertices.len();
         let structure = tree.nodes.len() * std::mem::size_of::<bvtool::tree::Node>() + 8 * n;
         if n >= 4 {
             assert_eq!(stats.structure_bytes, structure);
-            assert_eq!(stats.geometry_bytes, 72 * n);
-            assert_eq!(stats.geometry_bytes_per_triangle, 72.0);
+            assert_eq!(stats.geometry_bytes, geometry);
+            assert_eq!(
+                stats.geometry_bytes_per_triangle,
+                geometry as f64 / n as f64
+            );
             assert_eq!(stats.bytes_per_triangle, structure as f64 / n as f64);
             assert_eq!(
                 tree.total_bytes_per_triangle(),
-                (structure + 72 * n) as f64 / n as f64
+                (structure + geometry) as f64 / n as f64
             );
         }
         if n >= 1000 {
@@ -147,9 +151,47 @@ fn sliver_leaves_contain_their_corners() {
     for node in &tree.nodes {
         assert!(is_rotation(node));
         for t in tree.node_triangles(node) {
-            for p in t {
+            for p in &t {
                 assert!(contains(&tree, node, p), "{t:?} outside {:?}", node.bx);
             }
         }
+    }
+}
+
+/// The tree's geometry is the mesh's vertices welded: the torus written
+/// with three fresh vertices per triangle (as STL does) and with unused
+/// ones gives the same 1,152 vertices as the indexed file, every corner
+/// equal to the mesh's, and 24 bytes of geometry a triangle.
+#[test]
+fn vertices_are_welded_and_shared() {
+    let torus = bvtool::load::load(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj")),
+        &Default::default(),
+    )
+    .unwrap()
+    .flatten();
+    let mut soup = TriMesh::default();
+    soup.vertices.push(Point3::new(1e3, 0.0, 0.0)); // unused
+    for (k, t) in torus.triangles.iter().enumerate() {
+        let base = soup.vertices.len() as u32;
+        soup.vertices.extend(t.map(|i| torus.vertices[i as usize]));
+        soup.triangles.push([base, base + 1, base + 2]);
+        soup.sources
+            .push(bvtool::TriangleSource::unplaced(0, k as u32));
+    }
+    for mesh in [&torus, &soup] {
+        let tree = ObbTree::build(mesh);
+        assert_eq!(tree.vertices.len(), 1152);
+        let distinct: std::collections::HashSet<_> = tree
+            .vertices
+            .iter()
+            .map(|p| p.coords.map(f64::to_bits).data.0)
+            .collect();
+        assert_eq!(distinct.len(), 1152);
+        for (k, &o) in tree.original.iter().enumerate() {
+            assert_eq!(tree.corners(k), mesh.triangle(o as usize));
+        }
+        assert_eq!(TreeStats::of(&tree).geometry_bytes_per_triangle, 24.0);
+        assert!(tree.copy_of.iter().all(|&c| c == bvtool::tree::NO_COPY));
     }
 }

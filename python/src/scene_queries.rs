@@ -342,7 +342,7 @@ pub fn self_intersections(py: Python<'_>, mesh: &Bound<'_, PyAny>) -> PyResult<S
     }
     Ok(SelfIntersections(py.detach(|| {
         let tree = bvtool::tree::ObbTree::build(&m);
-        bvtool::clash::self_intersections(&m, &tree)
+        bvtool::clash::self_intersections(&tree)
     })))
 }
 

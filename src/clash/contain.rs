@@ -14,8 +14,8 @@
 //! axis first, then fixed pseudo-random directions). An open surface has no
 //! inside: it is never asked.
 
-use super::weld::welded_triangles;
 use crate::fit::Aabb;
+use crate::mesh::weld::welded_triangles;
 use crate::query::triangle::{o3, segment_triangle_intersect};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};

@@ -200,7 +200,7 @@ impl<'a> ClashScene<'a> {
             .par_iter()
             .map(|p| {
                 let tree = &shapes.shapes[p.shape].tree;
-                let world = tree.triangles.iter().flatten().map(|c| p.to_world(c));
+                let world = tree.vertices.iter().map(|c| p.to_world(c));
                 let (min, max) = world.fold(
                     (
                         Point3::from(Vector3::repeat(f64::INFINITY)),
@@ -314,7 +314,7 @@ impl<'a> ClashScene<'a> {
             .map(|&m| {
                 let placed = &self.shapes.placed[m];
                 let tree = &self.shapes.shapes[placed.shape].tree;
-                placed.to_world(&tree.triangles[0][0])
+                placed.to_world(&tree.vertices[0])
             })
             .collect()
     }

@@ -16,7 +16,6 @@ pub mod detect;
 pub mod parts;
 pub mod self_intersect;
 pub mod shapes;
-pub mod weld;
 
 pub use detect::{
     Clash, ClashKind, ClashOptions, ClashScene, Clashes, TrianglePair, crosses, crossing_depth,

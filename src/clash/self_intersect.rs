@@ -13,11 +13,12 @@
 //! as a pair with themselves and take part in no other pair, as in CGAL.
 
 use super::adjacency::{adjacent_triangles_intersect, is_degenerate};
-use super::weld::welded_triangles;
+use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::tree::ObbTree;
 use nalgebra::Point3;
 use rayon::prelude::*;
+use std::collections::HashSet;
 
 /// Node pairs gathered near the root before the descent is split between
 /// threads.
@@ -31,7 +32,7 @@ pub struct SelfIntersections {
     pub pairs: Vec<(u32, u32)>,
     /// Degenerate triangles (also in `pairs` as `(d, d)`), ascending.
     pub degenerate: Vec<u32>,
-    /// Distinct positions after welding.
+    /// Distinct positions among the triangles' corners (vertices welded).
     pub welded_vertices: usize,
 }
 
@@ -48,8 +49,6 @@ impl SelfIntersections {
 /// What every leaf test of one descent reads.
 struct Ctx<'a> {
     tree: &'a ObbTree,
-    /// Welded corner ids per triangle, in the tree's order.
-    ids: Vec<[u32; 3]>,
     /// Degenerate flags, in the tree's order.
     degenerate: Vec<bool>,
     /// Each node's axis-aligned box (`f64`, exact: min and max of its
@@ -68,8 +67,9 @@ impl Ctx<'_> {
         if self.degenerate[k] || self.degenerate[l] {
             return;
         }
-        let t = &self.tree.triangles;
-        if adjacent_triangles_intersect(&t[k], &self.ids[k], &t[l], &self.ids[l]) {
+        // The tree's vertex indices are welded ids: equal positions, one id.
+        let (t, ids) = (self.tree, &self.tree.triangles);
+        if adjacent_triangles_intersect(&t.corners(k), &ids[k], &t.corners(l), &ids[l]) {
             let (a, b) = (self.tree.original[k], self.tree.original[l]);
             out.push((a.min(b), a.max(b)));
         }
@@ -123,9 +123,9 @@ fn node_bounds(tree: &ObbTree) -> Vec<(Point3<f64>, Point3<f64>)> {
     let mut b = vec![(Point3::origin(), Point3::origin()); tree.nodes.len()];
     for (k, n) in tree.nodes.iter().enumerate().rev() {
         b[k] = if n.is_leaf() {
-            let mut corners = tree.node_triangles(n).iter().flatten();
-            let first = *corners.next().expect("a leaf has a triangle");
-            corners.fold((first, first), |(lo, hi), c| (lo.inf(c), hi.sup(c)))
+            let mut corners = tree.node_triangles(n).flatten();
+            let first = corners.next().expect("a leaf has a triangle");
+            corners.fold((first, first), |(lo, hi), c| (lo.inf(&c), hi.sup(&c)))
         } else {
             let (l, r) = (b[k + 1], b[n.right as usize]);
             (l.0.inf(&r.0), l.1.sup(&r.1))
@@ -134,13 +134,14 @@ fn node_bounds(tree: &ObbTree) -> Vec<(Point3<f64>, Point3<f64>)> {
     b
 }
 
-/// The self-intersections of `mesh`, with its tree `tree` (built from it).
-pub fn self_intersections(mesh: &TriMesh, tree: &ObbTree) -> SelfIntersections {
-    let (welded, welded_vertices) = welded_triangles(&mesh.vertices, &mesh.triangles);
-    let degenerate: Vec<bool> = tree.triangles.par_iter().map(is_degenerate).collect();
+/// The self-intersections of the mesh `tree` was built from.
+pub fn self_intersections(tree: &ObbTree) -> SelfIntersections {
+    let degenerate: Vec<bool> = (0..tree.triangles.len())
+        .into_par_iter()
+        .map(|k| is_degenerate(&tree.corners(k)))
+        .collect();
     let ctx = Ctx {
         tree,
-        ids: tree.original.iter().map(|&o| welded[o as usize]).collect(),
         degenerate,
         bounds: node_bounds(tree),
     };
@@ -178,14 +179,15 @@ pub fn self_intersections(mesh: &TriMesh, tree: &ObbTree) -> SelfIntersections {
     SelfIntersections {
         pairs,
         degenerate,
-        welded_vertices,
+        welded_vertices: tree.vertices.len(),
     }
 }
 
 /// The same answer by brute force: every pair of triangles with an exact
 /// axis-aligned box prefilter and the same rules. Quadratic: for checking.
 pub fn self_intersections_brute_force(mesh: &TriMesh) -> SelfIntersections {
-    let (welded, welded_vertices) = welded_triangles(&mesh.vertices, &mesh.triangles);
+    let (welded, _) = welded_triangles(&mesh.vertices, &mesh.triangles);
+    let welded_vertices = welded.iter().flatten().collect::<HashSet<_>>().len();
     let tris: Vec<_> = (0..mesh.triangles.len())
         .map(|i| mesh.triangle(i))
         .collect();

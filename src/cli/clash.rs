@@ -225,11 +225,7 @@ fn self_report(
     let trees: Vec<ObbTree> = meshes.iter().map(|(_, _, m)| ObbTree::build(m)).collect();
     let build = ms(t);
     let t = Instant::now();
-    let found: Vec<SelfIntersections> = meshes
-        .iter()
-        .zip(&trees)
-        .map(|((_, _, m), tree)| self_intersections(m, tree))
-        .collect();
+    let found: Vec<SelfIntersections> = trees.iter().map(self_intersections).collect();
     let query = ms(t);
     let reports = meshes
         .iter()

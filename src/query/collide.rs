@@ -142,7 +142,8 @@ pub(crate) fn descend(
         match (na.is_leaf(), nb.is_leaf()) {
             (true, true) => {
                 pair.place_triangles(nb, &mut placed_tris);
-                for (i, ta) in a.node_triangles(na).iter().enumerate() {
+                for (i, ta) in a.node_triangles(na).enumerate() {
+                    let ta = &ta;
                     for (j, tb) in placed_tris.iter().enumerate() {
                         if leaf(na.start + i as u32, nb.start + j as u32, ta, tb) {
                             return box_tests;

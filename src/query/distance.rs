@@ -231,7 +231,8 @@ impl Search<'_, '_> {
         let (a, b) = (self.pair.a, self.pair.b);
         let (na, nb) = (&a.nodes[ia as usize], &b.nodes[ib as usize]);
         self.pair.place_triangles(nb, self.placed);
-        for (i, ta) in a.node_triangles(na).iter().enumerate() {
+        for (i, ta) in a.node_triangles(na).enumerate() {
+            let ta = &ta;
             for (j, tb) in self.placed.iter().enumerate() {
                 if !self.worth_f64(bounds_gap(ta, tb)) {
                     continue;

@@ -95,12 +95,7 @@ impl<'t> TreePair<'t> {
     #[inline]
     pub fn place_triangles(&self, nb: &Node, out: &mut Vec<[Point3<f64>; 3]>) {
         out.clear();
-        out.extend(
-            self.b
-                .node_triangles(nb)
-                .iter()
-                .map(|t| self.place.triangle(t)),
-        );
+        out.extend(self.b.node_triangles(nb).map(|t| self.place.triangle(&t)));
     }
 }
 

@@ -212,7 +212,7 @@ pub struct SelfMeshJson {
     pub mesh: Option<u32>,
     /// Triangles tested.
     pub triangles: usize,
-    /// Distinct positions after welding.
+    /// Distinct positions among the triangles' corners (vertices welded).
     pub welded_vertices: usize,
     /// Intersecting triangle pairs, degenerate triangles counted once each.
     pub pair_count: usize,

@@ -5,6 +5,7 @@ use super::node::{Node, NodeBox};
 use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
+use crate::mesh::weld::weld;
 use nalgebra::{Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 
@@ -39,18 +40,26 @@ const PARALLEL_MIN: usize = 4096;
 /// centroids, falling back to the median when one side would be empty, until
 /// it holds at most `leaf_size` triangles. Degenerate triangles are kept.
 /// Nodes are in one `Vec` in depth-first order; triangles are permuted so that
-/// each node covers a contiguous range, and their corners are stored in that
-/// order so that a leaf reads them without indirection.
+/// each node covers a contiguous range. The geometry is the mesh's welded
+/// vertices (equal coordinates are one vertex), in `f64` as the exact tests
+/// need them, numbered in order of first use by the permuted triangles — so
+/// a leaf's corners sit near its neighbours' in memory — and each triangle
+/// is three indices into them: 12 bytes a triangle plus 24 a vertex (about
+/// half a vertex a triangle on closed meshes), where a copy of the corners
+/// took 72.
 #[derive(Clone, Debug)]
 pub struct ObbTree {
     /// The nodes, root first, depth-first.
     pub nodes: Vec<Node>,
-    /// The triangles' corners in node order.
-    pub triangles: Vec<[Point3<f64>; 3]>,
+    /// The welded vertices, in order of first use by [`ObbTree::triangles`].
+    pub vertices: Vec<Point3<f64>>,
+    /// The triangles in node order, as indices into
+    /// [`ObbTree::vertices`] (corner order as in the mesh).
+    pub triangles: Vec<[u32; 3]>,
     /// `original[k]` is the index in the input mesh of `triangles[k]`.
     pub original: Vec<u32>,
-    /// `copy_of[k]`: for a triangle whose three corners (as a set, exactly)
-    /// are those of other triangles too, the first such slot in node order;
+    /// `copy_of[k]`: for a triangle whose three corners (as a set of welded
+    /// vertices, so exactly) are those of other triangles too, the first such slot in node order;
     /// `NO_COPY` for a triangle with no twin. The query decides a pair of
     /// twins once ([`crate::query::collide`]), so stacks of coincident
     /// triangles cost tests in proportion to their distinct shapes.
@@ -243,11 +252,13 @@ impl ObbTree {
         // Reserved for the worst case (2n − 1); give back what a real split
         // left unused.
         nodes.shrink_to_fit();
-        let original = items.par_iter().map(|it| it.index).collect();
-        let triangles: Vec<[Point3<f64>; 3]> = items.par_iter().map(|it| it.corners).collect();
+        let original: Vec<u32> = items.par_iter().map(|it| it.index).collect();
+        drop(items);
+        let (vertices, triangles) = shared_vertices(mesh, &original);
         let copy_of = twins(&triangles);
         ObbTree {
             nodes,
+            vertices,
             triangles,
             original,
             copy_of,
@@ -262,22 +273,29 @@ impl ObbTree {
         self.triangles.len()
     }
 
-    /// The triangles (in node order) that node `n` covers.
-    pub fn node_triangles(&self, n: &Node) -> &[[Point3<f64>; 3]] {
-        &self.triangles[n.start as usize..(n.start + n.count) as usize]
+    /// The corners of the triangle in slot `k` (node order).
+    #[inline]
+    pub fn corners(&self, k: usize) -> [Point3<f64>; 3] {
+        self.triangles[k].map(|i| self.vertices[i as usize])
+    }
+
+    /// The corners of the triangles (in node order) that node `n` covers.
+    #[inline]
+    pub fn node_triangles(&self, n: &Node) -> impl ExactSizeIterator<Item = [Point3<f64>; 3]> + '_ {
+        (n.start as usize..(n.start + n.count) as usize).map(|k| self.corners(k))
     }
 
     /// What the tree holds in memory, in bytes (allocated capacity, so
     /// spare room counts): its structure — nodes, the triangle permutation
     /// and the twin table ([`ObbTree::copy_of`]) — and its geometry, the
-    /// `f64` triangle corners copied into node order (72 bytes a triangle).
+    /// welded `f64` vertices and the triangles' indices into them.
     pub fn memory(&self) -> TreeMemory {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
         TreeMemory {
             structure: bytes(&self.nodes) + bytes(&self.original) + bytes(&self.copy_of),
-            geometry: bytes(&self.triangles),
+            geometry: bytes(&self.vertices) + bytes(&self.triangles),
         }
     }
 
@@ -316,26 +334,49 @@ impl ObbTree {
     /// The axis-aligned box of node `n`'s triangle corners (the AABB tree of
     /// the same split, for comparison).
     pub fn node_aabb(&self, n: &Node) -> Aabb {
-        Aabb::from_points(self.node_triangles(n).iter().flat_map(|t| t.iter()))
+        Aabb::from_points(&self.node_triangles(n).flatten().collect::<Vec<_>>())
             .expect("a node covers at least one triangle")
     }
 }
 
-/// [`ObbTree::copy_of`]: slots sorted by their corners' bit patterns (each
-/// triangle's three corners sorted first, so order and winding do not
-/// matter), then each run of equal keys pointed at its first slot.
+/// The geometry of the triangles `original` (mesh indices, in node order):
+/// the mesh's vertices welded ([`weld`]: equal coordinates are one vertex),
+/// kept only where used and numbered in order of first use, and each
+/// triangle's corners as indices into them.
+fn shared_vertices(mesh: &TriMesh, original: &[u32]) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
+    let (ids, count) = weld(&mesh.vertices);
+    let mut number = vec![u32::MAX; count];
+    let mut vertices = Vec::new();
+    let triangles = original
+        .iter()
+        .map(|&o| {
+            mesh.triangles[o as usize].map(|v| {
+                let id = ids[v as usize] as usize;
+                if number[id] == u32::MAX {
+                    number[id] = vertices.len() as u32;
+                    vertices.push(mesh.vertices[v as usize]);
+                }
+                number[id]
+            })
+        })
+        .collect();
+    vertices.shrink_to_fit();
+    (vertices, triangles)
+}
+
+/// [`ObbTree::copy_of`]: slots sorted by their sets of (welded) vertex
+/// indices, then each run of equal sets pointed at its first slot.
 /// O(n log n), in parallel.
-fn twins(triangles: &[[Point3<f64>; 3]]) -> Vec<u32> {
-    let key = |t: &[Point3<f64>; 3]| {
-        let mut k = t.map(|p| p.coords.map(f64::to_bits).into());
+fn twins(triangles: &[[u32; 3]]) -> Vec<u32> {
+    let key = |t: &[u32; 3]| {
+        let mut k = *t;
         k.sort_unstable();
         k
     };
-    let keys: Vec<[[u64; 3]; 3]> = triangles.par_iter().map(key).collect();
     let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]).then(a.cmp(&b)));
+    order.par_sort_unstable_by_key(|&k| (key(&triangles[k as usize]), k));
     let mut copy_of = vec![NO_COPY; triangles.len()];
-    for run in order.chunk_by(|&a, &b| keys[a as usize] == keys[b as usize]) {
+    for run in order.chunk_by(|&a, &b| key(&triangles[a as usize]) == key(&triangles[b as usize])) {
         if run.len() > 1 {
             for &k in run {
                 copy_of[k as usize] = run[0];

@@ -334,7 +334,7 @@ impl ObbTree {
     /// The axis-aligned box of node `n`'s triangle corners (the AABB tree of
     /// the same split, for comparison).
     pub fn node_aabb(&self, n: &Node) -> Aabb {
-        Aabb::from_points(&self.node_triangles(n).flatten().collect::<Vec<_>>())
+        Aabb::from_points(self.node_triangles(n).flatten())
             .expect("a node covers at least one triangle")
     }
 }

@@ -1,7 +1,7 @@
 """Type stubs of the `bvtool` extension module (see docs/python.md)."""
 
 from os import PathLike
-from typing import Any, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -290,6 +290,26 @@ class Round:
     @property
     def volume(self) -> float: ...
 
+class BudgetHull:
+    """A convex polytope of at most `max` vertices and `max` faces that
+    contains every vertex (`fit(..., hull_max=N)`)."""
+
+    @property
+    def vertices(self) -> F64:
+        """`(n, 3)`."""
+    @property
+    def faces(self) -> List[List[int]]:
+        """Convex polygons of vertex indices, counter-clockwise from outside."""
+    @property
+    def max(self) -> int: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def volume(self) -> float: ...
+    @property
+    def extra_volume_ratio(self) -> Optional[float]:
+        """`volume / hull_volume - 1`; `None` for flat points."""
+
 class Fit:
     @property
     def aabb(self) -> Aabb: ...
@@ -301,6 +321,8 @@ class Fit:
     def capsule(self) -> Optional[Round]: ...
     @property
     def cylinder(self) -> Optional[Round]: ...
+    @property
+    def hull_budget(self) -> Optional[BudgetHull]: ...
     @property
     def hull_volume(self) -> float: ...
     @property
@@ -317,6 +339,7 @@ def fit(
     *,
     capsule: bool = False,
     cylinder: bool = False,
+    hull_max: Optional[int] = None,
 ) -> Fit: ...
 
 class Part:

@@ -31,11 +31,13 @@ fn scene_of(mesh: &Mesh) -> bvtool::Scene {
 /// covariance frame) or `"pca"` (vertex covariance); `sphere` is
 /// `"exact"` (the minimum enclosing sphere), `"ritter"` or `"centroid"`.
 /// With `capsule` and `cylinder`, also a near-minimal capsule and cylinder
-/// (axis searched; `bvtool fit --capsule --cylinder`). Every volume
+/// (axis searched; `bvtool fit --capsule --cylinder`). With `hull_max=N`
+/// (8 to 1024; 255 is PhysX's and Unity's limit), also a convex hull of at
+/// most N vertices and N faces (`bvtool fit --hull-max N`). Every volume
 /// contains every vertex (rounded outward). Boxes carry half extents;
 /// quaternions are (x, y, z, w).
 #[pyfunction]
-#[pyo3(signature = (mesh, obb = "tight", sphere = "exact", *, capsule = false, cylinder = false))]
+#[pyo3(signature = (mesh, obb = "tight", sphere = "exact", *, capsule = false, cylinder = false, hull_max = None))]
 pub fn fit(
     py: Python<'_>,
     mesh: &Bound<'_, PyAny>,
@@ -43,7 +45,14 @@ pub fn fit(
     sphere: &str,
     capsule: bool,
     cylinder: bool,
+    hull_max: Option<usize>,
 ) -> PyResult<Fit> {
+    use bvtool::fit::hull_budget::{MAX_BUDGET, MIN_BUDGET};
+    if let Some(n) = hull_max.filter(|n| !(MIN_BUDGET..=MAX_BUDGET).contains(n)) {
+        return Err(value_error(format!(
+            "hull_max {n}: expected {MIN_BUDGET} to {MAX_BUDGET}"
+        )));
+    }
     let obb: ObbMethod = obb.parse().map_err(|_| {
         value_error(format!(
             "obb {obb:?}: expected \"tight\", \"hull\" or \"pca\""
@@ -57,6 +66,7 @@ pub fn fit(
     let opts = FitOptions {
         capsule,
         cylinder,
+        hull_max,
         ..FitOptions::of(obb, sphere)
     };
     let scene = match mesh.cast::<Scene>() {
@@ -93,6 +103,14 @@ pub fn fit(
             half_length: c.half_height,
             quaternion: c.rotation_xyzw,
             volume: c.volume,
+        }),
+        hull_budget: v.hull_budget.as_ref().map(|h| BudgetHull {
+            vertices: h.vertices.clone(),
+            faces: h.faces.clone(),
+            max: h.max,
+            exact: h.exact,
+            volume: h.volume,
+            extra_volume_ratio: h.extra_volume_ratio,
         }),
         hull_volume: v.hull_volume,
         hull_vertices: v.hull_vertices,
@@ -146,6 +164,49 @@ impl Round {
     }
 }
 
+/// A convex polytope of at most `max` vertices and `max` faces containing
+/// every vertex (`fit(..., hull_max=N)`).
+#[pyclass(frozen, module = "bvtool", from_py_object)]
+#[derive(Clone)]
+pub struct BudgetHull {
+    vertices: Vec<[f64; 3]>,
+    /// Faces: convex polygons as lists of vertex indices, counter-clockwise
+    /// seen from outside.
+    #[pyo3(get)]
+    faces: Vec<Vec<u32>>,
+    /// The budget.
+    #[pyo3(get)]
+    max: usize,
+    /// Whether it is the exact convex hull.
+    #[pyo3(get)]
+    exact: bool,
+    /// Volume.
+    #[pyo3(get)]
+    volume: f64,
+    /// `volume / hull_volume - 1`: the volume given up (`None` for flat
+    /// points).
+    #[pyo3(get)]
+    extra_volume_ratio: Option<f64>,
+}
+
+#[pymethods]
+impl BudgetHull {
+    /// The vertices, `(n, 3)`.
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        arrays::rows_array(py, self.vertices.concat(), 3)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "BudgetHull({} vertices, {} faces, max {}, volume {})",
+            self.vertices.len(),
+            self.faces.len(),
+            self.max,
+            self.volume
+        )
+    }
+}
+
 /// The volumes `fit` returns.
 #[pyclass(frozen, module = "bvtool", get_all)]
 pub struct Fit {
@@ -160,6 +221,8 @@ pub struct Fit {
     /// With `cylinder=True`: the cylinder (`half_length` is half its
     /// height), else `None`.
     cylinder: Option<Round>,
+    /// With `hull_max=N`: the convex hull under that budget, else `None`.
+    hull_budget: Option<BudgetHull>,
     /// Volume of the convex hull: the least any convex volume can have.
     hull_volume: f64,
     /// Vertices of the convex hull.

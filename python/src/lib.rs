@@ -46,6 +46,7 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<fit::Obb>()?;
     m.add_class::<fit::Sphere>()?;
     m.add_class::<fit::Round>()?;
+    m.add_class::<fit::BudgetHull>()?;
     m.add_function(wrap_pyfunction!(fit::fit, m)?)?;
     m.add_class::<scene_queries::Part>()?;
     m.add_class::<scene_queries::Clash>()?;

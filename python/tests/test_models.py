@@ -109,6 +109,29 @@ def test_capsule_and_cylinder_match_the_command_line(models, cli, path):
     assert bvtool.fit(m).capsule is None
 
 
+@pytest.mark.parametrize("path", SCENES[:4])
+def test_hull_under_a_budget_matches_the_command_line(models, cli, path):
+    doc = cli("fit", models / path, "--hull-max", "64")["files"][0]["hull_budget"]
+    f = bvtool.fit(bvtool.load(models / path), hull_max=64)
+    h = f.hull_budget
+    assert h.vertices.tolist() == doc["vertices"] and h.faces == doc["faces"]
+    assert (h.max, h.exact, h.volume) == (64, doc["exact"], doc["volume"])
+    assert len(h.vertices) <= 64 and len(h.faces) <= 64
+    # Every used vertex on the inner side of every face's plane (numpy's
+    # arithmetic, a hair of slack; the Rust suite checks it exactly).
+    m = bvtool.load_mesh(models / path)
+    p = m.vertices[np.unique(m.triangles)]
+    slack = 1e-9 * np.abs(p).max()
+    for face in h.faces:
+        v = h.vertices[face]
+        n = np.cross(v, np.roll(v, -1, axis=0)).sum(axis=0)  # Newell's normal
+        n /= np.linalg.norm(n)
+        assert np.all((p - v[0]) @ n <= slack)
+    assert f.hull_volume <= h.volume
+    with pytest.raises(ValueError, match="hull_max 7"):
+        bvtool.fit(m, hull_max=7)
+
+
 def pair_poses(models, a, b, n, seed):
     """The pair's meshes and n poses near contact: about half of them meet."""
     ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)

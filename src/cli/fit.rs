@@ -61,6 +61,14 @@ pub struct Args {
     /// Also fit a near-minimal cylinder (as --capsule).
     #[arg(long)]
     cylinder: bool,
+    /// Also fit a convex hull of at most N vertices and N faces (default 255,
+    /// PhysX's and Unity's limit; 64 for a GPU profile; 8 to 1024): the box
+    /// along the OBB's axes cut by the exact hull's supporting planes,
+    /// deepest first, while the budget holds. Contains every vertex; reports
+    /// the volume it gives up over the exact hull.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "255",
+          value_parser = clap::value_parser!(u16).range(8..=1024))]
+    hull_max: Option<u16>,
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
@@ -107,6 +115,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             .map(|k| k.parse().expect("clap checked")),
         capsule: args.capsule,
         cylinder: args.cylinder,
+        hull_max: args.hull_max.map(usize::from),
     };
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results

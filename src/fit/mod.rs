@@ -6,12 +6,14 @@
 pub mod aabb;
 pub mod covariance;
 pub mod hull;
+pub mod hull_budget;
 pub mod kdop;
 pub mod method;
 pub mod min_rect;
 pub mod min_sphere;
 pub mod obb;
 pub mod obb_f32;
+pub mod polytope;
 pub mod round;
 pub mod sphere;
 pub mod symmetric_eigen3;
@@ -19,6 +21,7 @@ pub mod tight_obb;
 
 pub use aabb::Aabb;
 pub use hull::{ConvexHull, HullError};
+pub use hull_budget::BudgetHull;
 pub use kdop::{Kdop, KdopKind};
 pub use method::{
     ObbMethod, SphereMethod, UnknownMethod, obb, obb_with_covariance, sphere, sphere_with_hull,

@@ -7,7 +7,8 @@ use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
 use crate::fit::covariance;
 use crate::fit::{
-    self, Aabb, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod, Sphere, SphereMethod,
+    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod, Sphere,
+    SphereMethod,
 };
 use crate::mesh::{Geometry, MeshInstance, Scene, instance_points, placed_points};
 use nalgebra::{Matrix3, Point3};
@@ -59,6 +60,8 @@ pub struct FitOptions {
     pub capsule: bool,
     /// Also fit a near-minimal cylinder.
     pub cylinder: bool,
+    /// Also fit a convex hull of at most this many vertices and faces.
+    pub hull_max: Option<usize>,
 }
 
 impl FitOptions {
@@ -77,6 +80,7 @@ impl FitOptions {
             kdop: None,
             capsule: false,
             cylinder: false,
+            hull_max: None,
         }
     }
 }
@@ -167,6 +171,45 @@ impl KdopFit {
             faces: k.faces.clone(),
             volume: k.volume(),
             surface_area: k.surface_area(),
+        }
+    }
+}
+
+/// A convex hull under a vertex and face budget as JSON.
+#[derive(Debug, Serialize)]
+pub struct BudgetHullFit {
+    /// The budget: at most this many vertices and this many faces.
+    pub max: usize,
+    /// Vertices.
+    pub vertices: Vec<[f64; 3]>,
+    /// Faces: convex polygons of vertex indices, counter-clockwise seen
+    /// from outside.
+    pub faces: Vec<Vec<u32>>,
+    /// Hull planes cut into the starting box.
+    pub planes: usize,
+    /// Whether it is the exact hull (up to a push of rounding size).
+    pub exact: bool,
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+    /// The volume it gives up: `volume / hull_volume − 1` (`null` for
+    /// flat points, whose hull has no volume).
+    pub extra_volume_ratio: Option<f64>,
+}
+
+impl BudgetHullFit {
+    fn new(b: &BudgetHull, hull_volume: f64) -> BudgetHullFit {
+        let volume = b.volume();
+        BudgetHullFit {
+            max: b.max,
+            vertices: b.vertices.iter().map(xyz).collect(),
+            faces: b.faces.clone(),
+            planes: b.planes,
+            exact: b.exact,
+            volume,
+            surface_area: b.surface_area(),
+            extra_volume_ratio: (hull_volume > 0.0).then(|| volume / hull_volume - 1.0),
         }
     }
 }
@@ -301,6 +344,9 @@ pub struct Volumes {
     /// OBB's frame.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kdops: Option<[KdopFit; 2]>,
+    /// With `--hull-max N`: a convex hull of at most N vertices and faces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hull_budget: Option<BudgetHullFit>,
     /// Volume of the convex hull: the least any convex volume can have.
     pub hull_volume: f64,
     /// Hull vertices.
@@ -453,6 +499,10 @@ pub fn fit_points(
                 fit("mesh", [0.0, 0.0, 0.0, 1.0], nalgebra::Matrix3::identity()),
                 fit("obb", b.rotation_xyzw(), b.axes),
             ]
+        }),
+        hull_budget: opts.hull_max.map(|max| {
+            let b = BudgetHull::new(&hull, &obbs[0].1, max).expect("points are not empty");
+            BudgetHullFit::new(&b, hull.volume())
         }),
         hull_volume: hull.volume(),
         hull_vertices: hull.vertices.len(),
@@ -797,6 +847,21 @@ impl Volumes {
                 String::new(),
                 format!("{} vertices, {} faces", k.vertices.len(), k.faces.len()),
                 unit.tuple(&k.rotation_xyzw),
+            ]);
+        }
+        if let Some(h) = &self.hull_budget {
+            t.row(vec![
+                format!("hull ≤ {}", h.max),
+                if h.exact {
+                    "exact".into()
+                } else {
+                    format!("{} planes", h.planes)
+                },
+                num(h.volume, 5),
+                ratio(h.volume),
+                String::new(),
+                format!("{} vertices, {} faces", h.vertices.len(), h.faces.len()),
+                String::new(),
             ]);
         }
         t.row(vec![

@@ -179,17 +179,12 @@ fn corpus_models() {
             3.8253e-3,
         ),
     ];
-    let mut n = 0;
-    for (e, scene) in common::valid_scenes(&dir) {
-        if scene.triangle_count() == 0 || scene.triangle_count() > 2_000_000 {
-            continue;
+    let sets = common::corpus_point_sets(&dir);
+    for (path, points) in &sets {
+        let (cyl, _) = check(points, path, false);
+        if let Some((_, v)) = trimesh.iter().find(|(p, _)| p == path) {
+            assert!(cyl <= *v, "{path}: cylinder {cyl} vs trimesh {v}");
         }
-        let points = scene.world_points(false);
-        let (cyl, _) = check(&points, &e.path, false);
-        if let Some((_, v)) = trimesh.iter().find(|(p, _)| *p == e.path) {
-            assert!(cyl <= *v, "{}: cylinder {cyl} vs trimesh {v}", e.path);
-        }
-        n += 1;
     }
-    assert!(n > 150, "{n} models checked");
+    assert!(sets.len() > 150, "{} models checked", sets.len());
 }

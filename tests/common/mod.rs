@@ -85,6 +85,17 @@ pub fn valid_scenes(dir: &std::path::Path) -> Vec<(Entry, bvtool::Scene)> {
         .collect()
 }
 
+/// The world vertices (those the triangles use) of every valid corpus
+/// model with 1 to 2 million triangles, by path: the point sets the
+/// fitters' corpus tests bound.
+pub fn corpus_point_sets(dir: &std::path::Path) -> Vec<(String, Vec<nalgebra::Point3<f64>>)> {
+    valid_scenes(dir)
+        .into_iter()
+        .filter(|(_, s)| (1..=2_000_000).contains(&s.triangle_count()))
+        .map(|(e, s)| (e.path, s.world_points(false)))
+        .collect()
+}
+
 /// The triangles of one placed primitive in world coordinates, placed by
 /// its own transform (an oracle independent of shared trees and poses).
 pub fn world_triangles(inst: &bvtool::mesh::MeshInstance) -> Vec<[nalgebra::Point3<f64>; 3]> {

@@ -95,6 +95,7 @@ pub fn pipeline(scene: &Scene) {
         kdop: Some(bvtool::fit::KdopKind::K26),
         capsule: true,
         cylinder: true,
+        hull_max: Some(64),
     };
     if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {
         let json = serde_json::to_value(&v).expect("volumes serialize");

@@ -128,17 +128,21 @@ impl Placed {
 }
 
 /// Cells in row-major order on a square grid until the copies hold at least
-/// `target` triangles.
+/// `target` triangles (one cell at least).
 fn layout(units: &[Unit], target: usize) -> (Vec<Placed>, Vec<[String; 2]>) {
     let mut rng = Rng(14);
     let (mut copies, mut pairs, mut total) = (Vec::new(), Vec::new(), 0);
     let mut cells = Vec::new();
+    // At least one cell, so that the poses have a part to aim at.
     let mut k = 0;
-    while total < target {
+    loop {
         let unit = k % units.len();
         total += units[unit].indices.len() * if k % 4 == 0 { 2 } else { 1 };
         cells.push(unit);
         k += 1;
+        if total >= target {
+            break;
+        }
     }
     let side = (cells.len() as f64).sqrt().ceil() as usize;
     for (k, &unit) in cells.iter().enumerate() {

@@ -1,5 +1,7 @@
 //! `bvtool compare`: its figures against independent bounds.
 
+mod common;
+
 use bvtool::mesh::{Format, Geometry, Scene};
 use bvtool::query::{ContactMode, collide, poses::near_boundary};
 use bvtool::report::compare::{CompareOptions, Comparison};
@@ -80,11 +82,7 @@ fn cube_volumes_and_the_aabb_under_rotation_are_bounded_exactly() {
 
 #[test]
 fn the_aabb_tree_finds_the_same_pairs_with_more_work() {
-    let scene = bvtool::load::load(
-        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj")),
-        &Default::default(),
-    )
-    .unwrap();
+    let scene = common::repo_scene("torus.obj");
     let mesh = scene.flatten();
     let obb = ObbTree::build(&mesh);
     let aabb = obb.with_aabb_boxes();

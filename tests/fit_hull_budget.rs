@@ -45,12 +45,7 @@ fn check(points: &[Point3<f64>], max: usize, what: &str) -> BudgetHull {
 
 #[test]
 fn shapes() {
-    let torus = bvtool::load::load(
-        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj")),
-        &Default::default(),
-    )
-    .unwrap()
-    .world_points(false);
+    let torus = common::repo_scene("torus.obj").world_points(false);
     let soup = common::shapes::soup(500, 3).vertices;
     for (pts, what) in [(&torus, "torus"), (&soup, "soup")] {
         let v: Vec<f64> = [8, 64, 255, 512]

@@ -3,6 +3,8 @@
 //! range, the permutation is one, degenerate triangles are kept, and the
 //! statistics match a direct walk.
 
+mod common;
+
 use bvtool::TriMesh;
 use bvtool::fit::Aabb;
 use bvtool::tree::{Node, ObbTree, TreeStats};
@@ -164,12 +166,7 @@ fn sliver_leaves_contain_their_corners() {
 /// equal to the mesh's, and 24 bytes of geometry a triangle.
 #[test]
 fn vertices_are_welded_and_shared() {
-    let torus = bvtool::load::load(
-        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj")),
-        &Default::default(),
-    )
-    .unwrap()
-    .flatten();
+    let torus = common::repo_scene("torus.obj").flatten();
     let mut soup = TriMesh::default();
     soup.vertices.push(Point3::new(1e3, 0.0, 0.0)); // unused
     for (k, t) in torus.triangles.iter().enumerate() {

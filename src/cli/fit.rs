@@ -3,6 +3,7 @@
 use super::batch::{self, Files};
 use super::output::{Failure, Outcome};
 use bvtool::Error;
+use bvtool::fit::hull_budget::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::LoadOptions;
 use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
@@ -66,9 +67,9 @@ pub struct Args {
     /// along the OBB's axes cut by the exact hull's supporting planes,
     /// deepest first, while the budget holds. Contains every vertex; reports
     /// the volume it gives up over the exact hull.
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "255",
-          value_parser = clap::value_parser!(u16).range(8..=1024))]
-    hull_max: Option<u16>,
+    #[arg(long, value_name = "N", num_args = 0..=1,
+          value_parser = clap::value_parser!(u16).range(MIN_BUDGET as i64..=MAX_BUDGET as i64))]
+    hull_max: Option<Option<u16>>,
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
@@ -115,7 +116,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             .map(|k| k.parse().expect("clap checked")),
         capsule: args.capsule,
         cylinder: args.cylinder,
-        hull_max: args.hull_max.map(usize::from),
+        hull_max: args.hull_max.map(|n| n.map_or(DEFAULT_BUDGET, usize::from)),
     };
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results

@@ -29,7 +29,7 @@
 //! A plane whose cut would break the budget is set aside; after
 //! [`REJECTIONS`] in a row the search stops. With a budget the exact hull
 //! fits in, every plane ends up used or cutting nothing: the result is the
-//! hull (pushed out by the margin), with coplanar triangles as one face.
+//! hull (up to the rounding push), with coplanar triangles as one face.
 
 use super::hull::ConvexHull;
 use super::obb::Obb;
@@ -216,9 +216,7 @@ fn spanning(vertices: Vec<Point3<f64>>, points: &[Point3<f64>], push: f64) -> Ve
     if hull.dimension < 3 || points.iter().all(|p| hull.contains(p)) {
         return vertices;
     }
-    let c = Point3::from(
-        vertices.iter().map(|v| v.coords).sum::<Vector3<f64>>() / vertices.len() as f64,
-    );
+    let c = polytope::centroid(&vertices).expect("a 3-D hull has vertices");
     let diameter = vertices.iter().map(|v| (v - c).norm()).fold(0.0, f64::max) * 2.0;
     let mut s = push / diameter.max(f64::MIN_POSITIVE);
     // Doubling the size (s = 1) contains any point within the polytope's

@@ -135,7 +135,8 @@ pub fn dot_interval(d: &Vector3<f64>, p: &Point3<f64>) -> (f64, f64) {
     (v - err, v + err)
 }
 
-fn centroid(points: &[Point3<f64>]) -> Option<Point3<f64>> {
+/// The mean of `points`; `None` for none.
+pub fn centroid(points: &[Point3<f64>]) -> Option<Point3<f64>> {
     if points.is_empty() {
         return None;
     }

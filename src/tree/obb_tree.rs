@@ -373,10 +373,11 @@ fn twins(triangles: &[[u32; 3]]) -> Vec<u32> {
         k.sort_unstable();
         k
     };
+    let keys: Vec<[u32; 3]> = triangles.par_iter().map(key).collect();
     let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
-    order.par_sort_unstable_by_key(|&k| (key(&triangles[k as usize]), k));
+    order.par_sort_unstable_by_key(|&k| (keys[k as usize], k));
     let mut copy_of = vec![NO_COPY; triangles.len()];
-    for run in order.chunk_by(|&a, &b| key(&triangles[a as usize]) == key(&triangles[b as usize])) {
+    for run in order.chunk_by(|&a, &b| keys[a as usize] == keys[b as usize]) {
         if run.len() > 1 {
             for &k in run {
                 copy_of[k as usize] = run[0];

@@ -73,6 +73,14 @@ pub fn manifest(dir: &std::path::Path) -> Vec<Entry> {
         .files
 }
 
+/// A model of the repository's own `models/` folder, loaded.
+pub fn repo_scene(name: &str) -> bvtool::Scene {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(name);
+    bvtool::load::load(&path, &Default::default()).unwrap()
+}
+
 /// The manifest's valid entries that load, with their loaded scenes.
 pub fn valid_scenes(dir: &std::path::Path) -> Vec<(Entry, bvtool::Scene)> {
     manifest(dir)

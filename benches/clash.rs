@@ -19,7 +19,7 @@
 use bvtool::clash::broad::{boxes_overlap, overlapping_pairs};
 use bvtool::clash::{ClashOptions, ClashScene, Grouping, self_intersections};
 use bvtool::load::load;
-use bvtool::tree::ObbTree;
+use bvtool::tree::AabbTree;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
         let mesh = load(&dir.join(rel), &Default::default()).unwrap().flatten();
         g.bench_function(name, |b| {
             b.iter(|| {
-                let tree = ObbTree::build(&mesh);
+                let tree = AabbTree::build(&mesh);
                 self_intersections(&tree).pairs.len()
             })
         });

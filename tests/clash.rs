@@ -11,7 +11,7 @@ use bvtool::clash::{
 };
 use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
 use bvtool::query::triangle::{segment_triangle_intersect, triangles_intersect};
-use bvtool::tree::ObbTree;
+use bvtool::tree::AabbTree;
 use bvtool::{TriMesh, TriangleSource};
 use nalgebra::{Matrix4, Point3, Rotation3, Translation3, Vector3};
 use rand::{Rng, SeedableRng};
@@ -438,14 +438,12 @@ fn mesh(points: &[[f64; 3]], tris: &[[u32; 3]]) -> TriMesh {
 }
 
 fn selfx(m: &TriMesh) -> SelfIntersections {
-    let tree = ObbTree::build_with_leaf_size(m, 1);
-    let got = self_intersections(&tree);
-    assert_eq!(
-        got,
-        self_intersections_brute_force(m),
-        "tree vs brute force"
-    );
-    got
+    let want = self_intersections_brute_force(m);
+    for leaf in [1, 3, bvtool::tree::AABB_LEAF_SIZE] {
+        let got = self_intersections(&AabbTree::build_with_leaf_size(m, leaf));
+        assert_eq!(got, want, "tree (leaf size {leaf}) vs brute force");
+    }
+    want
 }
 
 /// CGAL's adjacency rules, one configuration each, with vertices split
@@ -635,6 +633,20 @@ fn self_intersections_equal_brute_force() {
     let grid = mesh(&pts, &tris);
     let found = selfx(&grid);
     assert!(!found.pairs.is_empty());
+    // The same grid beyond the `f32` range of the tree's boxes and below
+    // it (scaled by powers of two, so exactly the same configuration): the
+    // boxes round outwards to ±f32::MAX, ±∞ or 0 and prune nothing, the
+    // exact tests still decide, and the answer is the same. (Scales where
+    // the predicates' products neither overflow nor underflow: Shewchuk's
+    // arithmetic is exact only there.)
+    for scale in [2f64.powi(200), 2f64.powi(-300), -2f64.powi(127)] {
+        let far: Vec<[f64; 3]> = pts.iter().map(|p| p.map(|x| x * scale)).collect();
+        assert_eq!(
+            selfx(&mesh(&far, &tris)).pairs,
+            found.pairs,
+            "scale {scale:e}"
+        );
+    }
     let g = sphere(1.0, 24);
     let s = TriMesh {
         vertices: g.positions.clone(),

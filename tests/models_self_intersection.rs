@@ -2,31 +2,35 @@
 //! the pairs of `clash --self --whole` against CGAL's `self_intersections`
 //! (../shared/peers/cgal, run on the very triangles bvtool tested, written
 //! out as an OBJ), every difference explained by an exact test; skipped
-//! with a message when the CGAL peer is not built.
+//! with a message when the CGAL peer is not built (`.ci/run` builds it).
 
 mod common;
 
 use bvtool::clash::self_intersections;
 use bvtool::mesh::weld::weld;
 use bvtool::query::triangle::triangles_intersect;
-use bvtool::tree::ObbTree;
+use bvtool::tree::AabbTree;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
+/// The CGAL peer: `$BVTOOL_CGAL`, else where `.ci/run` builds it
+/// (`target/peers/cgal`), else beside its source in `../shared/peers/cgal`.
 fn cgal() -> Option<PathBuf> {
-    let p =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/peers/cgal/self_intersections");
-    if p.is_file() {
-        Some(p)
-    } else {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        std::env::var_os("BVTOOL_CGAL").map(PathBuf::from),
+        Some(root.join("target/peers/cgal/self_intersections")),
+        Some(root.join("../shared/peers/cgal/self_intersections")),
+    ];
+    let found = candidates.into_iter().flatten().find(|p| p.is_file());
+    if found.is_none() {
         eprintln!(
-            "skipping: CGAL peer not built at {} (see its build.sh)",
-            p.display()
+            "skipping: CGAL peer not built (.ci/run builds it into target/peers/cgal; see ../shared/peers/cgal/build.sh)"
         );
-        None
     }
+    found
 }
 
 fn compare(rel: &str) {
@@ -35,7 +39,7 @@ fn compare(rel: &str) {
     };
     let scene = bvtool::load::load(&dir.join(rel), &Default::default()).unwrap();
     let mesh = scene.flatten();
-    let tree = ObbTree::build(&mesh);
+    let tree = AabbTree::build(&mesh);
     let ours: BTreeSet<(u32, u32)> = self_intersections(&tree).pairs.into_iter().collect();
     // The same triangles for CGAL: positions printed round-trip exact.
     let mut obj = String::new();

@@ -341,7 +341,7 @@ pub fn self_intersections(py: Python<'_>, mesh: &Bound<'_, PyAny>) -> PyResult<S
         return Err(GeometryError::new_err("the mesh has no triangles to test"));
     }
     Ok(SelfIntersections(py.detach(|| {
-        let tree = bvtool::tree::ObbTree::build(&m);
+        let tree = bvtool::tree::AabbTree::build(&m);
         bvtool::clash::self_intersections(&tree)
     })))
 }

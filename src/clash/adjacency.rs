@@ -33,14 +33,20 @@ pub fn adjacent_triangles_intersect(
     b: &[Point3<f64>; 3],
     ib: &[u32; 3],
 ) -> bool {
-    // Which corner of b each corner of a shares (ids of a proper triangle
-    // are distinct).
-    let shared: [Option<usize>; 3] = ia.map(|v| ib.iter().position(|&w| w == v));
-    match shared.iter().flatten().count() {
+    // Bit 3i + j: corner i of a is corner j of b (ids of a proper triangle
+    // are distinct, so each row and column has at most one bit). Formed
+    // without branches: most pairs a descent meets are neighbours.
+    let mut shared = 0u32;
+    for (i, v) in ia.iter().enumerate() {
+        for (j, w) in ib.iter().enumerate() {
+            shared |= ((v == w) as u32) << (3 * i + j);
+        }
+    }
+    match shared.count_ones() {
         0 => triangles_intersect(a, b),
         1 => {
-            let i = shared.iter().position(Option::is_some).expect("one");
-            let j = shared[i].expect("one");
+            let bit = shared.trailing_zeros() as usize;
+            let (i, j) = (bit / 3, bit % 3);
             let (a1, a2, b1, b2) = (
                 &a[(i + 1) % 3],
                 &a[(i + 2) % 3],
@@ -60,8 +66,14 @@ pub fn adjacent_triangles_intersect(
             segment_triangle_intersect(a1, a2, b) || segment_triangle_intersect(b1, b2, a)
         }
         2 => {
-            let r = shared.iter().position(Option::is_none).expect("one");
-            let s = (0..3).find(|j| !shared.contains(&Some(*j))).expect("one");
+            // The unshared corners: the row of a and the column of b with
+            // no bit.
+            const ROW: u32 = 0b111;
+            const COLUMN: u32 = 0b001_001_001;
+            let r = (0..3)
+                .find(|i| shared & (ROW << (3 * i)) == 0)
+                .expect("one");
+            let s = (0..3).find(|j| shared & (COLUMN << j) == 0).expect("one");
             if Plane::new(a).side(&b[s]) != 0 {
                 return false;
             }

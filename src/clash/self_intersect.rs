@@ -2,20 +2,22 @@
 //! fold over each other, with CGAL's adjacency rules
 //! ([`super::adjacency`]) on vertices welded by position ([`super::weld`]).
 //!
-//! The mesh's OBB tree is descended against itself: a node with itself
-//! yields its two children with themselves and with each other, two
-//! distinct nodes are pruned by the conservative `f32` separating-axis test
-//! ([`crate::query::sat::overlap`]) and split as in
-//! [`crate::query::collide`], so every unordered pair of triangles whose
-//! boxes may meet is reached exactly once. Leaf pairs run the exact rules.
-//! The descent is split into independent node pairs near the root and run
-//! on every thread (rayon). Degenerate (zero-area) triangles are reported
-//! as a pair with themselves and take part in no other pair, as in CGAL.
+//! The mesh's AABB tree ([`AabbTree`]: no pose turns a box inside one mesh,
+//! so exact axis-aligned boxes do, and they build in a fraction of an OBB
+//! tree's time) is descended against itself: a node with itself yields its
+//! two children with themselves and with each other, two distinct nodes are
+//! pruned when their boxes are apart and otherwise the one with more
+//! triangles is split, so every unordered pair of triangles whose boxes may
+//! meet is reached exactly once. In a leaf pair each triangle pair's own
+//! boxes are compared before the exact rules run. The descent is split into
+//! independent node pairs near the root and run on every thread (rayon).
+//! Degenerate (zero-area) triangles are reported as a pair with themselves
+//! and take part in no other pair, as in CGAL.
 
 use super::adjacency::{adjacent_triangles_intersect, is_degenerate};
 use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
-use crate::tree::ObbTree;
+use crate::tree::{AabbTree, Box32};
 use nalgebra::Point3;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -48,29 +50,24 @@ impl SelfIntersections {
 
 /// What every leaf test of one descent reads.
 struct Ctx<'a> {
-    tree: &'a ObbTree,
-    /// Degenerate flags, in the tree's order.
-    degenerate: Vec<bool>,
-    /// Each node's axis-aligned box (`f64`, exact: min and max of its
-    /// corners).
-    bounds: Vec<(Point3<f64>, Point3<f64>)>,
+    tree: &'a AabbTree,
+    /// The triangles' boxes in the tree's order, a degenerate triangle's
+    /// empty (so that it meets no other: one test prunes both ways).
+    boxes: Vec<Box32>,
 }
 
 impl Ctx<'_> {
-    fn overlap(&self, i: u32, j: u32) -> bool {
-        let (a, b) = (&self.bounds[i as usize], &self.bounds[j as usize]);
-        (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k])
-    }
-
     /// Tests triangles `k` and `l` (tree order) and records the pair.
+    #[inline]
     fn test(&self, k: usize, l: usize, out: &mut Vec<(u32, u32)>) {
-        if self.degenerate[k] || self.degenerate[l] {
+        let t = self.tree;
+        if !self.boxes[k].overlaps(&self.boxes[l]) {
             return;
         }
         // The tree's vertex indices are welded ids: equal positions, one id.
-        let (t, ids) = (self.tree, &self.tree.triangles);
+        let ids = &t.triangles;
         if adjacent_triangles_intersect(&t.corners(k), &ids[k], &t.corners(l), &ids[l]) {
-            let (a, b) = (self.tree.original[k], self.tree.original[l]);
+            let (a, b) = (t.original[k], t.original[l]);
             out.push((a.min(b), a.max(b)));
         }
     }
@@ -92,17 +89,10 @@ impl Ctx<'_> {
             }
             return;
         }
-        if !self.overlap(i, j) {
+        if !a.bx.overlaps(&b.bx) {
             return;
         }
-        let split_a = !a.is_leaf()
-            && (b.is_leaf() || {
-                let h = |n: &crate::tree::Node| {
-                    n.bx.half_extents[..3].iter().map(|x| x * x).sum::<f32>()
-                };
-                h(a) >= h(b)
-            });
-        if split_a {
+        if !a.is_leaf() && (b.is_leaf() || a.count >= b.count) {
             stack.extend([(i + 1, j), (a.right, j)]);
         } else if !b.is_leaf() {
             stack.extend([(i, j + 1), (i, b.right)]);
@@ -117,34 +107,16 @@ impl Ctx<'_> {
     }
 }
 
-/// Every node's axis-aligned box, children before parents (they follow
-/// their parent in depth-first order).
-fn node_bounds(tree: &ObbTree) -> Vec<(Point3<f64>, Point3<f64>)> {
-    let mut b = vec![(Point3::origin(), Point3::origin()); tree.nodes.len()];
-    for (k, n) in tree.nodes.iter().enumerate().rev() {
-        b[k] = if n.is_leaf() {
-            let mut corners = tree.node_triangles(n).flatten();
-            let first = corners.next().expect("a leaf has a triangle");
-            corners.fold((first, first), |(lo, hi), c| (lo.inf(&c), hi.sup(&c)))
-        } else {
-            let (l, r) = (b[k + 1], b[n.right as usize]);
-            (l.0.inf(&r.0), l.1.sup(&r.1))
-        };
-    }
-    b
-}
-
 /// The self-intersections of the mesh `tree` was built from.
-pub fn self_intersections(tree: &ObbTree) -> SelfIntersections {
+pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
     let degenerate: Vec<bool> = (0..tree.triangles.len())
         .into_par_iter()
         .map(|k| is_degenerate(&tree.corners(k)))
         .collect();
-    let ctx = Ctx {
-        tree,
-        degenerate,
-        bounds: node_bounds(tree),
-    };
+    let boxes = (tree.boxes.par_iter().zip(&degenerate))
+        .map(|(b, &d)| if d { Box32::EMPTY } else { *b })
+        .collect();
+    let ctx = Ctx { tree, boxes };
     let mut pairs = Vec::new();
     if !tree.nodes.is_empty() {
         // Breadth-first near the root until there is work for every thread.
@@ -169,7 +141,7 @@ pub fn self_intersections(tree: &ObbTree) -> SelfIntersections {
         pairs.extend(found.into_iter().flatten());
     }
     let mut degenerate: Vec<u32> = (0..tree.triangles.len())
-        .filter(|&k| ctx.degenerate[k])
+        .filter(|&k| degenerate[k])
         .map(|k| tree.original[k])
         .collect();
     degenerate.sort_unstable();

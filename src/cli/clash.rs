@@ -12,7 +12,7 @@ use bvtool::render::clash::{clash_picture, self_intersection_picture};
 use bvtool::render::save_png;
 use bvtool::report::FilesDoc;
 use bvtool::report::clash::{ADJACENCY, ClashDoc, SelfFileJson, SelfMeshJson, TimeMs};
-use bvtool::tree::ObbTree;
+use bvtool::tree::AabbTree;
 use bvtool::{Error, Scene, TriMesh};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -222,7 +222,7 @@ fn self_report(
     if meshes.iter().all(|(_, _, m)| m.triangles.is_empty()) {
         return Err(Error::geometry(&scene.path, "no triangles to test"));
     }
-    let trees: Vec<ObbTree> = meshes.iter().map(|(_, _, m)| ObbTree::build(m)).collect();
+    let trees: Vec<AabbTree> = meshes.iter().map(|(_, _, m)| AabbTree::build(m)).collect();
     let build = ms(t);
     let t = Instant::now();
     let found: Vec<SelfIntersections> = trees.iter().map(self_intersections).collect();

@@ -1,9 +1,14 @@
-//! The OBB tree: a flat, top-down hierarchy of oriented boxes over a mesh.
+//! The trees: the OBB tree, a flat, top-down hierarchy of oriented boxes over
+//! a mesh for queries between meshes at a pose, and the AABB tree, exact
+//! axis-aligned boxes for queries inside one mesh's frame.
 
+pub mod aabb_tree;
+mod flat;
 pub mod node;
 pub mod obb_tree;
 pub mod stats;
 
+pub use aabb_tree::{AABB_LEAF_SIZE, AabbNode, AabbTree, Bounds, Box32};
 pub use node::{Node, NodeBox};
 pub use obb_tree::{DEFAULT_LEAF_SIZE, NO_COPY, ObbTree, TreeMemory};
 pub use stats::TreeStats;

@@ -95,6 +95,12 @@ pub struct Node {
     pub right: u32,
 }
 
+impl super::flat::Linked for Node {
+    fn right_mut(&mut self) -> &mut u32 {
+        &mut self.right
+    }
+}
+
 impl Node {
     /// Whether the node is a leaf.
     #[inline]

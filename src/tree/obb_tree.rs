@@ -1,6 +1,7 @@
 //! The OBB tree (Gottschalk, Lin, Manocha 1996, as in RAPID and PQP), stored
 //! flat.
 
+use super::flat::{PARALLEL_MIN, append_children, node_bound};
 use super::node::{Node, NodeBox};
 use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::{Aabb, Obb};
@@ -21,10 +22,6 @@ pub const DEFAULT_LEAF_SIZE: usize = 2;
 
 /// [`ObbTree::copy_of`] of a triangle that has no twin.
 pub const NO_COPY: u32 = u32::MAX;
-
-/// Below this many triangles a subtree is built on one thread: splitting the
-/// work further costs more than it saves.
-const PARALLEL_MIN: usize = 4096;
 
 /// A top-down OBB tree over a triangle mesh.
 ///
@@ -343,7 +340,10 @@ impl ObbTree {
 /// the mesh's vertices welded ([`weld`]: equal coordinates are one vertex),
 /// kept only where used and numbered in order of first use, and each
 /// triangle's corners as indices into them.
-fn shared_vertices(mesh: &TriMesh, original: &[u32]) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
+pub(super) fn shared_vertices(
+    mesh: &TriMesh,
+    original: &[u32],
+) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
     let (ids, count) = weld(&mesh.vertices);
     let mut number = vec![u32::MAX; count];
     let mut vertices = Vec::new();
@@ -489,8 +489,7 @@ struct Build {
 /// Appends to `out` the subtree over `items` (reordered in place; `sums`
 /// are their [`Sums`]) in depth-first order, with triangle ranges starting at
 /// `start` and `right` links as indices into `out`. Large subtrees build
-/// their second half on another thread (rayon) into a separate `Vec`,
-/// appended with its links shifted.
+/// their second half on another thread ([`append_children`]).
 fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &mut Vec<Node>) {
     let obb = fit_box(items, &sums.moments);
     let n = items.len();
@@ -507,32 +506,13 @@ fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &m
     let (mid, left_sums, right_sums) = split(items, &obb, sums, &b.origin);
     let (left_items, right_items) = items.split_at_mut(mid);
     let right_start = start + mid as u32;
-    if n >= PARALLEL_MIN {
-        let mut right = Vec::with_capacity(node_bound(right_items.len()));
-        rayon::join(
-            || build_subtree(b, left_items, &left_sums, start, out),
-            || build_subtree(b, right_items, &right_sums, right_start, &mut right),
-        );
-        let base = out.len() as u32;
-        out[me].right = base;
-        out.extend(right.into_iter().map(|mut node| {
-            if node.right != 0 {
-                node.right += base;
-            }
-            node
-        }));
-    } else {
-        build_subtree(b, left_items, &left_sums, start, out);
-        out[me].right = out.len() as u32;
-        build_subtree(b, right_items, &right_sums, right_start, out);
-    }
-}
-
-/// The most nodes a subtree over `n` triangles can have, `2n − 1` (every
-/// split is binary and every leaf holds at least one triangle, whatever the
-/// leaf size): reserved up front so that appending never reallocates.
-fn node_bound(n: usize) -> usize {
-    (2 * n).saturating_sub(1)
+    append_children(
+        out,
+        me,
+        [mid, n - mid],
+        |out| build_subtree(b, left_items, &left_sums, start, out),
+        |out| build_subtree(b, right_items, &right_sums, right_start, out),
+    );
 }
 
 /// Partitions `items` along the box's longest axis at the mean centroid

@@ -20,9 +20,7 @@
 //! reports each as a pair with itself and no other pair, and so does
 //! [`super::self_intersect`].
 
-use crate::query::triangle::{
-    Plane, collinear, o2, proj, segment_triangle_intersect, triangles_intersect,
-};
+use crate::query::triangle::{Plane, o2, proj, segment_triangle_intersect, triangles_intersect};
 use nalgebra::Point3;
 
 /// Whether two non-degenerate triangles of one mesh intersect, by the rules
@@ -93,7 +91,9 @@ fn fold_over(p: &Point3<f64>, q: &Point3<f64>, r: &Point3<f64>, s: &Point3<f64>)
         .is_some_and(|(side, k)| o2(proj(p, k), proj(q, k), proj(s, k)) == side)
 }
 
-/// Whether a triangle has zero area (collinear or coincident corners), exactly.
+/// Whether a triangle has zero area (collinear or coincident corners),
+/// exactly ([`Plane::degenerate`]: the rounded normal decides when it is
+/// clearly not zero, the exact test otherwise).
 pub fn is_degenerate(t: &[Point3<f64>; 3]) -> bool {
-    collinear(&t[0], &t[1], &t[2])
+    Plane::new(t).degenerate()
 }

@@ -657,3 +657,32 @@ fn self_intersections_equal_brute_force() {
     };
     assert!(selfx(&s).pairs.is_empty());
 }
+
+/// `clash --self --render` marks a face found per mesh (in the mesh's own
+/// frame) in every instance of the mesh, and a face found in the flattened
+/// scene (`--whole`) only there: the chain's one ring mesh is placed by two
+/// nodes.
+#[test]
+fn self_intersections_are_marked_in_every_instance() {
+    use bvtool::render::clash::self_intersections_in_world;
+    let chain = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
+    let scene = bvtool::load::load(std::path::Path::new(chain), &Default::default()).unwrap();
+    let (_, _, ring) = bvtool::clash::local_meshes(&scene).remove(0);
+    let found = [ring.sources[0], ring.sources[17]];
+    let (world, faces) = self_intersections_in_world(&scene, false, &found);
+    assert_eq!(world.triangles.len(), 2 * ring.triangles.len());
+    assert_eq!(faces.len(), 4);
+    let mut nodes = BTreeSet::new();
+    for &f in &faces {
+        let s = world.sources[f as usize];
+        assert!(
+            found
+                .iter()
+                .any(|t| (t.mesh, t.primitive, t.triangle) == (s.mesh, s.primitive, s.triangle))
+        );
+        nodes.insert(s.node);
+    }
+    assert_eq!(nodes.len(), 2, "both instances marked");
+    let whole = [world.sources[5]];
+    assert_eq!(self_intersections_in_world(&scene, true, &whole).1, vec![5]);
+}

@@ -144,5 +144,19 @@ fn render_writes_the_picture() {
     assert_eq!(code, 0, "{err}");
     let img = image::open(&png).unwrap();
     assert_eq!((img.width(), img.height()), (320, 200));
+    // --self draws the first file's whole scene (both rings of the chain).
+    let selfpng = dir.join("self.png");
+    let (code, _, err) = bvtool(&[
+        "clash",
+        "--self",
+        CHAIN,
+        "--render",
+        selfpng.to_str().unwrap(),
+        "--size",
+        "240x160",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&selfpng).unwrap();
+    assert_eq!((img.width(), img.height()), (240, 160));
     std::fs::remove_dir_all(&dir).ok();
 }

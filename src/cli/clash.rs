@@ -13,7 +13,7 @@ use bvtool::render::save_png;
 use bvtool::report::FilesDoc;
 use bvtool::report::clash::{ADJACENCY, ClashDoc, SelfFileJson, SelfMeshJson, TimeMs};
 use bvtool::tree::AabbTree;
-use bvtool::{Error, Scene, TriMesh};
+use bvtool::{Error, Scene, TriMesh, TriangleSource};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -89,8 +89,9 @@ pub struct Args {
     #[arg(long)]
     fail_on_clash: bool,
     /// Draw the scene with the clashing parts coloured by kind and the
-    /// triangles of crossing pairs highlighted (with --self: the mesh with
-    /// the most pairs, those triangles highlighted) to this PNG.
+    /// triangles of crossing pairs highlighted (with --self: the first
+    /// file's whole scene, every self-intersecting triangle highlighted in
+    /// every instance of its mesh) to this PNG.
     #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     render: Option<PathBuf>,
     #[command(flatten)]
@@ -122,16 +123,16 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
     let found = if args.self_intersections {
         let mut docs = Vec::new();
-        let mut picture: Option<(TriMesh, SelfIntersections)> = None;
-        for (scene, name) in scenes.iter().zip(&names) {
-            let (doc, worst) = self_report(scene, name, args, load / scenes.len() as f64)?;
-            if picture.is_none() {
-                picture = Some(worst);
+        for (k, (scene, name)) in scenes.iter().zip(&names).enumerate() {
+            let (doc, found) = self_report(scene, name, args, load / scenes.len() as f64)?;
+            // The picture is the first file's.
+            if let (0, Some((path, o))) = (k, &render) {
+                save(
+                    &self_intersection_picture(scene, args.whole, &found, o)?,
+                    path,
+                )?;
             }
             docs.push(doc);
-        }
-        if let (Some((path, o)), Some((mesh, found))) = (&render, picture) {
-            save(&self_intersection_picture(mesh, &found, o)?, path)?;
         }
         if args.json {
             out_json(&FilesDoc { files: &docs })?;
@@ -196,14 +197,14 @@ fn save(image: &image::RgbImage, path: &std::path::Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// The self-intersections of one file, and the mesh to draw (the one with
-/// the most pairs) with its answer.
+/// The self-intersections of one file, and where every face that takes
+/// part in one comes from.
 fn self_report(
     scene: &Scene,
     name: &str,
     args: &Args,
     load: f64,
-) -> Result<(SelfFileJson, (TriMesh, SelfIntersections)), Error> {
+) -> Result<(SelfFileJson, Vec<TriangleSource>), Error> {
     let t = Instant::now();
     let meshes: Vec<(Option<u32>, String, TriMesh)> = if args.whole {
         vec![(None, name.to_string(), scene.flatten())]
@@ -234,9 +235,11 @@ fn self_report(
             SelfMeshJson::new(label.clone(), *m, &mesh.sources, f, args.all_pairs)
         })
         .collect();
-    let worst = (0..meshes.len())
-        .max_by_key(|&k| (found[k].pairs.len(), std::cmp::Reverse(k)))
-        .expect("at least one mesh");
+    let faces = meshes
+        .iter()
+        .zip(&found)
+        .flat_map(|((_, _, mesh), f)| f.faces().into_iter().map(|t| mesh.sources[t as usize]))
+        .collect();
     let doc = SelfFileJson {
         file: name.to_string(),
         scope: if args.whole { "whole" } else { "mesh" },
@@ -244,7 +247,5 @@ fn self_report(
         meshes: reports,
         time_ms: TimeMs { load, build, query },
     };
-    let mesh = meshes.into_iter().nth(worst).expect("in range").2;
-    let answer = found.into_iter().nth(worst).expect("in range");
-    Ok((doc, (mesh, answer)))
+    Ok((doc, faces))
 }

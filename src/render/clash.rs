@@ -1,14 +1,14 @@
 //! Pictures of clash results: the scene with its clashing parts coloured by
-//! kind (`bvtool clash --render`), and a mesh with its self-intersecting
-//! triangles highlighted (`bvtool clash --self --render`).
+//! kind (`bvtool clash --render`), and a scene with its self-intersecting
+//! triangles highlighted in every instance (`bvtool clash --self --render`).
 
 use super::picture::render;
 use super::scene::{MESH_COLORS, PALETTE, RenderOptions, RenderScene};
-use crate::clash::{Clash, ClashKind, ClashScene, SelfIntersections};
+use crate::clash::{Clash, ClashKind, ClashScene};
 use crate::error::Result;
-use crate::mesh::{TriMesh, TriangleSource};
+use crate::mesh::{Scene, TriMesh, TriangleSource};
 use image::RgbImage;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// The colour and legend text of a part by the strongest way it clashes.
 fn style(kind: Option<ClashKind>) -> ([u8; 3], &'static str) {
@@ -91,16 +91,48 @@ pub fn clash_picture(
     render(&picture, opts)
 }
 
-/// `mesh` with the triangles of `found` highlighted.
+/// The scene in world space (flattened) and the indices in it of the
+/// self-intersecting faces `found`. With `whole` they were found in this
+/// very flattening; otherwise per mesh, in its own frame
+/// ([`crate::clash::local_meshes`]: no node, instance 0), and each marks its
+/// face in every instance of that mesh.
+pub fn self_intersections_in_world(
+    scene: &Scene,
+    whole: bool,
+    found: &[TriangleSource],
+) -> (TriMesh, Vec<u32>) {
+    let world = scene.flatten();
+    let key = |s: &TriangleSource| {
+        if whole {
+            *s
+        } else {
+            TriangleSource {
+                node: None,
+                instance: 0,
+                ..*s
+            }
+        }
+    };
+    let marked: HashSet<TriangleSource> = found.iter().map(key).collect();
+    let faces = (0..world.sources.len() as u32)
+        .filter(|&i| marked.contains(&key(&world.sources[i as usize])))
+        .collect();
+    (world, faces)
+}
+
+/// The scene with every self-intersecting face highlighted (see
+/// [`self_intersections_in_world`]).
 pub fn self_intersection_picture(
-    mesh: TriMesh,
-    found: &SelfIntersections,
+    scene: &Scene,
+    whole: bool,
+    found: &[TriangleSource],
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
+    let (world, faces) = self_intersections_in_world(scene, whole, found);
     let mut picture = RenderScene::new();
-    let layer = picture.add_mesh(mesh);
-    layer.label = Some("mesh".into());
-    layer.highlighted = found.faces().iter().map(|&f| f as usize).collect();
+    let layer = picture.add_mesh(world);
+    layer.label = Some("scene".into());
+    layer.highlighted = faces.iter().map(|&f| f as usize).collect();
     layer.highlight_label = format!("self-intersecting triangles ({})", layer.highlighted.len());
     render(&picture, opts)
 }

@@ -96,6 +96,7 @@ pub fn pipeline(scene: &Scene) {
         capsule: true,
         cylinder: true,
         hull_max: Some(64),
+        best: true,
     };
     if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {
         let json = serde_json::to_value(&v).expect("volumes serialize");

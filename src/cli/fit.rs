@@ -70,6 +70,11 @@ pub struct Args {
     #[arg(long, value_name = "N", num_args = 0..=1,
           value_parser = clap::value_parser!(u16).range(MIN_BUDGET as i64..=MAX_BUDGET as i64))]
     hull_max: Option<Option<u16>>,
+    /// Also name the smallest primitive by volume (Unreal's MinVolume) among
+    /// the AABB, the OBB, the sphere, the capsule and the cylinder (fitting
+    /// the last two), per file and with --per-mesh per mesh instance.
+    #[arg(long)]
+    best: bool,
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
@@ -114,9 +119,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             .kdop
             .as_deref()
             .map(|k| k.parse().expect("clap checked")),
-        capsule: args.capsule,
-        cylinder: args.cylinder,
+        capsule: args.capsule || args.best,
+        cylinder: args.cylinder || args.best,
         hull_max: args.hull_max.map(|n| n.map_or(DEFAULT_BUDGET, usize::from)),
+        best: args.best,
     };
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results

@@ -62,6 +62,9 @@ pub struct FitOptions {
     pub cylinder: bool,
     /// Also fit a convex hull of at most this many vertices and faces.
     pub hull_max: Option<usize>,
+    /// Also name the smallest primitive by volume ([`Best`]); needs
+    /// `capsule` and `cylinder`, which it compares.
+    pub best: bool,
 }
 
 impl FitOptions {
@@ -81,6 +84,7 @@ impl FitOptions {
             capsule: false,
             cylinder: false,
             hull_max: None,
+            best: false,
         }
     }
 }
@@ -313,6 +317,44 @@ impl SphereFit {
     }
 }
 
+/// The smallest primitive by volume (Unreal's "MinVolume" collision
+/// choice), among the axis-aligned box, the reported OBB, the reported
+/// sphere, the capsule and the cylinder; on a tie the earlier in that order
+/// (the simpler shape). Its parameters are in its own field.
+#[derive(Debug, Serialize)]
+pub struct Best {
+    /// `aabb`, `obb`, `sphere`, `capsule` or `cylinder`.
+    pub shape: &'static str,
+    /// Its volume.
+    pub volume: f64,
+    /// Its volume over the convex hull's (`null` for flat points).
+    pub hull_ratio: Option<f64>,
+}
+
+impl Best {
+    /// The smallest of the volumes `v` fitted (capsule and cylinder only
+    /// when fitted).
+    fn of(v: &Volumes) -> Best {
+        let candidates = [
+            Some(("aabb", v.aabb.volume)),
+            Some(("obb", v.obb.volume)),
+            Some(("sphere", v.sphere.volume)),
+            v.capsule.as_ref().map(|c| ("capsule", c.volume)),
+            v.cylinder.as_ref().map(|c| ("cylinder", c.volume)),
+        ];
+        let (shape, volume) = candidates
+            .into_iter()
+            .flatten()
+            .reduce(|best, c| if c.1 < best.1 { c } else { best })
+            .expect("the box is always a candidate");
+        Best {
+            shape,
+            volume,
+            hull_ratio: (v.hull_volume > 0.0).then(|| volume / v.hull_volume),
+        }
+    }
+}
+
 /// The volumes fitted to one point set.
 #[derive(Debug, Serialize)]
 pub struct Volumes {
@@ -347,6 +389,9 @@ pub struct Volumes {
     /// With `--hull-max N`: a convex hull of at most N vertices and faces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hull_budget: Option<BudgetHullFit>,
+    /// With `--best`: the smallest primitive by volume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<Best>,
     /// Volume of the convex hull: the least any convex volume can have.
     pub hull_volume: f64,
     /// Hull vertices.
@@ -456,7 +501,7 @@ pub fn fit_points(
         let every: Vec<Point3<f64>> = (set.walk)(true).collect();
         crate::check::fit::fit(&every, &aabb, &centroid())
     });
-    Ok(Volumes {
+    let mut volumes = Volumes {
         triangles,
         vertices: set.count,
         frame,
@@ -504,10 +549,15 @@ pub fn fit_points(
             let b = BudgetHull::new(&hull, &obbs[0].1, max).expect("points are not empty");
             BudgetHullFit::new(&b, hull.volume())
         }),
+        best: None,
         hull_volume: hull.volume(),
         hull_vertices: hull.vertices.len(),
         check,
-    })
+    };
+    if opts.best {
+        volumes.best = Some(Best::of(&volumes));
+    }
+    Ok(volumes)
 }
 
 /// Placed hull vertices the world fit gathers before reducing them to
@@ -874,6 +924,14 @@ impl Volumes {
             String::new(),
         ]);
         let mut s = t.render(2);
+        if let Some(b) = &self.best {
+            s += &format!(
+                "  best primitive: {} (volume {}, {} the hull)\n",
+                b.shape,
+                num(b.volume, 5),
+                ratio(b.volume)
+            );
+        }
         for a in self.check.iter().flatten() {
             s += &format!(
                 "  check: {} — {} (difference {:.3e}, tolerance {:.3e})\n",

@@ -324,6 +324,9 @@ class Fit:
     @property
     def hull_budget(self) -> Optional[BudgetHull]: ...
     @property
+    def best(self) -> Optional[Literal["aabb", "obb", "sphere", "capsule", "cylinder"]]:
+        """With `best=True`: the smallest primitive by volume."""
+    @property
     def hull_volume(self) -> float: ...
     @property
     def hull_vertices(self) -> int: ...
@@ -340,6 +343,7 @@ def fit(
     capsule: bool = False,
     cylinder: bool = False,
     hull_max: Optional[int] = None,
+    best: bool = False,
 ) -> Fit: ...
 
 class Part:

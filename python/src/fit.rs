@@ -33,11 +33,16 @@ fn scene_of(mesh: &Mesh) -> bvtool::Scene {
 /// With `capsule` and `cylinder`, also a near-minimal capsule and cylinder
 /// (axis searched; `bvtool fit --capsule --cylinder`). With `hull_max=N`
 /// (8 to 1024; 255 is PhysX's and Unity's limit), also a convex hull of at
-/// most N vertices and N faces (`bvtool fit --hull-max N`). Every volume
+/// most N vertices and N faces (`bvtool fit --hull-max N`). With `best`,
+/// also the name of the smallest primitive by volume among the AABB, the
+/// OBB, the sphere, the capsule and the cylinder (fitting the last two;
+/// `bvtool fit --best`). Every volume
 /// contains every vertex (rounded outward). Boxes carry half extents;
 /// quaternions are (x, y, z, w).
 #[pyfunction]
-#[pyo3(signature = (mesh, obb = "tight", sphere = "exact", *, capsule = false, cylinder = false, hull_max = None))]
+#[pyo3(signature = (mesh, obb = "tight", sphere = "exact", *, capsule = false, cylinder = false, hull_max = None, best = false))]
+// One argument per Python keyword: the signature is the API.
+#[allow(clippy::too_many_arguments)]
 pub fn fit(
     py: Python<'_>,
     mesh: &Bound<'_, PyAny>,
@@ -46,6 +51,7 @@ pub fn fit(
     capsule: bool,
     cylinder: bool,
     hull_max: Option<usize>,
+    best: bool,
 ) -> PyResult<Fit> {
     use bvtool::fit::hull_budget::{MAX_BUDGET, MIN_BUDGET};
     if let Some(n) = hull_max.filter(|n| !(MIN_BUDGET..=MAX_BUDGET).contains(n)) {
@@ -64,9 +70,10 @@ pub fn fit(
         ))
     })?;
     let opts = FitOptions {
-        capsule,
-        cylinder,
+        capsule: capsule || best,
+        cylinder: cylinder || best,
         hull_max,
+        best,
         ..FitOptions::of(obb, sphere)
     };
     let scene = match mesh.cast::<Scene>() {
@@ -112,6 +119,7 @@ pub fn fit(
             volume: h.volume,
             extra_volume_ratio: h.extra_volume_ratio,
         }),
+        best: v.best.as_ref().map(|b| b.shape),
         hull_volume: v.hull_volume,
         hull_vertices: v.hull_vertices,
         triangles: v.triangles,
@@ -223,6 +231,10 @@ pub struct Fit {
     cylinder: Option<Round>,
     /// With `hull_max=N`: the convex hull under that budget, else `None`.
     hull_budget: Option<BudgetHull>,
+    /// With `best=True`: the smallest primitive by volume, `"aabb"`,
+    /// `"obb"`, `"sphere"`, `"capsule"` or `"cylinder"` (on equal volumes
+    /// the earlier), else `None`.
+    best: Option<&'static str>,
     /// Volume of the convex hull: the least any convex volume can have.
     hull_volume: f64,
     /// Vertices of the convex hull.

@@ -132,6 +132,22 @@ def test_hull_under_a_budget_matches_the_command_line(models, cli, path):
         bvtool.fit(m, hull_max=7)
 
 
+@pytest.mark.parametrize("path", SCENES[:4])
+def test_best_primitive_matches_the_command_line(models, cli, path):
+    doc = cli("fit", models / path, "--best")["files"][0]
+    f = bvtool.fit(bvtool.load(models / path), best=True)
+    assert f.best == doc["best"]["shape"]
+    volumes = {
+        "aabb": f.aabb.volume,
+        "obb": f.obb.volume,
+        "sphere": f.sphere.volume,
+        "capsule": f.capsule.volume,
+        "cylinder": f.cylinder.volume,
+    }
+    assert volumes[f.best] == min(volumes.values()) == doc["best"]["volume"]
+    assert bvtool.fit(bvtool.load(models / path)).best is None
+
+
 def pair_poses(models, a, b, n, seed):
     """The pair's meshes and n poses near contact: about half of them meet."""
     ma, mb = bvtool.load_mesh(models / a), bvtool.load_mesh(models / b)

@@ -135,9 +135,18 @@ impl AxisView {
             .map(|p| p - axis * p.coords.dot(&axis))
             .collect();
         let circle = Sphere::exact(&across).expect("points are not empty");
-        // Back onto the plane: the ball's centre may sit off it by rounding.
-        let line = circle.center - axis * circle.center.coords.dot(&axis);
-        let radial: Vec<f64> = across.iter().map(|q| (q - line).norm()).collect();
+        AxisView::through(points, axis, circle.center)
+    }
+
+    /// The points seen along `axis` (unit) about the axis line through
+    /// `line` (any point of it).
+    fn through(points: &[Point3<f64>], axis: Vector3<f64>, line: Point3<f64>) -> AxisView {
+        // The line's point in the plane through the origin.
+        let line = line - axis * line.coords.dot(&axis);
+        let radial: Vec<f64> = points
+            .iter()
+            .map(|p| (p - axis * p.coords.dot(&axis) - line).norm())
+            .collect();
         let axial: Vec<f64> = points.iter().map(|p| p.coords.dot(&axis)).collect();
         let scale = points
             .iter()
@@ -317,7 +326,33 @@ pub fn capsule(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Capsule
         return None;
     }
     let axis = search_axis(seeds, |a| AxisView::new(points, *a).capsule().volume());
-    Some(AxisView::new(points, axis).capsule())
+    Some(refine_line(points, AxisView::new(points, axis)))
+}
+
+/// The capsule around `view`'s axis with its line moved to where the
+/// capsule is least: the minimum enclosing circle's centre minimises the
+/// radius, not always the volume (a line through the points' mean, as the
+/// least-squares capsule takes, is sometimes smaller). Pattern search
+/// across the axis — move by ±δ along two directions, keep any improvement,
+/// halve δ when none — from a quarter of the radius down to 1e-7 of it.
+fn refine_line(points: &[Point3<f64>], view: AxisView) -> Capsule {
+    let (u, v) = across(&view.axis);
+    let (axis, mut line) = (view.axis, view.line);
+    let mut best = view.capsule();
+    let mut delta = 0.25 * view.radius;
+    let floor = 1e-7 * view.radius;
+    while delta > floor {
+        let step = [u, -u, v, -v].into_iter().find_map(|d| {
+            let moved = line + d * delta;
+            let c = AxisView::through(points, axis, moved).capsule();
+            (c.volume() < best.volume()).then_some((moved, c))
+        });
+        match step {
+            Some((moved, c)) => (line, best) = (moved, c),
+            None => delta *= 0.5,
+        }
+    }
+    best
 }
 
 #[cfg(test)]

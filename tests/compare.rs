@@ -13,18 +13,7 @@ fn cube() -> Scene {
     let positions: Vec<Point3<f64>> = (0..8)
         .map(|k| Point3::new((k & 1) as f64, ((k >> 1) & 1) as f64, ((k >> 2) & 1) as f64))
         .collect();
-    let quads = [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ];
-    let triangles = quads
-        .iter()
-        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-        .collect();
+    let triangles = common::shapes::cube_triangles();
     Scene::of_geometry(
         "cube".into(),
         Format::Obj,

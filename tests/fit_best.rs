@@ -57,17 +57,9 @@ fn cube(turn: [[f64; 3]; 3]) -> Shape {
             std::array::from_fn(|r| (0..3).map(|k| turn[r][k] * c[k]).sum())
         })
         .collect();
-    let faces = [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ];
-    let triangles = faces
+    let triangles = common::shapes::cube_triangles()
         .iter()
-        .flat_map(|f| [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
+        .map(|t| t.map(|i| i as usize))
         .collect();
     (points, triangles)
 }

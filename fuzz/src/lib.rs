@@ -3,13 +3,14 @@
 //! records a crash) only when bvtool itself panics or an invariant breaks;
 //! a refused input is a normal outcome.
 
+use bvtool::Pose;
 use bvtool::Scene;
+use bvtool::clash::{self_intersections, self_intersections_brute_force};
 use bvtool::fit::{Aabb, ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load_bytes};
 use bvtool::query::{ContactMode, brute_force, collide};
 use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
-use bvtool::tree::ObbTree;
-use bvtool::Pose;
+use bvtool::tree::{AabbTree, ObbTree};
 use nalgebra::{UnitQuaternion, Vector3};
 use std::path::Path;
 
@@ -24,7 +25,9 @@ pub const BRUTE_FORCE_MAX_TRIANGLES: usize = 300;
 /// One worker thread: AFL runs one target per core, and `-m` limits the
 /// address space, which rayon's per-thread arenas would otherwise eat.
 pub fn single_thread() {
-    let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global();
 }
 
 /// Loads `bytes` as a file with extension `ext`, with the command line's
@@ -54,9 +57,16 @@ pub fn sniff(bytes: &[u8]) -> &'static str {
 }
 
 /// Keys of an answer whose value may be null: what a file need not give
-/// (a node for OBJ and STL, a name). Any other null is a number serde_json
-/// could not write: NaN or an infinity.
-const MAY_BE_NULL: &[&str] = &["node", "node_name", "mesh_name"];
+/// (a node for OBJ and STL, a name) and ratios to a hull volume of 0 (flat
+/// points; docs/json.md). Any other null is a number serde_json could not
+/// write: NaN or an infinity.
+const MAY_BE_NULL: &[&str] = &[
+    "node",
+    "node_name",
+    "mesh_name",
+    "extra_volume_ratio",
+    "hull_ratio",
+];
 
 /// Every number of a JSON answer is finite (serde_json writes NaN and
 /// infinities as null).
@@ -114,8 +124,24 @@ pub fn pipeline(scene: &Scene) {
     );
     let c = collide(&tree, &tree, &pose, ContactMode::All);
     let first = collide(&tree, &tree, &pose, ContactMode::First);
-    assert_eq!(c.intersecting, first.intersecting, "first contact vs all pairs");
+    assert_eq!(
+        c.intersecting, first.intersecting,
+        "first contact vs all pairs"
+    );
     if n <= BRUTE_FORCE_MAX_TRIANGLES {
-        assert_eq!(c.pairs, brute_force(&mesh, &mesh, &pose), "tree vs brute force");
+        assert_eq!(
+            c.pairs,
+            brute_force(&mesh, &mesh, &pose),
+            "tree vs brute force"
+        );
+    }
+    // Self-intersection on the AABB tree against every pair.
+    let found = self_intersections(&AabbTree::build(&mesh));
+    if n <= BRUTE_FORCE_MAX_TRIANGLES {
+        assert_eq!(
+            found,
+            self_intersections_brute_force(&mesh),
+            "self: tree vs brute force"
+        );
     }
 }

@@ -125,10 +125,14 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         let mut docs = Vec::new();
         for (k, (scene, name)) in scenes.iter().zip(&names).enumerate() {
             let (doc, found) = self_report(scene, name, args, load / scenes.len() as f64)?;
-            // The picture is the first file's.
+            // The picture is the first file's: every face of every pair.
             if let (0, Some((path, o))) = (k, &render) {
+                let faces: Vec<TriangleSource> = found
+                    .iter()
+                    .flat_map(|(sources, f)| f.faces().into_iter().map(|t| sources[t as usize]))
+                    .collect();
                 save(
-                    &self_intersection_picture(scene, args.whole, &found, o)?,
+                    &self_intersection_picture(scene, args.whole, &faces, o)?,
                     path,
                 )?;
             }
@@ -197,14 +201,16 @@ fn save(image: &image::RgbImage, path: &std::path::Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// The self-intersections of one file, and where every face that takes
-/// part in one comes from.
+/// One mesh's self-intersections beside where its triangles come from.
+type MeshAnswer = (Vec<TriangleSource>, SelfIntersections);
+
+/// The self-intersections of one file: the report and each mesh's answer.
 fn self_report(
     scene: &Scene,
     name: &str,
     args: &Args,
     load: f64,
-) -> Result<(SelfFileJson, Vec<TriangleSource>), Error> {
+) -> Result<(SelfFileJson, Vec<MeshAnswer>), Error> {
     let t = Instant::now();
     let meshes: Vec<(Option<u32>, String, TriMesh)> = if args.whole {
         vec![(None, name.to_string(), scene.flatten())]
@@ -235,11 +241,6 @@ fn self_report(
             SelfMeshJson::new(label.clone(), *m, &mesh.sources, f, args.all_pairs)
         })
         .collect();
-    let faces = meshes
-        .iter()
-        .zip(&found)
-        .flat_map(|((_, _, mesh), f)| f.faces().into_iter().map(|t| mesh.sources[t as usize]))
-        .collect();
     let doc = SelfFileJson {
         file: name.to_string(),
         scope: if args.whole { "whole" } else { "mesh" },
@@ -247,5 +248,10 @@ fn self_report(
         meshes: reports,
         time_ms: TimeMs { load, build, query },
     };
-    Ok((doc, faces))
+    let answers = meshes
+        .into_iter()
+        .zip(found)
+        .map(|((_, _, mesh), f)| (mesh.sources, f))
+        .collect();
+    Ok((doc, answers))
 }

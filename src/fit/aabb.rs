@@ -26,6 +26,14 @@ impl Aabb {
         Some(Aabb { min, max })
     }
 
+    /// The smallest box holding both.
+    pub fn union(&self, o: &Aabb) -> Aabb {
+        Aabb {
+            min: self.min.inf(&o.min),
+            max: self.max.sup(&o.max),
+        }
+    }
+
     /// Centre point.
     pub fn center(&self) -> Point3<f64> {
         nalgebra::center(&self.min, &self.max)

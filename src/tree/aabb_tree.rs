@@ -4,6 +4,8 @@
 
 use super::flat::{Linked, append_children, node_bound};
 use super::obb_tree::shared_vertices;
+use crate::fit::Aabb;
+use crate::fit::obb_f32::{round_down, round_up};
 use crate::mesh::TriMesh;
 use nalgebra::Point3;
 use rayon::prelude::*;
@@ -12,44 +14,6 @@ use wide::f32x4;
 /// Triangles per leaf of [`AabbTree::build`], chosen by measurement (see
 /// [`crate::clash::self_intersections`]).
 pub const AABB_LEAF_SIZE: usize = 8;
-
-/// An axis-aligned box in `f64` during the build: exactly the component-wise
-/// minimum and maximum of what it bounds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Bounds {
-    /// The lowest corner.
-    pub min: [f64; 3],
-    /// The highest corner.
-    pub max: [f64; 3],
-}
-
-impl Bounds {
-    /// The empty box, the identity of [`Bounds::union`].
-    const EMPTY: Bounds = Bounds {
-        min: [f64::INFINITY; 3],
-        max: [f64::NEG_INFINITY; 3],
-    };
-
-    /// The box of a triangle's corners.
-    #[inline]
-    pub fn of_triangle(t: &[Point3<f64>; 3]) -> Bounds {
-        let lo = |k: usize| t[0][k].min(t[1][k]).min(t[2][k]);
-        let hi = |k: usize| t[0][k].max(t[1][k]).max(t[2][k]);
-        Bounds {
-            min: [lo(0), lo(1), lo(2)],
-            max: [hi(0), hi(1), hi(2)],
-        }
-    }
-
-    /// The smallest box holding both.
-    #[inline]
-    pub fn union(&self, o: &Bounds) -> Bounds {
-        Bounds {
-            min: std::array::from_fn(|k| self.min[k].min(o.min[k])),
-            max: std::array::from_fn(|k| self.max[k].max(o.max[k])),
-        }
-    }
-}
 
 /// A conservative axis-aligned box in `f32` for the descent, 4 lanes
 /// (x, y, z, padding) so that an overlap test is two vector comparisons: the
@@ -73,18 +37,11 @@ impl Box32 {
     };
 
     /// `b` rounded outwards.
-    pub fn outward(b: &Bounds) -> Box32 {
-        let down = |x: f64| {
-            let f = x as f32;
-            if f as f64 > x { f.next_down() } else { f }
-        };
-        let up = |x: f64| {
-            let f = x as f32;
-            if (f as f64) < x { f.next_up() } else { f }
-        };
+    pub fn outward(b: &Aabb) -> Box32 {
+        let (lo, hi) = (b.min.map(round_down), b.max.map(round_up));
         Box32 {
-            min: f32x4::new([down(b.min[0]), down(b.min[1]), down(b.min[2]), 0.0]),
-            max: f32x4::new([up(b.max[0]), up(b.max[1]), up(b.max[2]), 0.0]),
+            min: f32x4::new([lo.x, lo.y, lo.z, 0.0]),
+            max: f32x4::new([hi.x, hi.y, hi.z, 0.0]),
         }
     }
 
@@ -180,14 +137,19 @@ impl AabbTree {
     /// empty tree (no nodes).
     pub fn build_with_leaf_size(mesh: &TriMesh, leaf_size: usize) -> AabbTree {
         let leaf_size = leaf_size.max(1);
-        let boxes: Vec<Bounds> = (0..mesh.triangles.len())
+        let boxes: Vec<Aabb> = (0..mesh.triangles.len())
             .into_par_iter()
-            .map(|i| Bounds::of_triangle(&mesh.triangle(i)))
+            .map(|i| Aabb::from_points(mesh.triangle(i)).expect("three corners"))
             .collect();
-        let total = boxes
-            .par_iter()
-            .copied()
-            .reduce(|| Bounds::EMPTY, |a, b| a.union(&b));
+        let Some(total) = boxes.par_iter().copied().reduce_with(|a, b| a.union(&b)) else {
+            return AabbTree {
+                nodes: Vec::new(),
+                boxes: Vec::new(),
+                vertices: Vec::new(),
+                triangles: Vec::new(),
+                original: Vec::new(),
+            };
+        };
         let mut codes: Vec<(u64, u32)> = boxes
             .par_iter()
             .enumerate()
@@ -202,9 +164,7 @@ impl AabbTree {
             .map(|&o| Box32::outward(&boxes[o as usize]))
             .collect();
         let mut nodes = Vec::with_capacity(node_bound(boxes.len()));
-        if !boxes.is_empty() {
-            build_subtree(&boxes, &keys, 0, leaf_size, &mut nodes);
-        }
+        build_subtree(&boxes, &keys, 0, leaf_size, &mut nodes);
         nodes.shrink_to_fit();
         let (vertices, triangles) = shared_vertices(mesh, &original);
         AabbTree {
@@ -225,7 +185,7 @@ impl AabbTree {
 
 /// The Morton code of a box's centre within `total`: 21 bits per axis,
 /// interleaved.
-fn morton(b: &Bounds, total: &Bounds) -> u64 {
+fn morton(b: &Aabb, total: &Aabb) -> u64 {
     let spread = |mut v: u64| {
         v &= 0x1f_ffff;
         v = (v | v << 32) & 0x1f_0000_0000_ffff;
@@ -331,7 +291,10 @@ mod tests {
                 assert!(!std::mem::replace(&mut seen[o as usize], true));
                 let t = mesh.triangle(o as usize);
                 assert_eq!(tree.corners(k), t);
-                assert_eq!(tree.boxes[k], Box32::outward(&Bounds::of_triangle(&t)));
+                assert_eq!(
+                    tree.boxes[k],
+                    Box32::outward(&Aabb::from_points(t).unwrap())
+                );
             }
             assert!(seen.iter().all(|&s| s));
             // Welded: the grid's 81² positions, once each.
@@ -387,9 +350,9 @@ mod tests {
         ];
         for &x in &values {
             for &y in &values {
-                let b = Bounds {
-                    min: [x.min(y); 3],
-                    max: [x.max(y); 3],
+                let b = Aabb {
+                    min: Point3::from([x.min(y); 3]),
+                    max: Point3::from([x.max(y); 3]),
                 };
                 let f = Box32::outward(&b);
                 let (lo, hi) = (f.min.to_array(), f.max.to_array());
@@ -405,7 +368,12 @@ mod tests {
 
     #[test]
     fn overlap_is_closed() {
-        let b = |min: [f64; 3], max: [f64; 3]| Box32::outward(&Bounds { min, max });
+        let b = |min: [f64; 3], max: [f64; 3]| {
+            Box32::outward(&Aabb {
+                min: Point3::from(min),
+                max: Point3::from(max),
+            })
+        };
         let a = b([0.0; 3], [1.0; 3]);
         let touching = b([1.0, 0.5, 0.5], [2.0; 3]);
         let apart = b([1.001, 0.0, 0.0], [2.0; 3]);

@@ -221,13 +221,8 @@ impl ObbTree {
             .collect();
         let bounds = items
             .par_iter()
-            .fold_with(None, |b: Option<Aabb>, it| {
-                Aabb::from_points(b.iter().flat_map(|b| [&b.min, &b.max]).chain(&it.corners))
-            })
-            .reduce(
-                || None,
-                |a, b| Aabb::from_points(a.iter().chain(&b).flat_map(|b| [&b.min, &b.max])),
-            );
+            .map(|it| Aabb::from_points(it.corners).expect("three corners"))
+            .reduce_with(|a, b| a.union(&b));
         // Moments about the corners' bounding-box centre, to limit
         // cancellation in `second/area - mean·meanᵀ`.
         let origin = bounds.map_or_else(Point3::origin, |b| b.center());

@@ -8,7 +8,7 @@ use bvtool::TriMesh;
 use bvtool::pose::Pose;
 use bvtool::query::poses::{near_boundary, random_rotation};
 use bvtool::query::triangle::triangles_intersect;
-use bvtool::query::triangle_distance::{rounding_bound, triangle_distance};
+use bvtool::query::triangle_distance::{lower_bound, plane_gap, rounding_bound, triangle_distance};
 use bvtool::query::{
     ContactMode, DistanceOptions, DistanceScratch, brute_force, brute_force_distance, collide,
     distance_with, within,
@@ -155,12 +155,24 @@ fn scale_of(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> f64 {
 
 /// Checks one pair: the distance within the stated bound of the exact one,
 /// the points as far apart as the distance says and each on its triangle
-/// (its exact distance to the triangle within the bound). Returns the error
-/// in units of the bound.
+/// (its exact distance to the triangle within the bound), and the pruning
+/// bounds below the exact distance (the plane gap never above it; with the
+/// box gap, within the rounding bound). Returns the error in units of the
+/// bound.
 fn check_pair(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> f64 {
     let got = triangle_distance(a, b);
     let want = exact_distance(a, b);
     let bound = rounding_bound(scale_of(a, b));
+    let plane = plane_gap(a, b);
+    assert!(
+        plane <= want,
+        "plane gap {plane} above the exact distance {want}: {a:?} {b:?}"
+    );
+    let lower = lower_bound(a, b, f64::INFINITY);
+    assert!(
+        lower >= plane && lower <= want + bound,
+        "lower bound {lower} vs exact {want}"
+    );
     let err = (got.distance - want).abs();
     assert!(
         err <= bound,
@@ -266,6 +278,15 @@ fn parallel_and_nearly_parallel_pairs_match_the_exact_distance() {
         let slide = slide - n * slide.dot(&n); // in the plane
         let b = a.map(|p| Point3::from(turn * p.coords + n * lift + slide));
         worst = worst.max(check_pair(&a, &b));
+        if lift == 0.3 && angle <= 1e-6 {
+            // A parallel copy 0.3 above (slid aside, turned by at most 1e-6):
+            // the plane gap sees the lift whatever the overlap.
+            let gap = plane_gap(&a, &b);
+            assert!(
+                gap > 0.2999 && gap <= 0.3 + 1e-6,
+                "plane gap {gap} for a copy 0.3 above"
+            );
+        }
         // Edge against a nearly parallel copy of itself, off to the side.
         let e = [a[0], a[1], a[1]];
         let off = (a[1] - a[0]).cross(&n).normalize() * lift;

@@ -3,7 +3,7 @@
 use super::ContactMode;
 use super::collide::descend;
 use super::tree_pair::TreePair;
-use super::triangle_distance::triangle_distance;
+use super::triangle_distance::{lower_bound, triangle_distance};
 use crate::pose::Pose;
 use crate::tree::ObbTree;
 use serde::Serialize;
@@ -39,7 +39,8 @@ pub struct Clearance {
 ///
 /// The descent is [`collide`](super::collide())'s, with every box test's
 /// interval widened by the clearance (a node pair is pruned only when its
-/// boxes are proven farther apart than that), and a leaf pair is decided on
+/// boxes are proven farther apart than that), and a leaf's triangle pair
+/// is skipped when its [`lower_bound`] exceeds the clearance, else decided on
 /// its triangle distance ([`triangle_distance`]: exact 0 for meeting
 /// triangles, within its stated rounding bound otherwise — a pair whose
 /// distance is within that bound of `clearance` may fall either side). With
@@ -57,6 +58,9 @@ pub fn within(
     };
     let mut triangle_tests = 0;
     out.box_tests = descend(&pair, clearance, |sa, sb, ta, tb| {
+        if lower_bound(ta, tb, clearance) > clearance {
+            return false;
+        }
         triangle_tests += 1;
         let d = triangle_distance(ta, tb).distance;
         if d <= clearance {

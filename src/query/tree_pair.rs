@@ -7,7 +7,6 @@ use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
 use crate::tree::{Node, ObbTree};
 use nalgebra::{Matrix3, Point3, Vector3};
-use wide::f32x4;
 
 /// A pose as the matrix and vector that place B's points in A's frame. The
 /// queries and every brute-force check use this same rounding, so that they
@@ -103,6 +102,5 @@ impl<'t> TreePair<'t> {
 /// `pb` when neither is a leaf: the one with the larger box diagonal.
 #[inline]
 pub(crate) fn split_a(na: &Node, pb: &PlacedBox) -> bool {
-    let ha = f32x4::new(na.bx.half_extents);
-    (ha * ha).reduce_add() >= pb.half_diagonal2()
+    na.bx.half_diagonal2() >= pb.half_diagonal2()
 }

@@ -70,6 +70,13 @@ impl NodeBox {
         }
     }
 
+    /// The squared length of the half-extent vector (the half diagonal).
+    #[inline]
+    pub fn half_diagonal2(&self) -> f32 {
+        let h = self.half_extents;
+        h[0] * h[0] + h[1] * h[1] + h[2] * h[2]
+    }
+
     /// Volume, `8·h0·h1·h2`, in `f64`.
     pub fn volume(&self) -> f64 {
         self.half_extents[..3]

@@ -88,7 +88,9 @@ fn assert_finite(v: &serde_json::Value, what: &str) {
 /// The whole pipeline on a loaded scene: every fit (world and per mesh),
 /// the OBB tree, and the tree against itself at a small offset and turn.
 /// Invariants: fitted numbers are finite; the fitted boxes and spheres hold
-/// every vertex; the collision equals brute force on small meshes.
+/// every vertex; the collision equals brute force on small meshes; a coarse
+/// convex decomposition is refused only as flat (or voxel-less) and holds
+/// every vertex.
 pub fn pipeline(scene: &Scene) {
     let n = scene.triangle_count();
     if n == 0 || n > PIPELINE_MAX_TRIANGLES {
@@ -107,6 +109,7 @@ pub fn pipeline(scene: &Scene) {
         cylinder: true,
         hull_max: Some(64),
         best: true,
+        decompose: None,
     };
     if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {
         let json = serde_json::to_value(&v).expect("volumes serialize");
@@ -143,5 +146,32 @@ pub fn pipeline(scene: &Scene) {
             self_intersections_brute_force(&mesh),
             "self: tree vs brute force"
         );
+    }
+    // Convex decomposition (coarse): refused only as flat, and then every
+    // vertex the triangles use lies in some part.
+    let coarse = bvtool::fit::DecomposeOptions {
+        max_hulls: 4,
+        max_vertices: 16,
+        resolution: 16,
+    };
+    match bvtool::fit::decompose(&mesh.vertices, &mesh.triangles, &coarse) {
+        Ok(parts) => {
+            let hulls: Vec<_> = parts
+                .parts
+                .iter()
+                .map(|p| bvtool::fit::ConvexHull::new(&p.vertices).expect("part hull"))
+                .collect();
+            for &i in mesh.triangles.iter().flatten() {
+                let p = mesh.vertices[i as usize];
+                assert!(hulls.iter().any(|h| h.contains(&p)), "vertex in no part");
+            }
+        }
+        Err(e) => assert!(
+            matches!(
+                e,
+                bvtool::fit::DecomposeError::Flat | bvtool::fit::DecomposeError::NoParts(_)
+            ),
+            "decompose: {e}"
+        ),
     }
 }

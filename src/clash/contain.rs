@@ -2,7 +2,7 @@
 //! exact predicates.
 //!
 //! A surface is *closed* when every edge, its vertices welded by position
-//! ([`super::weld`]), is used by an even number of triangles (edges of zero
+//! ([`crate::mesh::weld`]), is used by an even number of triangles (edges of zero
 //! length aside): it is then the boundary of a solid mod 2, and every ray
 //! from a point off the surface that crosses it only through triangle
 //! interiors crosses it an odd number of times exactly when the point is
@@ -15,7 +15,7 @@
 //! inside: it is never asked.
 
 use crate::fit::Aabb;
-use crate::mesh::weld::welded_triangles;
+use crate::mesh::closed::is_closed;
 use crate::query::triangle::{o3, segment_triangle_intersect};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};
@@ -23,20 +23,6 @@ use rand_chacha::ChaCha8Rng;
 
 /// Directions tried before a point is declared undecided.
 const MAX_RAYS: usize = 24;
-
-/// Whether every welded edge of the triangles (zero-length edges aside) is
-/// used an even number of times.
-pub fn is_closed(points: &[Point3<f64>], triangles: &[[u32; 3]]) -> bool {
-    let (tris, _) = welded_triangles(points, triangles);
-    let mut edges: Vec<(u32, u32)> = tris
-        .iter()
-        .flat_map(|t| (0..3).map(move |i| (t[i], t[(i + 1) % 3])))
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| (a.min(b), a.max(b)))
-        .collect();
-    edges.sort_unstable();
-    edges.chunk_by(|a, b| a == b).all(|run| run.len() % 2 == 0)
-}
 
 /// A closed surface's triangles, ready for point queries.
 #[derive(Clone, Debug)]

@@ -3,6 +3,9 @@
 use super::batch::{self, Files};
 use super::output::{Failure, Outcome};
 use bvtool::Error;
+use bvtool::fit::decompose::{
+    DecomposeOptions, MAX_PART_VERTICES, MAX_PARTS, MAX_RESOLUTION, MIN_RESOLUTION,
+};
 use bvtool::fit::hull_budget::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::LoadOptions;
@@ -75,6 +78,28 @@ pub struct Args {
     /// the last two), per file and with --per-mesh per mesh instance.
     #[arg(long)]
     best: bool,
+    /// Also decompose the whole scene (world frame) into convex parts, a
+    /// collider for a concave dynamic body: parry3d's V-HACD, then every
+    /// vertex it left out added to the nearest part (so the parts contain
+    /// every vertex) and each part cut to the vertex budget. Reports each
+    /// part and the parts' volume against the convex hull's and, for a
+    /// closed mesh, the mesh's. Deterministic.
+    #[arg(long)]
+    decompose: bool,
+    /// With --decompose: at most N parts (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 16, requires = "decompose",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_PARTS as i64))]
+    max_hulls: u32,
+    /// With --decompose: at most N vertices and N faces a part (8 to 255,
+    /// PhysX's and Unity's limit).
+    #[arg(long, value_name = "N", default_value_t = 64, requires = "decompose",
+          value_parser = clap::value_parser!(u16).range(MIN_BUDGET as i64..=MAX_PART_VERTICES as i64))]
+    max_hull_vertices: u16,
+    /// With --decompose: V-HACD's voxels along the longest side (16 to
+    /// 256; finer is slower and follows concavities more closely).
+    #[arg(long, value_name = "N", default_value_t = 64, requires = "decompose",
+          value_parser = clap::value_parser!(u32).range(MIN_RESOLUTION as i64..=MAX_RESOLUTION as i64))]
+    resolution: u32,
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
@@ -123,6 +148,11 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         cylinder: args.cylinder || args.best,
         hull_max: args.hull_max.map(|n| n.map_or(DEFAULT_BUDGET, usize::from)),
         best: args.best,
+        decompose: args.decompose.then_some(DecomposeOptions {
+            max_hulls: args.max_hulls,
+            max_vertices: args.max_hull_vertices.into(),
+            resolution: args.resolution,
+        }),
     };
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results

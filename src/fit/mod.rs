@@ -5,6 +5,7 @@
 
 pub mod aabb;
 pub mod covariance;
+pub mod decompose;
 pub mod hull;
 pub mod hull_budget;
 pub mod kdop;
@@ -20,6 +21,7 @@ pub mod symmetric_eigen3;
 pub mod tight_obb;
 
 pub use aabb::Aabb;
+pub use decompose::{DecomposeError, DecomposeOptions, Decomposition, decompose};
 pub use hull::{ConvexHull, HullError};
 pub use hull_budget::BudgetHull;
 pub use kdop::{Kdop, KdopKind};

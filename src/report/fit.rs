@@ -6,6 +6,7 @@ use super::xyz;
 use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
 use crate::fit::covariance;
+use crate::fit::decompose::{DecomposeOptions, Decomposition};
 use crate::fit::{
     self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod, Sphere,
     SphereMethod,
@@ -65,6 +66,8 @@ pub struct FitOptions {
     /// Also name the smallest primitive by volume ([`Best`]); needs
     /// `capsule` and `cylinder`, which it compares.
     pub best: bool,
+    /// Also decompose the whole scene (world frame) into convex parts.
+    pub decompose: Option<DecomposeOptions>,
 }
 
 impl FitOptions {
@@ -85,6 +88,7 @@ impl FitOptions {
             cylinder: false,
             hull_max: None,
             best: false,
+            decompose: None,
         }
     }
 }
@@ -432,6 +436,95 @@ pub struct FileVolumes {
     /// Per mesh instance (with `--per-mesh`); instances without triangles are left out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub meshes: Option<Vec<MeshVolumes>>,
+    /// With `--decompose`: the whole scene in convex parts (world frame).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decomposition: Option<DecompositionFit>,
+}
+
+/// A convex decomposition as JSON.
+#[derive(Debug, Serialize)]
+pub struct DecompositionFit {
+    /// The most parts asked for.
+    pub max_hulls: u32,
+    /// The most vertices (and faces) a part may have.
+    pub max_vertices: usize,
+    /// V-HACD's voxels along the longest side.
+    pub resolution: u32,
+    /// The parts: vertices, faces (convex polygons, counter-clockwise seen
+    /// from outside) and volume; `grown` when mesh vertices V-HACD left out
+    /// were added to it, `budgeted` when it was cut to the vertex budget.
+    pub parts: Vec<PartFit>,
+    /// Mesh vertices outside every V-HACD hull, added to a part.
+    pub vertices_added: usize,
+    /// The sum of the parts' volumes (overlaps counted twice).
+    pub parts_volume: f64,
+    /// `parts_volume` over the convex hull's volume.
+    pub hull_ratio: f64,
+    /// The volume the mesh encloses (`null` when it is not closed).
+    pub mesh_volume: Option<f64>,
+    /// `parts_volume` over `mesh_volume` (`null` when it is not closed).
+    pub mesh_ratio: Option<f64>,
+}
+
+/// One part of a [`DecompositionFit`].
+#[derive(Debug, Serialize)]
+pub struct PartFit {
+    /// Vertices.
+    pub vertices: Vec<[f64; 3]>,
+    /// Faces (convex polygons of vertex indices).
+    pub faces: Vec<Vec<u32>>,
+    /// Volume.
+    pub volume: f64,
+    /// Whether mesh vertices were added to it.
+    pub grown: bool,
+    /// Whether it was cut to the vertex budget.
+    pub budgeted: bool,
+}
+
+impl DecompositionFit {
+    fn new(d: &Decomposition) -> DecompositionFit {
+        DecompositionFit {
+            max_hulls: d.options.max_hulls,
+            max_vertices: d.options.max_vertices,
+            resolution: d.options.resolution,
+            parts: d
+                .parts
+                .iter()
+                .map(|p| PartFit {
+                    vertices: p.vertices.iter().map(xyz).collect(),
+                    faces: p.faces.clone(),
+                    volume: p.volume,
+                    grown: p.grown,
+                    budgeted: p.budgeted,
+                })
+                .collect(),
+            vertices_added: d.vertices_added,
+            parts_volume: d.parts_volume,
+            hull_ratio: d.parts_volume / d.hull_volume,
+            mesh_volume: d.mesh_volume,
+            mesh_ratio: d
+                .mesh_volume
+                .filter(|v| *v > 0.0)
+                .map(|v| d.parts_volume / v),
+        }
+    }
+
+    /// The text line.
+    fn to_text(&self) -> String {
+        let mesh = self.mesh_ratio.map_or_else(
+            || "the mesh is open".into(),
+            |r| format!("{} the mesh", num(r, 4) + "x"),
+        );
+        format!(
+            "  decomposition: {} parts of at most {} vertices (V-HACD at resolution {}; {} vertices it left out added), volume {} ({}x the hull, {mesh})\n",
+            self.parts.len(),
+            self.max_vertices,
+            self.resolution,
+            self.vertices_added,
+            num(self.parts_volume, 5),
+            num(self.hull_ratio, 4),
+        )
+    }
 }
 
 /// A point set as the fits see it, without holding every point: `support`,
@@ -734,10 +827,20 @@ impl FileVolumes {
         } else {
             None
         };
+        let decomposition = match &opts.decompose {
+            Some(d) if scene.triangle_count() > 0 => {
+                let mesh = scene.flatten();
+                let parts = fit::decompose(&mesh.vertices, &mesh.triangles, d)
+                    .map_err(|e| Error::geometry(&scene.path, format!("decomposition: {e}")))?;
+                Some(DecompositionFit::new(&parts))
+            }
+            _ => None,
+        };
         Ok(FileVolumes {
             file: file.to_string(),
             volumes,
             meshes,
+            decomposition,
         })
     }
 
@@ -762,6 +865,9 @@ impl FileVolumes {
             ),
         };
         out += &self.volumes.to_table();
+        if let Some(d) = &self.decomposition {
+            out += &d.to_text();
+        }
         for m in self.meshes.iter().flatten() {
             let name = |id: Option<u32>, n: &Option<String>| match (id, n) {
                 (Some(i), Some(n)) => format!("{i} '{n}'"),

@@ -1,7 +1,7 @@
 //! Tree-vs-tree collision: which triangles of A and B (at a pose) meet.
 
 use super::sat::{PlacedBox, overlap};
-use super::tree_pair::{Placement, TreePair, split_a};
+use super::tree_pair::{Placement, Split, TreePair, split};
 use super::triangle::triangles_intersect;
 use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
@@ -63,7 +63,8 @@ pub struct Collision {
 /// Simultaneous depth-first descent (RAPID/PQP): a pair of nodes is tested
 /// with the 15-axis SAT on their `f32` boxes ([`super::sat::overlap`],
 /// conservative: its slack bounds the `f32` rounding), and when the boxes may
-/// overlap the larger node (by box diagonal) is split; B's child boxes are
+/// overlap the larger node (by box diagonal) is split, or both when they are
+/// of about one size ([`split`]); B's child boxes are
 /// placed in A's frame once when B is split, not once per pair. Leaf pairs
 /// run the exact triangle test ([`super::triangle::triangles_intersect`]) on
 /// B's `f64` corners placed in A's frame by [`Placement::apply`]. The answer
@@ -139,34 +140,35 @@ pub(crate) fn descend(
         if !overlap(&na.bx, &pb, slack) {
             continue;
         }
-        match (na.is_leaf(), nb.is_leaf()) {
-            (true, true) => {
-                pair.place_triangles(nb, &mut placed_tris);
-                for (i, ta) in a.node_triangles(na).enumerate() {
-                    let ta = &ta;
-                    for (j, tb) in placed_tris.iter().enumerate() {
-                        if leaf(na.start + i as u32, nb.start + j as u32, ta, tb) {
-                            return box_tests;
-                        }
+        if na.is_leaf() && nb.is_leaf() {
+            pair.place_triangles(nb, &mut placed_tris);
+            for (i, ta) in a.node_triangles(na).enumerate() {
+                let ta = &ta;
+                for (j, tb) in placed_tris.iter().enumerate() {
+                    if leaf(na.start + i as u32, nb.start + j as u32, ta, tb) {
+                        return box_tests;
                     }
                 }
             }
-            (false, true) => {
+            continue;
+        }
+        // Children pushed in reverse, so that the first child pair is
+        // visited first.
+        match split(na, nb, &pb) {
+            Split::A => {
                 stack.push((na.right, (ib, pb)));
                 stack.push((ia + 1, (ib, pb)));
             }
-            (true, false) => {
+            Split::B => {
                 stack.push((ia, pair.place_node(nb.right)));
                 stack.push((ia, pair.place_node(ib + 1)));
             }
-            (false, false) => {
-                if split_a(na, &pb) {
-                    stack.push((na.right, (ib, pb)));
-                    stack.push((ia + 1, (ib, pb)));
-                } else {
-                    stack.push((ia, pair.place_node(nb.right)));
-                    stack.push((ia, pair.place_node(ib + 1)));
-                }
+            Split::Both => {
+                let (b1, b2) = (pair.place_node(ib + 1), pair.place_node(nb.right));
+                stack.push((na.right, b2));
+                stack.push((ia + 1, b2));
+                stack.push((na.right, b1));
+                stack.push((ia + 1, b1));
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Minimum distance between two meshes at a pose, on their OBB trees.
 
 use super::sat::{PlacedBox, separation};
-use super::tree_pair::{TreePair, split_a};
+use super::tree_pair::{Split, TreePair, split};
 use super::triangle_distance::{lower_bound, rounding_bound, triangle_distance};
 use crate::pose::Pose;
 use crate::tree::ObbTree;
@@ -46,15 +46,6 @@ pub struct Distance {
     /// Triangle–triangle distances computed.
     pub triangle_tests: u64,
 }
-
-/// When both nodes of a pair are internal and their squared half diagonals
-/// are within this factor of each other, the descent splits both (four child
-/// pairs, one level down on each side) rather than the larger alone: it
-/// spends fewer box tests on pairs of about one size. Measured on four corpus
-/// pairs (bunny, engine, robot links, duck/teddy): 1.5 was at or near the
-/// fewest instructions a query on all four; splitting both whatever the sizes
-/// cost the engine (parts of very different sizes) 20% more.
-const SPLIT_BOTH: f32 = 1.5;
 
 /// The search queue of [`distance_with`], kept between queries so that a
 /// query allocates nothing once the queue has grown to its working size.
@@ -218,9 +209,9 @@ impl Search<'_, '_> {
 
     /// The child pairs of `c`, each with its bound and B's placed box
     /// (`placed` is B's box of `c`), and how many there are: when both nodes
-    /// are internal and of about one size (squared half diagonals within
-    /// [`SPLIT_BOTH`] of each other) both are split, four pairs; otherwise
-    /// the larger box (by diagonal) is split, two pairs.
+    /// are internal and of about one size both are split, four pairs;
+    /// otherwise the larger box (by diagonal) is split, two pairs
+    /// ([`split`]).
     #[inline]
     fn children(
         &mut self,
@@ -240,15 +231,15 @@ impl Search<'_, '_> {
             };
             (c, placed)
         };
-        let (da, db) = (na.bx.half_diagonal2(), placed.half_diagonal2());
-        if !na.is_leaf() && !nb.is_leaf() && da.max(db) <= SPLIT_BOTH * da.min(db) {
+        let how = split(na, nb, &placed);
+        if how == Split::Both {
             let [b1, b2] = [c.b + 1, nb.right].map(|ib| self.pair.place_node(ib));
             self.best.box_tests += 4;
             let (a1, a2) = (c.a + 1, na.right);
             return ([pair(a1, b1), pair(a2, b1), pair(a1, b2), pair(a2, b2)], 4);
         }
         self.best.box_tests += 2;
-        let [x, y] = if nb.is_leaf() || (!na.is_leaf() && split_a(na, &placed)) {
+        let [x, y] = if how == Split::A {
             [c.a + 1, na.right].map(|ia| pair(ia, (c.b, placed)))
         } else {
             [c.b + 1, nb.right].map(|ib| pair(c.a, self.pair.place_node(ib)))

@@ -346,6 +346,47 @@ def fit(
     best: bool = False,
 ) -> Fit: ...
 
+class ConvexPart:
+    """One convex part of a `Decomposition`."""
+
+    @property
+    def vertices(self) -> F64:
+        """`(n, 3)`."""
+    @property
+    def faces(self) -> List[List[int]]:
+        """Convex polygons of vertex indices, counter-clockwise from outside."""
+    @property
+    def volume(self) -> float: ...
+    @property
+    def grown(self) -> bool:
+        """Whether mesh vertices V-HACD left out were added to it."""
+    @property
+    def budgeted(self) -> bool:
+        """Whether it was cut to the vertex budget."""
+
+class Decomposition:
+    @property
+    def parts(self) -> List[ConvexPart]: ...
+    @property
+    def vertices_added(self) -> int: ...
+    @property
+    def parts_volume(self) -> float:
+        """The sum of the parts' volumes (overlaps count twice)."""
+    @property
+    def hull_volume(self) -> float: ...
+    @property
+    def mesh_volume(self) -> Optional[float]:
+        """The volume a closed mesh encloses; `None` when it is open."""
+
+def decompose(
+    mesh: Union[Scene, MeshLike],
+    *,
+    max_hulls: int = 16,
+    max_vertices: int = 64,
+    resolution: int = 64,
+) -> Decomposition:
+    """Convex parts holding every vertex (`bvtool fit --decompose`)."""
+
 class Part:
     @property
     def index(self) -> int: ...

@@ -9,11 +9,13 @@
 //! - [`tree`]: `ObbTree` and its queries (collide, distance, within, each
 //!   one pose at a time or a batch on every core with the GIL released);
 //! - [`fit`]: `fit` and its volumes;
+//! - [`decompose`]: `decompose` and its convex parts;
 //! - [`scene_queries`]: `clash` and `self_intersections`;
 //! - [`errors`]: the exception types and the mapping of library errors;
 //! - [`arrays`]: numpy input checks and outputs.
 
 mod arrays;
+mod decompose;
 mod errors;
 mod fit;
 mod mesh;
@@ -48,6 +50,9 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<fit::Round>()?;
     m.add_class::<fit::BudgetHull>()?;
     m.add_function(wrap_pyfunction!(fit::fit, m)?)?;
+    m.add_class::<decompose::Decomposition>()?;
+    m.add_class::<decompose::ConvexPart>()?;
+    m.add_function(wrap_pyfunction!(decompose::decompose, m)?)?;
     m.add_class::<scene_queries::Part>()?;
     m.add_class::<scene_queries::Clash>()?;
     m.add_class::<scene_queries::TrianglePair>()?;

@@ -214,6 +214,21 @@ def test_fit_contains_every_vertex_and_reports_half_extents():
         bvtool.fit(bvtool.Mesh(v, t), obb="tightest")
 
 
+def test_decompose_checks_its_options_and_refuses_flat_meshes():
+    d = bvtool.decompose(cube(), max_hulls=1, max_vertices=8)
+    assert len(d.parts) == 1 and d.vertices_added >= 0
+    # One part holding the cube's corners is at least the cube.
+    assert d.parts_volume >= 8.0 * (1 - 1e-12) and d.hull_volume == 8.0
+    assert math.isclose(d.mesh_volume, 8.0, rel_tol=1e-12)
+    assert d.parts[0].vertices.shape[1] == 3 and d.parts[0].vertices.dtype == np.float64
+    for bad in [dict(max_hulls=0), dict(max_vertices=256), dict(resolution=8)]:
+        with pytest.raises(ValueError):
+            bvtool.decompose(cube(), **bad)
+    flat = bvtool.Mesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]])
+    with pytest.raises(bvtool.GeometryError, match="flat"):
+        bvtool.decompose(flat)
+
+
 def test_self_intersections_of_two_crossing_triangles():
     v = [[0, 0, 0], [2, 0, 0], [0, 2, 0], [0.5, 0.5, -1], [0.5, 0.5, 1], [3, 3, 0]]
     found = bvtool.self_intersections(bvtool.Mesh(v, [[0, 1, 2], [3, 4, 5]]))

@@ -254,3 +254,28 @@ def test_invalid_corpus_files_raise_the_command_lines_message(models, bvtool_bin
         else:
             assert out.returncode == 0, out.stderr
     assert refused >= 10
+
+
+@pytest.mark.parametrize("path", [SCENES[0], SCENES[3], SCENES[4]])
+def test_decompose_matches_the_command_line_and_holds_every_vertex(models, cli, path):
+    from scipy.spatial import ConvexHull
+
+    doc = cli("fit", models / path, "--decompose", "--max-hulls", "8")["files"][0]["decomposition"]
+    d = bvtool.decompose(bvtool.load(models / path), max_hulls=8)
+    assert len(d.parts) == len(doc["parts"]) <= 8
+    for mine, theirs in zip(d.parts, doc["parts"]):
+        assert mine.vertices.tolist() == theirs["vertices"]
+        assert mine.faces == theirs["faces"]
+        assert mine.volume == theirs["volume"]
+        assert len(mine.vertices) <= 64
+    assert d.parts_volume == doc["parts_volume"]
+    # Every vertex the triangles use lies under every face plane of some
+    # part (scipy's own hull of the part, to its rounding).
+    m = bvtool.load_mesh(models / path)
+    used = m.vertices[np.unique(m.triangles)]
+    scale = np.abs(used).max()
+    inside = np.zeros(len(used), dtype=bool)
+    for part in d.parts:
+        eq = ConvexHull(part.vertices).equations
+        inside |= np.all(used @ eq[:, :3].T + eq[:, 3] <= 1e-9 * scale, axis=1)
+    assert inside.all(), f"{(~inside).sum()} vertices in no part"

@@ -4,8 +4,9 @@
 //!
 //! Both rest on one primitive: along a unit axis `a`, the points' minimum
 //! enclosing circle in the plane across `a` (Welzl's algorithm, as for the
-//! exact sphere, on the points projected into that plane) and their extent
-//! along `a`. A **cylinder** is that circle swept over the extent. A
+//! exact sphere, on the points projected into that plane — run on a working
+//! set of the points that is grown until the circle holds them all, see
+//! [`Shell`]) and their extent along `a`. A **cylinder** is that circle swept over the extent. A
 //! **capsule** of radius `R ≥ r` (the circle's radius) around the same axis
 //! line needs its segment to reach, for each point at radial distance `ρ`
 //! and axial coordinate `t`, within `√(R² − ρ²)` of `t`: its ends are
@@ -127,15 +128,98 @@ struct AxisView {
     margin: f64,
 }
 
-impl AxisView {
-    fn new(points: &[Point3<f64>], axis: Vector3<f64>) -> AxisView {
-        let axis = axis.normalize();
-        let across: Vec<Point3<f64>> = points
+/// The points' minimum enclosing circle across an axis, found on a small
+/// working set: Welzl's algorithm runs on the working set's projections,
+/// then every point is checked against the circle and those outside join
+/// the set, until none is — so the circle is the whole set's, while Welzl
+/// sees only the few points that ever bounded a circle. The axis search asks
+/// for hundreds of nearby axes, whose circles rest on nearly the same
+/// points: the set stays a few dozen points where a hull has thousands.
+struct Shell<'p> {
+    points: &'p [Point3<f64>],
+    working: Vec<usize>,
+    flat: Vec<Point3<f64>>,
+}
+
+/// The circle of [`Shell::across`], with the points' axial extent.
+struct Across {
+    /// The centre, in the plane across the axis through the origin.
+    center: Point3<f64>,
+    /// The largest distance of a projected point from the centre.
+    radius: f64,
+    /// The least and greatest axial coordinates.
+    extent: (f64, f64),
+}
+
+impl<'p> Shell<'p> {
+    /// A working set seeded with the points extreme along the 13 k-DOP
+    /// directions.
+    fn new(points: &'p [Point3<f64>]) -> Shell<'p> {
+        let mut working: Vec<usize> = KdopKind::K26
+            .directions()
             .iter()
-            .map(|p| p - axis * p.coords.dot(&axis))
+            .flat_map(|d| {
+                let key = |i: &usize| points[*i].coords.dot(d);
+                let ids = 0..points.len();
+                [
+                    ids.clone().min_by(|i, j| key(i).total_cmp(&key(j))),
+                    ids.max_by(|i, j| key(i).total_cmp(&key(j))),
+                ]
+            })
+            .flatten()
             .collect();
-        let circle = Sphere::exact(&across).expect("points are not empty");
-        AxisView::through(points, axis, circle.center)
+        working.sort_unstable();
+        working.dedup();
+        Shell {
+            points,
+            working,
+            flat: Vec::new(),
+        }
+    }
+
+    /// The minimum enclosing circle of the points projected across `axis`
+    /// (unit), and their axial extent.
+    fn across(&mut self, axis: &Vector3<f64>) -> Across {
+        let project = |p: &Point3<f64>| p - axis * p.coords.dot(axis);
+        loop {
+            self.flat.clear();
+            self.flat
+                .extend(self.working.iter().map(|&i| project(&self.points[i])));
+            let center = Sphere::exact(&self.flat)
+                .expect("the working set is not empty")
+                .center;
+            let inner = self
+                .flat
+                .iter()
+                .map(|q| nalgebra::distance_squared(q, &center))
+                .fold(0.0, f64::max);
+            let (mut r2, mut lo, mut hi) = (inner, f64::INFINITY, f64::NEG_INFINITY);
+            let before = self.working.len();
+            for (i, p) in self.points.iter().enumerate() {
+                let t = p.coords.dot(axis);
+                (lo, hi) = (lo.min(t), hi.max(t));
+                let d2 = nalgebra::distance_squared(&(p - axis * t), &center);
+                if d2 > inner * (1.0 + 1e-9) {
+                    self.working.push(i);
+                }
+                r2 = r2.max(d2);
+            }
+            if self.working.len() == before {
+                return Across {
+                    center,
+                    radius: r2.sqrt(),
+                    extent: (lo, hi),
+                };
+            }
+        }
+    }
+}
+
+impl AxisView {
+    fn new(shell: &mut Shell, axis: Vector3<f64>) -> AxisView {
+        let axis = axis.normalize();
+        let circle = shell.across(&axis);
+        AxisView::through(shell.points, axis, circle.center)
     }
 
     /// The points seen along `axis` (unit) about the axis line through
@@ -315,8 +399,12 @@ pub fn cylinder(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Cylind
     if points.is_empty() {
         return None;
     }
-    let axis = search_axis(seeds, |a| AxisView::new(points, *a).cylinder().volume());
-    Some(AxisView::new(points, axis).cylinder())
+    let shell = &mut Shell::new(points);
+    let axis = search_axis(seeds, |a| {
+        let c = shell.across(a);
+        std::f64::consts::PI * c.radius * c.radius * (c.extent.1 - c.extent.0)
+    });
+    Some(AxisView::new(shell, axis).cylinder())
 }
 
 /// A near-minimal-volume capsule containing every point (see the module
@@ -325,8 +413,9 @@ pub fn capsule(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Capsule
     if points.is_empty() {
         return None;
     }
-    let axis = search_axis(seeds, |a| AxisView::new(points, *a).capsule().volume());
-    Some(refine_line(points, AxisView::new(points, axis)))
+    let shell = &mut Shell::new(points);
+    let axis = search_axis(seeds, |a| AxisView::new(shell, *a).capsule().volume());
+    Some(refine_line(points, AxisView::new(shell, axis)))
 }
 
 /// The capsule around `view`'s axis with its line moved to where the

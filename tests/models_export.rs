@@ -1,8 +1,10 @@
 //! Real models through every export format: the JSON validates against the
 //! schema and reads back identically, the binary form reads back and its
 //! f32 volumes and tree boxes contain every vertex, the C header is
-//! produced, and the glTF export keeps every triangle, carries colliders
-//! containing every vertex and passes the Khronos validator when installed.
+//! produced, and the glTF export keeps every triangle, carries colliders of
+//! every shape (per mesh instance, attached to its node, and for the whole
+//! scene) containing every vertex and passes the Khronos validator when
+//! installed.
 
 mod common;
 mod export_support;
@@ -10,7 +12,7 @@ mod export_support;
 use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{ExportDoc, ExportOptions, Format, bin, c_header, json, render};
 use bvtool::fit::{ObbMethod, SphereMethod};
-use export_support::fit_options;
+use export_support::{ALL_SHAPES, fit_options};
 use export_support::gltf_check::{
     assert_contains, bvtool_reload, drawn, parse, scratch, validator_errors,
 };
@@ -43,8 +45,12 @@ fn real_models_export_in_every_format() {
             Err(e) => panic!("{rel}: {e}"),
         };
         let opts = ExportOptions {
-            fit: fit_options(ObbMethod::Tight, SphereMethod::Exact, true),
-            tree: true,
+            shapes: ALL_SHAPES.to_vec(),
+            whole: true,
+            ..ExportOptions::volumes(
+                fit_options(ObbMethod::Tight, SphereMethod::Exact, true),
+                true,
+            )
         };
         let doc = ExportDoc::new(rel, &scene, &opts).unwrap();
 
@@ -96,9 +102,9 @@ fn real_models_export_in_every_format() {
         let o = parse(&bytes);
         let (tris, lines, _) = drawn(&o);
         assert_eq!(tris, scene.triangle_count(), "{rel}: triangles");
-        let sets = 1 + doc.meshes.len();
-        assert!(lines >= 2 * sets, "{rel}: debug lines");
-        assert_contains(&o, &scene, true);
+        assert_eq!(lines, doc.colliders.len() + scene.skipped_primitives, "{rel}: debug lines");
+        let seen = assert_contains(&o, &scene, &doc);
+        eprintln!("{rel}: {} colliders, {seen:?}", doc.colliders.len());
         if let Some((errors, report)) = validator_errors(&glb) {
             assert_eq!(errors, 0, "{rel}: {report}");
         }

@@ -19,12 +19,14 @@
 
 pub mod bin;
 pub mod c_header;
+pub mod collider;
 pub mod document;
 pub mod f32box;
 pub mod gltf;
 pub mod json;
 
-pub use document::{ExportDoc, ExportOptions};
+pub use collider::{ColliderDoc, Shape};
+pub use document::{DEFAULT_HULL_MAX, ExportDoc, ExportOptions};
 
 use crate::error::{Error, Result};
 use crate::mesh::Scene;

@@ -31,6 +31,7 @@ fn obj_scene_to_glb_with_debug_lines_then_reexported_as_gltf() {
         binary: true,
         debug_lines: true,
         allow_external_uris: false,
+        naming: None,
     };
     let bytes = write(&s, &d, &opts).unwrap();
     assert_eq!(&bytes[0..4], b"glTF");
@@ -79,6 +80,7 @@ fn obj_scene_to_glb_with_debug_lines_then_reexported_as_gltf() {
         binary: false,
         debug_lines: false,
         allow_external_uris: false,
+        naming: None,
     };
     let text = write(&again, &d2, &opts2).unwrap();
     let o2 = parse(&text);

@@ -96,6 +96,7 @@ fn real_models_export_in_every_format() {
             binary: true,
             debug_lines: true,
             allow_external_uris: false,
+            naming: None,
         };
         let bytes = render(&scene, &doc, Format::Gltf, &gopts).unwrap();
         std::fs::write(&glb, &bytes).unwrap();
@@ -109,6 +110,47 @@ fn real_models_export_in_every_format() {
             assert_eq!(errors, 0, "{rel}: {report}");
         }
         bvtool_reload(&glb, tris, lines + scene.skipped_primitives);
+    }
+    std::fs::remove_dir_all(out).ok();
+}
+
+/// glTF models with node hierarchies, rotations, a mirrored node and GPU
+/// instancing: every collider of every shape hangs under its own node (or,
+/// for non-similar transforms and GPU instances, sits in the world frame),
+/// contains every vertex it bounds as the file places both, and the output
+/// passes the Khronos validator.
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn real_gltf_hierarchies_get_colliders_on_their_nodes() {
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
+    let out = scratch("hierarchies");
+    for rel in [
+        "gltf/OrientationTest/glTF-Binary/OrientationTest.glb",
+        "gltf/NegativeScaleTest/glTF-Binary/NegativeScaleTest.glb",
+        "gltf/SimpleInstancing/glTF-Binary/SimpleInstancing.glb",
+        "gltf/2CylinderEngine/glTF-Binary/2CylinderEngine.glb",
+    ] {
+        let scene = bvtool::load::load(&dir.join(rel), &Default::default()).unwrap();
+        let doc = export_support::doc_with(&scene, &ALL_SHAPES, true);
+        let bytes = render(&scene, &doc, Format::Gltf, &GltfOptions::default()).unwrap();
+        let o = parse(&bytes);
+        if !scene.extensions.iter().any(|e| e == "EXT_mesh_gpu_instancing") {
+            assert_eq!(drawn(&o).0, scene.triangle_count(), "{rel}");
+        }
+        let seen = assert_contains(&o, &scene, &doc);
+        eprintln!("{rel}: {} colliders, {seen:?}", doc.colliders.len());
+        if rel.contains("SimpleInstancing") {
+            assert_eq!(seen.local, 0, "{rel}: GPU instances are in the world frame");
+        } else {
+            assert!(seen.local > 0, "{rel}");
+        }
+        let file = out.join("hierarchy.glb");
+        std::fs::write(&file, &bytes).unwrap();
+        if let Some((errors, report)) = validator_errors(&file) {
+            assert_eq!(errors, 0, "{rel}: {report}");
+        }
     }
     std::fs::remove_dir_all(out).ok();
 }

@@ -2,6 +2,7 @@
 
 use super::output::{Failure, Outcome, out_bytes, wrote};
 use bvtool::Error;
+use bvtool::export::collider_mesh::Naming;
 use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{self, DEFAULT_HULL_MAX, ExportDoc, ExportOptions, Format, Shape};
 use bvtool::fit::{ObbMethod, SphereMethod};
@@ -22,11 +23,13 @@ use std::path::PathBuf;
 /// quaternions are (x, y, z, w). The f32 numbers of bin, c and gltf are
 /// rounded outwards so they still contain every vertex.
 ///
-/// Colliders (gltf and json): one per mesh instance and --shape, fitted to
+/// Colliders (gltf, obj and json): one per mesh instance and --shape, fitted to
 /// the mesh's own vertices in its node's frame and attached to that node in
 /// glTF, so it moves with the node; a node whose world transform has a
 /// non-uniform scale or shear, and GPU instances, get a collider fitted in
 /// the world frame instead (static). --whole adds one for the whole scene.
+/// `obj` (stdout unless -o) writes the meshes and the colliders as convex
+/// meshes named for Unreal or Godot (--naming), in the world frame.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The model file (.gltf, .glb, .obj, .stl).
@@ -59,6 +62,12 @@ pub struct Args {
     /// Most vertices and faces of a hull collider (PhysX and Unity: 255).
     #[arg(long, default_value_t = DEFAULT_HULL_MAX, value_name = "N")]
     hull_max: usize,
+    /// gltf and obj: write the colliders as convex meshes named by this
+    /// engine's convention (Unreal UBX_/USP_/UCP_/UCX_ prefixes, Godot
+    /// -convcolonly suffix) instead of KHR_physics_rigid_bodies colliders
+    /// (obj: unreal unless given).
+    #[arg(long, value_enum)]
+    naming: Option<Naming>,
     /// gltf: also draw every collider with LINES primitives.
     #[arg(long)]
     debug_lines: bool,
@@ -87,13 +96,13 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let shapes = match args.format {
         Format::Bin | Format::C if !args.shape.is_empty() || args.whole => {
             return Err(Failure::Usage(
-                "--shape and --whole are for json and gltf (bin and c carry the volumes only)"
+                "--shape and --whole are for json, gltf and obj (bin and c carry the volumes only)"
                     .into(),
             ));
         }
         Format::Bin | Format::C => Vec::new(),
-        Format::Json | Format::Gltf if args.shape.is_empty() => vec![Shape::Box],
-        Format::Json | Format::Gltf => args.shape.clone(),
+        Format::Json | Format::Gltf | Format::Obj if args.shape.is_empty() => vec![Shape::Box],
+        Format::Json | Format::Gltf | Format::Obj => args.shape.clone(),
     };
     let scene = load(&args.file, opts)?;
     let fit = FitOptions {
@@ -117,6 +126,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         binary,
         debug_lines: args.debug_lines,
         allow_external_uris: opts.allow_external_uris,
+        naming: args.naming,
     };
     let bytes = export::render(&scene, &doc, args.format, &gltf)?;
     match &args.output {

@@ -154,9 +154,28 @@ pub struct ColliderDoc {
     pub geometry: Geometry,
     /// Its volume (model units³, in its frame).
     pub volume: f64,
-    /// Index of the instance in the loaded scene (not exported).
-    #[serde(skip)]
-    pub scene_instance: Option<usize>,
+}
+
+/// What names a mesh instance in a scene: node, GPU instance, mesh,
+/// primitive (unique per instance: glTF places a primitive once per node
+/// and GPU instance; OBJ and STL have one instance per object or solid).
+pub type InstanceKey = (Option<u32>, u32, u32, u32);
+
+impl ColliderDoc {
+    /// The key of the instance it bounds (`None` for the whole scene).
+    pub fn instance_key(&self) -> Option<InstanceKey> {
+        Some((self.node, self.instance?, self.mesh?, self.primitive?))
+    }
+}
+
+/// Every instance of `scene` by its key, as an index into `scene.instances`.
+pub fn instance_index(scene: &Scene) -> HashMap<InstanceKey, usize> {
+    scene
+        .instances
+        .iter()
+        .enumerate()
+        .map(|(k, i)| ((i.node, i.instance, i.mesh, i.primitive), k))
+        .collect()
 }
 
 /// The fit options that make the volumes `shapes` need, on top of `fit`.
@@ -219,12 +238,13 @@ pub fn label(inst: Option<&MeshInstance>) -> String {
 }
 
 /// A collider's name: `bvtool capsule of node 3 'arm' mesh 1 'arm'
-/// primitive 0`, `bvtool best (sphere) of scene`.
+/// primitive 0`, `bvtool best (sphere) of scene`, `bvtool hull (box) of …`
+/// (a flat mesh's).
 fn name(asked: Shape, shape: Shape, inst: Option<&MeshInstance>) -> String {
-    let what = if asked == Shape::Best {
-        format!("best ({})", shape.as_str())
-    } else {
+    let what = if asked == shape {
         shape.as_str().into()
+    } else {
+        format!("{} ({})", asked.as_str(), shape.as_str())
     };
     format!("bvtool {what} of {}", label(inst))
 }
@@ -282,6 +302,8 @@ fn geometry(
             };
             (shape, g, c.volume)
         }
+        // A flat polytope cannot be cooked into a convex collider: the box.
+        Shape::Kdop26 | Shape::Hull if v.hull_volume <= 0.0 => geometry(v, Shape::Box, points),
         Shape::Kdop26 => {
             let k = &v.kdops.as_ref().expect(fitted)[0];
             let vertices: Vec<Point3<f64>> = k.vertices.iter().map(|p| Point3::from(*p)).collect();
@@ -339,7 +361,7 @@ pub fn colliders(
     let gpu = super::gltf::gpu_instanced_nodes(scene)?;
     let mut local: HashMap<*const crate::mesh::Geometry, Volumes> = HashMap::new();
     let mut out = Vec::new();
-    for (k, inst) in scene.instances.iter().enumerate() {
+    for inst in &scene.instances {
         if inst.geometry.triangles.is_empty() {
             continue;
         }
@@ -378,7 +400,6 @@ pub fn colliders(
                 name: name(asked, shape, Some(inst)),
                 geometry,
                 volume,
-                scene_instance: Some(k),
             });
         }
     }
@@ -400,7 +421,6 @@ pub fn colliders(
                 name: name(asked, shape, None),
                 geometry,
                 volume,
-                scene_instance: None,
             });
         }
     }

@@ -9,7 +9,10 @@
 //! fresh glTF holding the mesh (one node per mesh instance) and the colliders.
 
 use super::ExportDoc;
-use super::collider::{ColliderDoc, Geometry};
+use super::collider::{ColliderDoc, Geometry, instance_index};
+use super::collider_mesh::{self, Naming};
+use super::obj::render_names;
+use std::collections::HashMap;
 use super::f32box::{self, ObbF32};
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Scene};
@@ -37,6 +40,10 @@ pub struct GltfOptions {
     pub debug_lines: bool,
     /// Let a `.gltf` input read buffers and images outside its folder.
     pub allow_external_uris: bool,
+    /// Write the colliders as convex meshes named by this engine's
+    /// convention ([`collider_mesh`](super::collider_mesh)) instead of
+    /// `KHR_physics_rigid_bodies` colliders.
+    pub naming: Option<Naming>,
 }
 
 /// A glTF document being edited: its JSON and its one merged buffer.
@@ -65,16 +72,26 @@ pub fn write(scene: &Scene, doc: &ExportDoc, opts: &GltfOptions) -> Result<Vec<u
         }
     };
     let node_count = d.json["nodes"].as_array().map_or(0, Vec::len);
+    let index = instance_index(scene);
+    let instance_of = |c: &ColliderDoc| index.get(&c.instance_key()?).copied();
     let parent_of = |c: &ColliderDoc| -> Option<usize> {
         if c.frame != "local" {
             return None;
         }
         match &fresh_nodes {
-            Some(nodes) => nodes[c.scene_instance?],
+            Some(nodes) => nodes[instance_of(c)?],
             None => c.node.map(|n| n as usize).filter(|&n| n < node_count),
         }
     };
-    add_colliders(&mut d, scene, doc, opts.debug_lines, &parent_of);
+    add_colliders(
+        &mut d,
+        scene,
+        doc,
+        opts.debug_lines,
+        opts.naming,
+        &parent_of,
+        &instance_of,
+    );
     Ok(if opts.binary { to_glb(d) } else { to_gltf(d) })
 }
 
@@ -570,11 +587,44 @@ fn add_colliders(
     scene: &Scene,
     doc: &ExportDoc,
     debug_lines: bool,
+    naming: Option<Naming>,
     parent_of: &dyn Fn(&ColliderDoc) -> Option<usize>,
+    instance_of: &dyn Fn(&ColliderDoc) -> Option<usize>,
 ) {
+    // Hangs collider node `n` where `c` belongs.
+    let attach = |d: &mut Doc, n: usize, c: &ColliderDoc, world: &mut Vec<usize>| {
+        let placement = instance_of(c)
+            .filter(|_| c.frame == "local")
+            .map(|k| scene.instances[k].transform);
+        match (parent_of(c), placement) {
+            (Some(parent), _) => arr_mut(&mut d.json["nodes"][parent], "children").push(json!(n)),
+            (None, Some(m)) => world.push(push(
+                &mut d.json,
+                "nodes",
+                json!({"name": format!("{} (placement)", c.name), "matrix": m.as_slice(), "children": [n]}),
+            )),
+            (None, None) => world.push(n),
+        }
+    };
     let mut world_children = Vec::new();
     let mut implicit = false;
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    let names = render_names(scene);
     for c in &doc.colliders {
+        if let Some(naming) = naming {
+            // A convex mesh named by the engine's convention, in the
+            // collider's frame, on a node where the collider belongs.
+            let render = instance_of(c).map_or_else(|| "scene".to_string(), |k| names[k].clone());
+            let k = counts.entry(render.clone()).or_default();
+            let name = collider_mesh::name(c, naming, &render, *k);
+            *k += 1;
+            let m = collider_mesh::collider_mesh(c, name, &Matrix4::identity());
+            let idx: Vec<u32> = m.triangles.iter().flatten().copied().collect();
+            let mesh = d.mesh(&m.name, &m.vertices, &idx, 4);
+            let n = push(&mut d.json, "nodes", json!({"name": m.name, "mesh": mesh}));
+            attach(d, n, c, &mut world_children);
+            continue;
+        }
         let p = place(&c.geometry);
         let geometry = match (p.shape, p.convex) {
             (Some(shape), _) => {
@@ -610,22 +660,10 @@ fn add_colliders(
             node["mesh"] = json!(d.mesh(&format!("{} (lines)", c.name), pts, idx, 1));
         }
         let n = push(&mut d.json, "nodes", node);
-        let placement = c
-            .scene_instance
-            .filter(|_| c.frame == "local")
-            .map(|k| scene.instances[k].transform);
-        match (parent_of(c), placement) {
-            (Some(parent), _) => arr_mut(&mut d.json["nodes"][parent], "children").push(json!(n)),
-            (None, Some(m)) => world_children.push(push(
-                &mut d.json,
-                "nodes",
-                json!({"name": format!("{} (placement)", c.name), "matrix": m.as_slice(), "children": [n]}),
-            )),
-            (None, None) => world_children.push(n),
-        }
+        attach(d, n, c, &mut world_children);
     }
-    if doc.colliders.is_empty() {
-        return;
+    if doc.colliders.is_empty() || naming.is_some() {
+        return add_root(d, world_children);
     }
     let used = arr_mut(&mut d.json, "extensionsUsed");
     let exts: &[&str] = if implicit {
@@ -638,6 +676,12 @@ fn add_colliders(
             used.push(json!(e));
         }
     }
+    add_root(d, world_children);
+}
+
+/// Adds the root node `bvtool colliders (world frame)` holding `children`
+/// to the default scene (nothing without children).
+fn add_root(d: &mut Doc, world_children: Vec<usize>) {
     if world_children.is_empty() {
         return;
     }

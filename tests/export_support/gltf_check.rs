@@ -276,7 +276,7 @@ pub fn assert_contains(o: &Out, s: &Scene, doc: &ExportDoc) -> Seen {
             .iter()
             .find(|g| g.name == c.name)
             .unwrap_or_else(|| panic!("no collider node {}", c.name));
-        let points = match c.scene_instance {
+        let points = match c.instance_key().map(|key| bvtool::export::collider::instance_index(s)[&key]) {
             Some(k) => instance_world_points(s, k),
             None => s.world_points(false),
         };

@@ -116,7 +116,12 @@ fn check_obj(s: &Scene, shapes: &[bvtool::export::Shape], tag: &str) {
 #[test]
 fn obj_collider_meshes_named_for_unreal_contain_their_objects() {
     for seed in 0..3 {
-        let s = scene(60 + seed, [1.0, 1e2, 1e4][seed as usize], Format::Obj, "synthetic.obj");
+        let s = scene(
+            60 + seed,
+            [1.0, 1e2, 1e4][seed as usize],
+            Format::Obj,
+            "synthetic.obj",
+        );
         check_obj(&s, &ALL_SHAPES, &format!("synthetic{seed}"));
     }
     check_obj(&common::repo_scene("chain.gltf"), &ALL_SHAPES, "chain");
@@ -155,7 +160,12 @@ fn gltf_collider_meshes_named_for_godot_hang_under_their_nodes() {
                 let idx: Vec<u32> = r.read_indices().unwrap().into_u32().collect();
                 tris.extend(idx.chunks(3).map(|t| [t[0], t[1], t[2]]));
             }
-            assert_closed_outward(name, &pts, &tris, !name.contains("_kdop26_") && !name.contains("_hull_"));
+            assert_closed_outward(
+                name,
+                &pts,
+                &tris,
+                !name.contains("_kdop26_") && !name.contains("_hull_"),
+            );
             let hull = ConvexHull::new(&pts).unwrap();
             let mut verts = Vec::new();
             bvtool::mesh::instance_points(inst, false, true, &mut verts);
@@ -172,5 +182,68 @@ fn gltf_collider_meshes_named_for_godot_hang_under_their_nodes() {
     if let Some((errors, report)) = validator_errors(&file) {
         assert_eq!(errors, 0, "{report}");
     }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The command line: `--shape` lists and JSON names; OBJ to stdout with
+/// Unreal's names; `--shape` with bin is a usage error (exit 2); a point
+/// cloud with `--shape` but no `--whole` is refused in one line (exit 1).
+#[test]
+fn command_line_shapes_naming_and_refusals() {
+    let chain = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
+    let (code, out, err) = common::bvtool(&[
+        "export",
+        chain,
+        "--format",
+        "json",
+        "--shape",
+        "capsule,hull",
+        "--per-mesh",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let colliders = v["colliders"].as_array().unwrap();
+    assert_eq!(colliders.len(), 4);
+    assert_eq!(colliders[0]["type"], "capsule");
+    assert_eq!(colliders[1]["type"], "convex");
+    assert_eq!(colliders[0]["node_name"], "ring_a");
+    assert_eq!(colliders[2]["node_name"], "ring_b");
+    assert_eq!(v["meshes"][1]["node_name"], "ring_b");
+    assert_eq!(v["meshes"][1]["mesh_name"], "torus");
+    let (code, out, err) =
+        common::bvtool(&["export", chain, "--format", "obj", "--shape", "box,sphere"]);
+    assert_eq!(code, 0, "{err}");
+    let objects: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("o ")).collect();
+    assert_eq!(
+        objects,
+        [
+            "ring_a",
+            "ring_b",
+            "UBX_ring_a_00",
+            "USP_ring_a_01",
+            "UBX_ring_b_00",
+            "USP_ring_b_01"
+        ]
+    );
+    let (code, _, err) = common::bvtool(&[
+        "export", chain, "--format", "bin", "-o", "x.bvt", "--shape", "box",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let dir = scratch("cloud");
+    let cloud = dir.join("cloud.obj");
+    std::fs::write(&cloud, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n").unwrap();
+    let c = cloud.to_str().unwrap();
+    let (code, _, err) = common::bvtool(&["export", c, "--format", "json", "--shape", "sphere"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("cloud.obj") && err.contains("--whole") && err.lines().count() == 1,
+        "{err}"
+    );
+    let (code, out, err) = common::bvtool(&[
+        "export", c, "--format", "json", "--shape", "sphere", "--whole",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["colliders"][0]["scope"], "scene");
     std::fs::remove_dir_all(dir).ok();
 }

@@ -37,7 +37,11 @@ fn obj_scene_to_glb_with_debug_lines_then_reexported_as_gltf() {
     assert_eq!(&bytes[0..4], b"glTF");
     let o = parse(&bytes);
     let (tris, lines, pts) = drawn(&o);
-    assert_eq!(tris, s.triangle_count(), "convex collider meshes are not drawn");
+    assert_eq!(
+        tris,
+        s.triangle_count(),
+        "convex collider meshes are not drawn"
+    );
     assert_eq!(lines, d.colliders.len());
     // The mesh itself went through: every world vertex (f32-rounded) is there.
     let want = s.world_points(true);
@@ -140,7 +144,10 @@ fn chain_colliders_hang_under_their_nodes_and_follow_them() {
         && c.node_name.is_some()
         && c.mesh_name.as_deref() == Some("torus")));
     for (a, b) in d.colliders[..7].iter().zip(&d.colliders[7..]) {
-        assert_eq!(a.geometry, b.geometry, "instances of one mesh share the fit");
+        assert_eq!(
+            a.geometry, b.geometry,
+            "instances of one mesh share the fit"
+        );
     }
     let bytes = write(&s, &d, &GltfOptions::default()).unwrap();
     let o = parse(&bytes);

@@ -12,11 +12,11 @@ mod export_support;
 use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{ExportDoc, ExportOptions, Format, bin, c_header, json, render};
 use bvtool::fit::{ObbMethod, SphereMethod};
-use export_support::{ALL_SHAPES, fit_options};
 use export_support::gltf_check::{
     assert_contains, bvtool_reload, drawn, parse, scratch, validator_errors,
 };
 use export_support::schema::schema_errors;
+use export_support::{ALL_SHAPES, fit_options};
 
 const MODELS: [&str; 6] = [
     "gltf/Duck/glTF-Binary/Duck.glb",
@@ -103,7 +103,11 @@ fn real_models_export_in_every_format() {
         let o = parse(&bytes);
         let (tris, lines, _) = drawn(&o);
         assert_eq!(tris, scene.triangle_count(), "{rel}: triangles");
-        assert_eq!(lines, doc.colliders.len() + scene.skipped_primitives, "{rel}: debug lines");
+        assert_eq!(
+            lines,
+            doc.colliders.len() + scene.skipped_primitives,
+            "{rel}: debug lines"
+        );
         let seen = assert_contains(&o, &scene, &doc);
         eprintln!("{rel}: {} colliders, {seen:?}", doc.colliders.len());
         if let Some((errors, report)) = validator_errors(&glb) {
@@ -136,7 +140,11 @@ fn real_gltf_hierarchies_get_colliders_on_their_nodes() {
         let doc = export_support::doc_with(&scene, &ALL_SHAPES, true);
         let bytes = render(&scene, &doc, Format::Gltf, &GltfOptions::default()).unwrap();
         let o = parse(&bytes);
-        if !scene.extensions.iter().any(|e| e == "EXT_mesh_gpu_instancing") {
+        if !scene
+            .extensions
+            .iter()
+            .any(|e| e == "EXT_mesh_gpu_instancing")
+        {
             assert_eq!(drawn(&o).0, scene.triangle_count(), "{rel}");
         }
         let seen = assert_contains(&o, &scene, &doc);

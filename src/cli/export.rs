@@ -105,6 +105,13 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         Format::Json | Format::Gltf | Format::Obj => args.shape.clone(),
     };
     let scene = load(&args.file, opts)?;
+    if !args.shape.is_empty() && !args.whole && scene.triangle_count() == 0 {
+        return Err(Error::geometry(
+            &scene.path,
+            "a point cloud has no mesh instance to fit a collider to (add --whole)",
+        )
+        .into());
+    }
     let fit = FitOptions {
         per_mesh: args.per_mesh,
         ..FitOptions::of(

@@ -21,7 +21,7 @@
 //! same fit `bvtool fit` reports for the file.
 
 use super::document::ObbDoc;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::fit::{KdopKind, hull_budget};
 use crate::mesh::{MeshInstance, Scene, instance_points};
 use crate::report::fit::{FitOptions, Frame, Volumes, fit_instance};
@@ -47,7 +47,10 @@ pub enum Shape {
     #[value(help = "the near-minimal cylinder")]
     Cylinder,
     /// Unreal's 26-DOP in the mesh frame, as a convex mesh.
-    #[value(name = "kdop26", help = "Unreal's 26-DOP (mesh axes), as a convex mesh")]
+    #[value(
+        name = "kdop26",
+        help = "Unreal's 26-DOP (mesh axes), as a convex mesh"
+    )]
     #[serde(rename = "kdop26")]
     Kdop26,
     /// The convex hull under a vertex and face budget, as a convex mesh.
@@ -307,10 +310,7 @@ fn geometry(
         Shape::Kdop26 => {
             let k = &v.kdops.as_ref().expect(fitted)[0];
             let vertices: Vec<Point3<f64>> = k.vertices.iter().map(|p| Point3::from(*p)).collect();
-            let size = vertices
-                .iter()
-                .map(|p| p.coords.amax())
-                .fold(0.0, f64::max);
+            let size = vertices.iter().map(|p| p.coords.amax()).fold(0.0, f64::max);
             let vertices = hull_budget::spanning(vertices, &points(), hull_budget::MARGIN * size);
             let g = Geometry::Convex {
                 vertices: vertices.iter().map(|p| [p.x, p.y, p.z]).collect(),
@@ -347,7 +347,7 @@ fn geometry(
 }
 
 /// The colliders of `scene`: for each shape in `shapes`, one per mesh
-/// instance with triangles, then (with `whole`, from `scene_volumes`, the
+/// instance with triangles (none for a point cloud), then (with `whole`, from `scene_volumes`, the
 /// world fit made with [`fit_options`]) one for the whole scene.
 pub fn colliders(
     scene: &Scene,
@@ -423,12 +423,6 @@ pub fn colliders(
                 volume,
             });
         }
-    }
-    if out.is_empty() {
-        return Err(Error::geometry(
-            &scene.path,
-            "no mesh instance with triangles to fit a collider to (use --whole for a point cloud)",
-        ));
     }
     Ok(out)
 }

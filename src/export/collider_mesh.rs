@@ -142,7 +142,10 @@ fn polytope(g: &Geometry) -> (Vec<Point3<f64>>, Vec<Vec<u32>>) {
             let pts = (0..8)
                 .map(|k| {
                     let s = |i: usize| if k >> i & 1 == 1 { 1.0 } else { -1.0 };
-                    o.center + (0..3).map(|i| o.axis(i) * s(i) * o.half_extents[i]).sum::<Vector3<f64>>()
+                    o.center
+                        + (0..3)
+                            .map(|i| o.axis(i) * s(i) * o.half_extents[i])
+                            .sum::<Vector3<f64>>()
                 })
                 .collect();
             // Corner k has bit i set for +axis i; faces counter-clockwise
@@ -159,7 +162,10 @@ fn polytope(g: &Geometry) -> (Vec<Point3<f64>>, Vec<Vec<u32>>) {
         }
         Geometry::Sphere { center, radius } => {
             let (v, t, inr) = geodesic(2);
-            let pts = v.iter().map(|p| Point3::from(*center) + p * (radius / inr)).collect();
+            let pts = v
+                .iter()
+                .map(|p| Point3::from(*center) + p * (radius / inr))
+                .collect();
             (pts, tris(t))
         }
         Geometry::Capsule {
@@ -202,7 +208,12 @@ fn polytope(g: &Geometry) -> (Vec<Point3<f64>>, Vec<Vec<u32>>) {
                 for k in 0..3 {
                     let (a, b) = (f[k], f[(k + 1) % 3]);
                     if v[a as usize].y == 0.0 && v[b as usize].y == 0.0 {
-                        faces.push(vec![top[b as usize], top[a as usize], bottom[a as usize], bottom[b as usize]]);
+                        faces.push(vec![
+                            top[b as usize],
+                            top[a as usize],
+                            bottom[a as usize],
+                            bottom[b as usize],
+                        ]);
                     }
                 }
             }

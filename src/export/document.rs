@@ -1,8 +1,8 @@
 //! The export document: what every export format holds.
 
+use super::collider::{self, ColliderDoc, Shape};
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
-use super::collider::{self, ColliderDoc, Shape};
 use crate::report::fit::{FileVolumes, FitOptions};
 use crate::tree::ObbTree;
 use serde::{Deserialize, Serialize};

@@ -124,11 +124,7 @@ pub fn round(
     let c32 = f32s(center);
     let dc = (c - v64(c32)).norm();
     let da = (Vector3::from(axis) - v64(axes[1])).norm();
-    let reach = if cylinder {
-        half.hypot(radius)
-    } else {
-        half
-    };
+    let reach = if cylinder { half.hypot(radius) } else { half };
     let grow = dc + da * reach + F32_TEST_ULPS * (c.amax() + half + radius);
     RoundF32 {
         center: c32,

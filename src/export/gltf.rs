@@ -11,16 +11,16 @@
 use super::ExportDoc;
 use super::collider::{ColliderDoc, Geometry, instance_index};
 use super::collider_mesh::{self, Naming};
-use super::obj::render_names;
-use std::collections::HashMap;
 use super::f32box::{self, ObbF32};
+use super::obj::render_names;
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Scene};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use nalgebra::Matrix4;
-use std::collections::HashSet;
 use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::{Component, Path};
 
 /// The extension holding the shapes.
@@ -561,7 +561,8 @@ fn place(g: &Geometry) -> Placed {
 /// file (read again only when the file declares the extension).
 pub fn gpu_instanced_nodes(scene: &Scene) -> Result<HashSet<u32>> {
     const EXT: &str = "EXT_mesh_gpu_instancing";
-    if !matches!(scene.format, Format::Gltf | Format::Glb) || !scene.extensions.iter().any(|e| e == EXT)
+    if !matches!(scene.format, Format::Gltf | Format::Glb)
+        || !scene.extensions.iter().any(|e| e == EXT)
     {
         return Ok(HashSet::new());
     }

@@ -79,7 +79,11 @@ pub fn to_string(scene: &Scene, doc: &ExportDoc, naming: Naming) -> String {
             })
             .collect();
         let tris: Vec<[u32; 3]> = if inst.is_mirrored() {
-            inst.geometry.triangles.iter().map(|&[a, b, c]| [a, c, b]).collect()
+            inst.geometry
+                .triangles
+                .iter()
+                .map(|&[a, b, c]| [a, c, b])
+                .collect()
         } else {
             inst.geometry.triangles.clone()
         };

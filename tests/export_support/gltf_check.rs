@@ -118,8 +118,14 @@ pub enum Kind {
     Sphere(f64),
     /// `half`: half the `height` (the distance between the capping
     /// spheres' centres).
-    Capsule { half: f64, radius: f64 },
-    Cylinder { half: f64, radius: f64 },
+    Capsule {
+        half: f64,
+        radius: f64,
+    },
+    Cylinder {
+        half: f64,
+        radius: f64,
+    },
     /// The convex mesh's vertices (the collider is their hull).
     Convex(Vec<Point3<f64>>),
 }
@@ -276,7 +282,10 @@ pub fn assert_contains(o: &Out, s: &Scene, doc: &ExportDoc) -> Seen {
             .iter()
             .find(|g| g.name == c.name)
             .unwrap_or_else(|| panic!("no collider node {}", c.name));
-        let points = match c.instance_key().map(|key| bvtool::export::collider::instance_index(s)[&key]) {
+        let points = match c
+            .instance_key()
+            .map(|key| bvtool::export::collider::instance_index(s)[&key])
+        {
             Some(k) => instance_world_points(s, k),
             None => s.world_points(false),
         };
@@ -300,21 +309,21 @@ pub fn assert_contains(o: &Out, s: &Scene, doc: &ExportDoc) -> Seen {
                 g.kind
             );
         }
-        if let Kind::Capsule { half, radius } = g.kind {
-            if half > radius {
-                seen.capsules_checked += 1;
-                let total = Collider {
-                    kind: Kind::Capsule {
-                        half: half - radius,
-                        radius,
-                    },
-                    name: String::new(),
-                    parent: None,
-                    world: g.world,
-                };
-                if points.iter().any(|p| !holds(&total, p)) {
-                    seen.capsules_not_total_height += 1;
-                }
+        if let Kind::Capsule { half, radius } = g.kind
+            && half > radius
+        {
+            seen.capsules_checked += 1;
+            let total = Collider {
+                kind: Kind::Capsule {
+                    half: half - radius,
+                    radius,
+                },
+                name: String::new(),
+                parent: None,
+                world: g.world,
+            };
+            if points.iter().any(|p| !holds(&total, p)) {
+                seen.capsules_not_total_height += 1;
             }
         }
     }

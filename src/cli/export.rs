@@ -17,8 +17,8 @@ use std::path::PathBuf;
 /// sources), `bin` (little-endian, 16-byte aligned, mappable; layout in
 /// docs/export.md), `c` (a C header of static const arrays), `gltf` (the
 /// model with KHR_implicit_shapes / KHR_physics_rigid_bodies colliders; .glb
-/// or .gltf as -o says). json and c go to stdout unless -o is given; bin and
-/// gltf need -o. Volumes are those of `bvtool fit`, in world space and model
+/// or .gltf as -o says), `obj` (the meshes and named collider meshes). json,
+/// c and obj go to stdout unless -o is given; bin and gltf need -o. Volumes are those of `bvtool fit`, in world space and model
 /// units; boxes carry half extents (glTF `size` is full extents);
 /// quaternions are (x, y, z, w). The f32 numbers of bin, c and gltf are
 /// rounded outwards so they still contain every vertex.
@@ -43,7 +43,7 @@ pub struct Args {
     /// Also export the OBB tree and its triangles (json, bin, c).
     #[arg(long)]
     tree: bool,
-    /// Also export each mesh instance's volumes (world frame).
+    /// Also export each mesh instance's volumes (world frame; json, bin, c).
     #[arg(long)]
     per_mesh: bool,
     /// OBB method.
@@ -52,8 +52,8 @@ pub struct Args {
     /// Sphere method.
     #[arg(long, default_value = "exact", value_parser = ["centroid", "ritter", "exact"])]
     sphere: String,
-    /// Collider shapes (gltf and json; default box), one collider per mesh
-    /// instance each; a comma-separated list or repeated.
+    /// Collider shapes (gltf, obj and json; default box), one collider per
+    /// mesh instance each; a comma-separated list or repeated.
     #[arg(long, value_enum, value_delimiter = ',')]
     shape: Vec<Shape>,
     /// Also a collider of each shape for the whole scene (world frame).

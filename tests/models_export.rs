@@ -1,8 +1,10 @@
 //! Real models through every export format: the JSON validates against the
 //! schema and reads back identically, the binary form reads back and its
 //! f32 volumes and tree boxes contain every vertex, the C header is
-//! produced, and the glTF export keeps every triangle, carries colliders
-//! containing every vertex and passes the Khronos validator when installed.
+//! produced, and the glTF export keeps every triangle, carries colliders of
+//! every shape (per mesh instance, attached to its node, and for the whole
+//! scene) containing every vertex and passes the Khronos validator when
+//! installed.
 
 mod common;
 mod export_support;
@@ -10,11 +12,11 @@ mod export_support;
 use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{ExportDoc, ExportOptions, Format, bin, c_header, json, render};
 use bvtool::fit::{ObbMethod, SphereMethod};
-use export_support::fit_options;
 use export_support::gltf_check::{
     assert_contains, bvtool_reload, drawn, parse, scratch, validator_errors,
 };
 use export_support::schema::schema_errors;
+use export_support::{ALL_SHAPES, fit_options};
 
 const MODELS: [&str; 6] = [
     "gltf/Duck/glTF-Binary/Duck.glb",
@@ -43,8 +45,12 @@ fn real_models_export_in_every_format() {
             Err(e) => panic!("{rel}: {e}"),
         };
         let opts = ExportOptions {
-            fit: fit_options(ObbMethod::Tight, SphereMethod::Exact, true),
-            tree: true,
+            shapes: ALL_SHAPES.to_vec(),
+            whole: true,
+            ..ExportOptions::volumes(
+                fit_options(ObbMethod::Tight, SphereMethod::Exact, true),
+                true,
+            )
         };
         let doc = ExportDoc::new(rel, &scene, &opts).unwrap();
 
@@ -90,19 +96,69 @@ fn real_models_export_in_every_format() {
             binary: true,
             debug_lines: true,
             allow_external_uris: false,
+            naming: None,
         };
         let bytes = render(&scene, &doc, Format::Gltf, &gopts).unwrap();
         std::fs::write(&glb, &bytes).unwrap();
         let o = parse(&bytes);
         let (tris, lines, _) = drawn(&o);
         assert_eq!(tris, scene.triangle_count(), "{rel}: triangles");
-        let sets = 1 + doc.meshes.len();
-        assert!(lines >= 2 * sets, "{rel}: debug lines");
-        assert_contains(&o, &scene, true);
+        assert_eq!(
+            lines,
+            doc.colliders.len() + scene.skipped_primitives,
+            "{rel}: debug lines"
+        );
+        let seen = assert_contains(&o, &scene, &doc);
+        eprintln!("{rel}: {} colliders, {seen:?}", doc.colliders.len());
         if let Some((errors, report)) = validator_errors(&glb) {
             assert_eq!(errors, 0, "{rel}: {report}");
         }
         bvtool_reload(&glb, tris, lines + scene.skipped_primitives);
+    }
+    std::fs::remove_dir_all(out).ok();
+}
+
+/// glTF models with node hierarchies, rotations, a mirrored node and GPU
+/// instancing: every collider of every shape hangs under its own node (or,
+/// for non-similar transforms and GPU instances, sits in the world frame),
+/// contains every vertex it bounds as the file places both, and the output
+/// passes the Khronos validator.
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn real_gltf_hierarchies_get_colliders_on_their_nodes() {
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
+    let out = scratch("hierarchies");
+    for rel in [
+        "gltf/OrientationTest/glTF-Binary/OrientationTest.glb",
+        "gltf/NegativeScaleTest/glTF-Binary/NegativeScaleTest.glb",
+        "gltf/SimpleInstancing/glTF-Binary/SimpleInstancing.glb",
+        "gltf/2CylinderEngine/glTF-Binary/2CylinderEngine.glb",
+    ] {
+        let scene = bvtool::load::load(&dir.join(rel), &Default::default()).unwrap();
+        let doc = export_support::doc_with(&scene, &ALL_SHAPES, true);
+        let bytes = render(&scene, &doc, Format::Gltf, &GltfOptions::default()).unwrap();
+        let o = parse(&bytes);
+        if !scene
+            .extensions
+            .iter()
+            .any(|e| e == "EXT_mesh_gpu_instancing")
+        {
+            assert_eq!(drawn(&o).0, scene.triangle_count(), "{rel}");
+        }
+        let seen = assert_contains(&o, &scene, &doc);
+        eprintln!("{rel}: {} colliders, {seen:?}", doc.colliders.len());
+        if rel.contains("SimpleInstancing") {
+            assert_eq!(seen.local, 0, "{rel}: GPU instances are in the world frame");
+        } else {
+            assert!(seen.local > 0, "{rel}");
+        }
+        let file = out.join("hierarchy.glb");
+        std::fs::write(&file, &bytes).unwrap();
+        if let Some((errors, report)) = validator_errors(&file) {
+            assert_eq!(errors, 0, "{rel}: {report}");
+        }
     }
     std::fs::remove_dir_all(out).ok();
 }

@@ -2,25 +2,34 @@
 
 use super::output::{Failure, Outcome, out_bytes, wrote};
 use bvtool::Error;
+use bvtool::export::collider_mesh::Naming;
 use bvtool::export::gltf::GltfOptions;
-use bvtool::export::{self, ExportDoc, ExportOptions, Format};
+use bvtool::export::{self, DEFAULT_HULL_MAX, ExportDoc, ExportOptions, Format, Shape};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
 use bvtool::report::fit::FitOptions;
 use std::path::PathBuf;
 
-/// Export the fitted volumes (and optionally the OBB tree) for a runtime.
+/// Export the fitted volumes (and optionally the OBB tree) for a runtime,
+/// and colliders for engines.
 ///
 /// Formats: `json` (schema: docs/bvtool-export.schema.json in the bvtool
 /// sources), `bin` (little-endian, 16-byte aligned, mappable; layout in
 /// docs/export.md), `c` (a C header of static const arrays), `gltf` (the
 /// model with KHR_implicit_shapes / KHR_physics_rigid_bodies colliders; .glb
-/// or .gltf as -o says). json and c go to stdout unless -o is given; bin and
-/// gltf need -o. Volumes are those of
-/// `bvtool fit`, in world space and model units; boxes carry half extents
-/// (glTF `size` is full extents); quaternions are (x, y, z, w). The f32
-/// numbers of bin, c and gltf are rounded outwards so they still contain
-/// every vertex.
+/// or .gltf as -o says), `obj` (the meshes and named collider meshes). json,
+/// c and obj go to stdout unless -o is given; bin and gltf need -o. Volumes are those of `bvtool fit`, in world space and model
+/// units; boxes carry half extents (glTF `size` is full extents);
+/// quaternions are (x, y, z, w). The f32 numbers of bin, c and gltf are
+/// rounded outwards so they still contain every vertex.
+///
+/// Colliders (gltf, obj and json): one per mesh instance and --shape, fitted to
+/// the mesh's own vertices in its node's frame and attached to that node in
+/// glTF, so it moves with the node; a node whose world transform has a
+/// non-uniform scale or shear, and GPU instances, get a collider fitted in
+/// the world frame instead (static). --whole adds one for the whole scene.
+/// `obj` (stdout unless -o) writes the meshes and the colliders as convex
+/// meshes named for Unreal or Godot (--naming), in the world frame.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The model file (.gltf, .glb, .obj, .stl).
@@ -34,7 +43,7 @@ pub struct Args {
     /// Also export the OBB tree and its triangles (json, bin, c).
     #[arg(long)]
     tree: bool,
-    /// Also export each mesh instance's volumes (world frame).
+    /// Also export each mesh instance's volumes (world frame; json, bin, c).
     #[arg(long)]
     per_mesh: bool,
     /// OBB method.
@@ -43,6 +52,22 @@ pub struct Args {
     /// Sphere method.
     #[arg(long, default_value = "exact", value_parser = ["centroid", "ritter", "exact"])]
     sphere: String,
+    /// Collider shapes (gltf, obj and json; default box), one collider per
+    /// mesh instance each; a comma-separated list or repeated.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    shape: Vec<Shape>,
+    /// Also a collider of each shape for the whole scene (world frame).
+    #[arg(long)]
+    whole: bool,
+    /// Most vertices and faces of a hull collider (PhysX and Unity: 255).
+    #[arg(long, default_value_t = DEFAULT_HULL_MAX, value_name = "N")]
+    hull_max: usize,
+    /// gltf and obj: write the colliders as convex meshes named by this
+    /// engine's convention (Unreal UBX_/USP_/UCP_/UCX_ prefixes, Godot
+    /// -convcolonly suffix) instead of KHR_physics_rigid_bodies colliders
+    /// (obj: unreal unless given).
+    #[arg(long, value_enum)]
+    naming: Option<Naming>,
     /// gltf: also draw every collider with LINES primitives.
     #[arg(long)]
     debug_lines: bool,
@@ -68,7 +93,25 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         }
         _ => false,
     };
+    let shapes = match args.format {
+        Format::Bin | Format::C if !args.shape.is_empty() || args.whole => {
+            return Err(Failure::Usage(
+                "--shape and --whole are for json, gltf and obj (bin and c carry the volumes only)"
+                    .into(),
+            ));
+        }
+        Format::Bin | Format::C => Vec::new(),
+        Format::Json | Format::Gltf | Format::Obj if args.shape.is_empty() => vec![Shape::Box],
+        Format::Json | Format::Gltf | Format::Obj => args.shape.clone(),
+    };
     let scene = load(&args.file, opts)?;
+    if !args.shape.is_empty() && !args.whole && scene.triangle_count() == 0 {
+        return Err(Error::geometry(
+            &scene.path,
+            "a point cloud has no mesh instance to fit a collider to (add --whole)",
+        )
+        .into());
+    }
     let fit = FitOptions {
         per_mesh: args.per_mesh,
         ..FitOptions::of(
@@ -80,14 +123,17 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         &args.file.display().to_string(),
         &scene,
         &ExportOptions {
-            fit,
-            tree: args.tree,
+            shapes,
+            whole: args.whole,
+            hull_max: args.hull_max,
+            ..ExportOptions::volumes(fit, args.tree)
         },
     )?;
     let gltf = GltfOptions {
         binary,
         debug_lines: args.debug_lines,
         allow_external_uris: opts.allow_external_uris,
+        naming: args.naming,
     };
     let bytes = export::render(&scene, &doc, args.format, &gltf)?;
     match &args.output {

@@ -1,5 +1,6 @@
 //! The export document: what every export format holds.
 
+use super::collider::{self, ColliderDoc, Shape};
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
 use crate::report::fit::{FileVolumes, FitOptions};
@@ -9,6 +10,10 @@ use serde::{Deserialize, Serialize};
 /// Version of the export document and of the binary format.
 pub const VERSION: u32 = 1;
 
+/// The default vertex and face budget of hull colliders: PhysX's and
+/// Unity's limit for a convex mesh collider.
+pub const DEFAULT_HULL_MAX: usize = 255;
+
 /// What to export.
 #[derive(Clone, Debug)]
 pub struct ExportOptions {
@@ -17,6 +22,26 @@ pub struct ExportOptions {
     pub fit: FitOptions,
     /// Also export the OBB tree and the triangles it covers.
     pub tree: bool,
+    /// Collider shapes: one collider per mesh instance per shape
+    /// ([`super::collider`]); none when empty.
+    pub shapes: Vec<Shape>,
+    /// Also a collider of each shape for the whole scene (world frame).
+    pub whole: bool,
+    /// The vertex and face budget of `hull` colliders.
+    pub hull_max: usize,
+}
+
+impl ExportOptions {
+    /// The volumes of `fit` (and the tree with `tree`), no colliders.
+    pub fn volumes(fit: FitOptions, tree: bool) -> ExportOptions {
+        ExportOptions {
+            fit,
+            tree,
+            shapes: Vec::new(),
+            whole: false,
+            hull_max: DEFAULT_HULL_MAX,
+        }
+    }
 }
 
 /// An axis-aligned box, full corners.
@@ -79,10 +104,16 @@ pub struct VolumeSet {
 pub struct MeshDoc {
     /// glTF node index (`null` for OBJ/STL).
     pub node: Option<u32>,
+    /// The node's name, if the file gives one.
+    #[serde(default)]
+    pub node_name: Option<String>,
     /// GPU instance (EXT_mesh_gpu_instancing), 0 otherwise.
     pub instance: u32,
     /// Mesh index (glTF mesh, OBJ object, STL solid).
     pub mesh: u32,
+    /// The mesh's (object's, solid's) name, if the file gives one.
+    #[serde(default)]
+    pub mesh_name: Option<String>,
     /// Primitive within the mesh.
     pub primitive: u32,
     /// The volumes.
@@ -156,6 +187,9 @@ pub struct ExportDoc {
     /// The OBB tree (only when asked for).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tree: Option<TreeDoc>,
+    /// Colliders for engines (only when shapes are asked for).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colliders: Vec<ColliderDoc>,
 }
 
 /// The part of `bvtool fit --json`'s file object the export reads.
@@ -171,8 +205,25 @@ impl ExportDoc {
     /// Fits `scene` exactly as `bvtool fit` does ([`FileVolumes::new`]) and,
     /// with `opts.tree`, builds the OBB tree of the flattened scene
     /// ([`ObbTree::build`]). `file` is the path as the user gave it.
+    /// With `opts.shapes`, also the colliders ([`collider::colliders`]).
     pub fn new(file: &str, scene: &Scene, opts: &ExportOptions) -> Result<ExportDoc> {
-        let fitted = FileVolumes::new(file, scene, &opts.fit)?;
+        let shape_fit = collider::fit_options(&opts.fit, &opts.shapes, opts.hull_max);
+        let whole = opts.whole && !opts.shapes.is_empty();
+        let fit_opts = if whole {
+            FitOptions {
+                per_mesh: opts.fit.per_mesh,
+                ..shape_fit.clone()
+            }
+        } else {
+            opts.fit.clone()
+        };
+        let fitted = FileVolumes::new(file, scene, &fit_opts)?;
+        let colliders = collider::colliders(
+            scene,
+            &opts.shapes,
+            &shape_fit,
+            whole.then_some(&fitted.volumes),
+        )?;
         // The fit report is the single source of the numbers; reading it back
         // through its JSON form keeps the export's field names and values
         // identical to `bvtool fit --json` (serde_json round-trips f64 exactly).
@@ -189,6 +240,7 @@ impl ExportDoc {
             volumes: fit.volumes,
             meshes: fit.meshes.unwrap_or_default(),
             tree,
+            colliders,
         })
     }
 

@@ -1,11 +1,13 @@
 //! Rounding `f64` volumes to `f32` without losing containment, for the
-//! exports: the OBB rounding is [`crate::fit::obb_f32`]'s; AABBs and spheres
-//! are rounded here by the same rules.
+//! exports: the OBB rounding is [`crate::fit::obb_f32`]'s; AABBs, spheres,
+//! capsules, cylinders and convex polytopes are rounded here by the same
+//! rules.
 
 use super::document::{AabbDoc, ObbDoc, SphereDoc};
+use crate::fit::ConvexHull;
 use crate::fit::obb_f32::{F32_TEST_ULPS, v64};
 pub use crate::fit::obb_f32::{ObbF32, round_down, round_up};
-use nalgebra::Vector3;
+use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 
 /// An AABB in `f32`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,13 +56,116 @@ pub fn aabb(b: &AabbDoc) -> AabbF32 {
 /// The conservative `f32` form of a sphere: radius grown by the centre's
 /// rounding and the `f32` test's error, then rounded up.
 pub fn sphere(s: &SphereDoc) -> SphereF32 {
-    let center = f32s(s.center);
-    let c = Vector3::from(s.center);
-    let dc = (c - v64(center)).norm();
-    let test = F32_TEST_ULPS * (c.amax() + s.radius);
+    ball(s.center, s.radius)
+}
+
+/// The conservative `f32` form of the sphere of `center` and `radius`.
+pub fn ball(center: [f64; 3], radius: f64) -> SphereF32 {
+    let c32 = f32s(center);
+    let c = Vector3::from(center);
+    let dc = (c - v64(c32)).norm();
+    let test = F32_TEST_ULPS * (c.amax() + radius);
     SphereF32 {
-        center,
-        radius: round_up(s.radius + dc + test).max(f32::MIN_POSITIVE),
+        center: c32,
+        radius: round_up(radius + dc + test).max(f32::MIN_POSITIVE),
+    }
+}
+
+/// A quaternion (x, y, z, w) rounded to `f32`, unit-normalised in `f64`
+/// (then rounded again), and the axes of the rotation it gives — what a
+/// runtime reading the `f32` quaternion gets.
+pub fn rounded_rotation(q: [f64; 4]) -> ([f64; 4], [[f32; 3]; 3]) {
+    let q32 = q.map(|x| x as f32 as f64);
+    let u = UnitQuaternion::from_quaternion(Quaternion::new(q32[3], q32[0], q32[1], q32[2]));
+    let m = u.to_rotation_matrix();
+    let axes = std::array::from_fn(|i| {
+        let c = m.matrix().column(i);
+        [c[0] as f32, c[1] as f32, c[2] as f32]
+    });
+    ([u.i, u.j, u.k, u.w].map(|x| x as f32 as f64), axes)
+}
+
+/// A capsule or cylinder in `f32`, placed by a translation and a rotation
+/// taking +Y to its axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundF32 {
+    /// Centre.
+    pub center: [f32; 3],
+    /// The rounded rotation (x, y, z, w), each an `f32` value.
+    pub rotation_xyzw: [f64; 4],
+    /// Radius, rounded outwards.
+    pub radius: f32,
+    /// Half the segment's length (capsule) or half the height (cylinder),
+    /// rounded outwards.
+    pub half: f32,
+}
+
+/// The conservative `f32` form of a capsule (`cylinder` false: every point
+/// within `radius` of the segment `center ± half·axis`) or a cylinder.
+///
+/// With `c'` the rounded centre and `a'` the +Y axis of the rounded
+/// quaternion, a point of the segment `c + s·a` (`|s| ≤ half`) is within
+/// `|c − c'| + half·|a − a'|` of `c' + s·a'`, so growing the capsule's
+/// radius by that keeps it around every point. A cylinder's point `p` has
+/// axial coordinate `a'·(p − c')` and distance from the new axis line each
+/// off by at most `|c − c'| + |a − a'|·√(half² + radius²)`: radius and half
+/// height both grow by it. Both also grow by the error of an `f32`
+/// containment test, as boxes do, then round up.
+pub fn round(
+    center: [f64; 3],
+    axis: [f64; 3],
+    rotation_xyzw: [f64; 4],
+    radius: f64,
+    half: f64,
+    cylinder: bool,
+) -> RoundF32 {
+    let (rotation, axes) = rounded_rotation(rotation_xyzw);
+    let c = Vector3::from(center);
+    let c32 = f32s(center);
+    let dc = (c - v64(c32)).norm();
+    let da = (Vector3::from(axis) - v64(axes[1])).norm();
+    let reach = if cylinder { half.hypot(radius) } else { half };
+    let grow = dc + da * reach + F32_TEST_ULPS * (c.amax() + half + radius);
+    RoundF32 {
+        center: c32,
+        rotation_xyzw: rotation,
+        radius: round_up(radius + grow).max(f32::MIN_POSITIVE),
+        half: round_up(if cylinder { half + grow } else { half }),
+    }
+}
+
+/// The vertices of a convex polytope rounded to `f32` so that the convex
+/// hull of the rounded vertices contains the polytope (and so every point
+/// it contains): the vertices are scaled about their centroid by `1 + s`
+/// before rounding, `s` starting at the `f32` test's relative error and
+/// growing tenfold until the hull of the rounded vertices contains every
+/// original vertex, checked exactly (quickhull on `orient3d`). A flat
+/// polytope (flat points) has no inside to test: its vertices are rounded
+/// after the first push.
+pub fn polytope(vertices: &[[f64; 3]]) -> Vec<[f32; 3]> {
+    let pts: Vec<Point3<f64>> = vertices.iter().map(|v| Point3::from(*v)).collect();
+    let Some(c) = crate::fit::polytope::centroid(&pts) else {
+        return Vec::new();
+    };
+    let reach = pts.iter().map(|p| (p - c).norm()).fold(0.0, f64::max);
+    let mut s = 2.0 * F32_TEST_ULPS * (c.coords.amax() + reach) / reach.max(f64::MIN_POSITIVE);
+    loop {
+        let grown: Vec<[f32; 3]> = pts
+            .iter()
+            .map(|p| {
+                let g = c + (p - c) * (1.0 + s);
+                [g.x as f32, g.y as f32, g.z as f32]
+            })
+            .collect();
+        let back: Vec<Point3<f64>> = grown.iter().map(|g| Point3::from(v64(*g))).collect();
+        let inside = match ConvexHull::new(&back) {
+            Ok(h) if h.dimension == 3 => pts.iter().all(|p| h.contains(p)),
+            _ => true,
+        };
+        if inside || s >= 1.0 {
+            return grown;
+        }
+        s *= 10.0;
     }
 }
 

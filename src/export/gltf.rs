@@ -9,13 +9,18 @@
 //! fresh glTF holding the mesh (one node per mesh instance) and the colliders.
 
 use super::ExportDoc;
+use super::collider::{ColliderDoc, Geometry, instance_index};
+use super::collider_mesh::{self, Naming};
 use super::f32box::{self, ObbF32};
+use super::obj::render_names;
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Scene};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use nalgebra::{Matrix4, Quaternion, UnitQuaternion};
+use nalgebra::Matrix4;
 use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::{Component, Path};
 
 /// The extension holding the shapes.
@@ -35,6 +40,10 @@ pub struct GltfOptions {
     pub debug_lines: bool,
     /// Let a `.gltf` input read buffers and images outside its folder.
     pub allow_external_uris: bool,
+    /// Write the colliders as convex meshes named by this engine's
+    /// convention ([`collider_mesh`](super::collider_mesh)) instead of
+    /// `KHR_physics_rigid_bodies` colliders.
+    pub naming: Option<Naming>,
 }
 
 /// A glTF document being edited: its JSON and its one merged buffer.
@@ -43,39 +52,53 @@ struct Doc {
     bin: Vec<u8>,
 }
 
-/// The collider nodes added to the scene, each with a `KHR_implicit_shapes`
-/// shape: the file's OBB and sphere, then each mesh instance's (world frame).
+/// The model with `doc.colliders` added ([`add_colliders`]), each a node
+/// with a `KHR_physics_rigid_bodies` collider: a `KHR_implicit_shapes` box,
+/// sphere, capsule or cylinder, or a convex mesh (`convexHull`).
 ///
-/// Each box's translation is its `f32` centre, its rotation the `f32`
-/// quaternion (x, y, z, w) of its axes, and its `size` the FULL extents,
-/// rounded outwards ([`f32box::obb_with_axes`] with the axes of the rounded
-/// quaternion) so the collider contains every vertex in `f32`.
+/// Every shape is rounded to `f32` outwards: a box's translation is its
+/// `f32` centre, its rotation the `f32` quaternion (x, y, z, w) of its axes,
+/// and its `size` the FULL extents, rounded outwards
+/// ([`f32box::obb_with_axes`] with the axes of the rounded quaternion);
+/// spheres, capsules, cylinders and convex meshes by [`f32box::ball`],
+/// [`f32box::round`] and [`f32box::polytope`] — so each collider contains
+/// every vertex it bounds.
 pub fn write(scene: &Scene, doc: &ExportDoc, opts: &GltfOptions) -> Result<Vec<u8>> {
-    let mut d = match scene.format {
-        Format::Gltf | Format::Glb => read_input(&scene.path, opts.allow_external_uris)?,
-        Format::Obj | Format::Stl => fresh(scene),
+    let (mut d, fresh_nodes) = match scene.format {
+        Format::Gltf | Format::Glb => (read_input(&scene.path, opts.allow_external_uris)?, None),
+        Format::Obj | Format::Stl => {
+            let (d, nodes) = fresh(scene);
+            (d, Some(nodes))
+        }
     };
-    add_colliders(&mut d, doc, opts.debug_lines);
+    let node_count = d.json["nodes"].as_array().map_or(0, Vec::len);
+    let index = instance_index(scene);
+    let instance_of = |c: &ColliderDoc| index.get(&c.instance_key()?).copied();
+    let parent_of = |c: &ColliderDoc| -> Option<usize> {
+        if c.frame != "local" {
+            return None;
+        }
+        match &fresh_nodes {
+            Some(nodes) => nodes[instance_of(c)?],
+            None => c.node.map(|n| n as usize).filter(|&n| n < node_count),
+        }
+    };
+    add_colliders(
+        &mut d,
+        scene,
+        doc,
+        opts.debug_lines,
+        opts.naming,
+        &parent_of,
+        &instance_of,
+    );
     Ok(if opts.binary { to_glb(d) } else { to_gltf(d) })
-}
-
-/// The rounded quaternion, unit-normalised in `f64`, and the axes it
-/// rotates to (what a runtime reading `rotation` gets).
-fn rounded_rotation(q: [f64; 4]) -> ([f64; 4], [[f32; 3]; 3]) {
-    let q32 = q.map(|x| x as f32 as f64);
-    let u = UnitQuaternion::from_quaternion(Quaternion::new(q32[3], q32[0], q32[1], q32[2]));
-    let m = u.to_rotation_matrix();
-    let axes = std::array::from_fn(|i| {
-        let c = m.matrix().column(i);
-        [c[0] as f32, c[1] as f32, c[2] as f32]
-    });
-    ([u.i, u.j, u.k, u.w].map(|x| x as f32 as f64), axes)
 }
 
 /// A collider box as glTF puts it: translation, rotation (x, y, z, w), and
 /// the `f32` box whose half extents are half the `size`.
 pub fn collider_box(b: &super::document::ObbDoc) -> ([f64; 4], ObbF32) {
-    let (rotation, axes) = rounded_rotation(b.rotation_xyzw);
+    let (rotation, axes) = f32box::rounded_rotation(b.rotation_xyzw);
     (rotation, f32box::obb_with_axes(b, axes))
 }
 
@@ -166,18 +189,19 @@ impl Doc {
 }
 
 /// A fresh glTF of `scene` (OBJ or STL): one mesh and node per instance,
-/// positions rounded to `f32`, the node carrying the instance's transform.
-fn fresh(scene: &Scene) -> Doc {
+/// positions rounded to `f32`, the node carrying the instance's transform;
+/// and the node made for each instance (`None` without triangles).
+fn fresh(scene: &Scene) -> (Doc, Vec<Option<usize>>) {
     let mut d = Doc {
         json: json!({"asset": {"version": "2.0", "generator": "bvtool export"},
                      "scene": 0, "scenes": [{"nodes": []}]}),
         bin: Vec::new(),
     };
-    for inst in scene
-        .instances
-        .iter()
-        .filter(|i| !i.geometry.triangles.is_empty())
-    {
+    let mut nodes = vec![None; scene.instances.len()];
+    for (k, inst) in scene.instances.iter().enumerate() {
+        if inst.geometry.triangles.is_empty() {
+            continue;
+        }
         let g = &inst.geometry;
         let pts: Vec<[f32; 3]> = g
             .positions
@@ -199,15 +223,16 @@ fn fresh(scene: &Scene) -> Doc {
             .as_array_mut()
             .expect("made above")
             .push(json!(n));
+        nodes[k] = Some(n);
     }
-    d
+    (d, nodes)
 }
 
-/// Reads a `.glb` or `.gltf` and merges its buffers into one.
-fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
+/// The JSON of a `.glb` or `.gltf` (an object) and the GLB's BIN chunk.
+fn read_json(path: &Path) -> Result<(Value, Option<Vec<u8>>)> {
     let err = |m: String| Error::load(path, m);
     let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
-    let (mut json, glb_bin): (Value, Option<Vec<u8>>) = if bytes.starts_with(b"glTF") {
+    let (json, glb_bin): (Value, Option<Vec<u8>>) = if bytes.starts_with(b"glTF") {
         let (j, b) = split_glb(&bytes).map_err(err)?;
         let json = serde_json::from_slice(j).map_err(|e| err(format!("GLB JSON: {e}")))?;
         (json, b.map(<[u8]>::to_vec))
@@ -218,6 +243,13 @@ fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
     if !json.is_object() {
         return Err(err("glTF JSON is not an object".into()));
     }
+    Ok((json, glb_bin))
+}
+
+/// Reads a `.glb` or `.gltf` and merges its buffers into one.
+fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
+    let err = |m: String| Error::load(path, m);
+    let (mut json, glb_bin) = read_json(path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let resolve = |uri: &str| -> Result<Vec<u8>> {
         if let Some(rest) = uri.strip_prefix("data:") {
@@ -398,81 +430,266 @@ fn sphere_lines(r: f32) -> (Vec<[f32; 3]>, Vec<u32>) {
     (pts, idx)
 }
 
-/// How a collider node names the mesh instance it bounds (after "of "):
-/// `node N [instance I] mesh M primitive P` (`node -` for OBJ/STL), or
-/// `file` for the whole scene.
-pub fn instance_label(node: Option<u32>, instance: u32, mesh: u32, primitive: u32) -> String {
-    let node = node.map_or("-".into(), |n| n.to_string());
-    let inst = if instance > 0 {
-        format!(" instance {instance}")
-    } else {
-        String::new()
-    };
-    format!("node {node}{inst} mesh {mesh} primitive {primitive}")
+/// Capsule or cylinder outline, local (+Y axis): circles across the axis at
+/// both ends (for a capsule, each end's three great circles) and four
+/// segments along it.
+fn round_lines(r: f32, half: f32, capsule: bool) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let (mut pts, mut idx) = (Vec::new(), Vec::new());
+    for y in [-half, half] {
+        let (circle, lines) = sphere_lines(r);
+        let planes = if capsule { 0..3 } else { 1..2 };
+        for plane in planes {
+            let base = pts.len() as u32;
+            let seg = CIRCLE_SEGMENTS;
+            pts.extend(
+                circle[plane * seg..(plane + 1) * seg]
+                    .iter()
+                    .map(|p| [p[0], p[1] + y, p[2]]),
+            );
+            idx.extend(
+                lines[plane * 2 * seg..(plane + 1) * 2 * seg]
+                    .iter()
+                    .map(|i| i - (plane * seg) as u32 + base),
+            );
+        }
+    }
+    for [x, z] in [[r, 0.0], [-r, 0.0], [0.0, r], [0.0, -r]] {
+        idx.extend([pts.len() as u32, pts.len() as u32 + 1]);
+        pts.extend([[x, -half, z], [x, half, z]]);
+    }
+    (pts, idx)
 }
 
-fn add_colliders(d: &mut Doc, doc: &ExportDoc, debug_lines: bool) {
+/// A convex polytope's faces fanned into triangles (counter-clockwise seen
+/// from outside, as the faces are), and its edges as line pairs.
+fn convex_mesh(faces: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
+    let (mut tris, mut edges) = (Vec::new(), Vec::new());
+    for f in faces {
+        for k in 1..f.len().saturating_sub(1) {
+            tris.extend([f[0], f[k], f[k + 1]]);
+        }
+        for k in 0..f.len() {
+            let (a, b) = (f[k], f[(k + 1) % f.len()]);
+            if a < b {
+                edges.extend([a, b]);
+            }
+        }
+    }
+    (tris, edges)
+}
+
+/// A collider as glTF places it: the `KHR_implicit_shapes` shape (or, for
+/// a convex polytope, its `f32` vertices and triangles), translation,
+/// rotation, and its outline as LINES.
+struct Placed {
+    shape: Option<Value>,
+    convex: Option<(Vec<[f32; 3]>, Vec<u32>)>,
+    translation: Option<[f32; 3]>,
+    rotation: Option<[f64; 4]>,
+    lines: (Vec<[f32; 3]>, Vec<u32>),
+}
+
+fn place(g: &Geometry) -> Placed {
+    match g {
+        Geometry::Box(b) => {
+            let (rotation, b) = collider_box(b);
+            let size = f64s(&b.half_extents.map(|h| f32box::round_up(2.0 * h as f64)));
+            Placed {
+                shape: Some(json!({"type": "box", "box": {"size": size}})),
+                convex: None,
+                translation: Some(b.center),
+                rotation: Some(rotation),
+                lines: box_lines(b.half_extents),
+            }
+        }
+        Geometry::Sphere { center, radius } => {
+            let s = f32box::ball(*center, *radius);
+            Placed {
+                shape: Some(json!({"type": "sphere", "sphere": {"radius": s.radius as f64}})),
+                convex: None,
+                translation: Some(s.center),
+                rotation: None,
+                lines: sphere_lines(s.radius),
+            }
+        }
+        Geometry::Capsule {
+            center,
+            axis,
+            radius,
+            half_length: half,
+            rotation_xyzw,
+        }
+        | Geometry::Cylinder {
+            center,
+            axis,
+            radius,
+            half_height: half,
+            rotation_xyzw,
+        } => {
+            let cylinder = matches!(g, Geometry::Cylinder { .. });
+            let r = f32box::round(*center, *axis, *rotation_xyzw, *radius, *half, cylinder);
+            // KHR_implicit_shapes: `height` is the distance between the
+            // capping spheres' centres (capsule) or the full height
+            // (cylinder); both must be positive.
+            let height = f32box::round_up(2.0 * r.half as f64).max(f32::MIN_POSITIVE) as f64;
+            let kind = if cylinder { "cylinder" } else { "capsule" };
+            let radius = r.radius as f64;
+            Placed {
+                shape: Some(json!({"type": kind, kind: {
+                    "height": height, "radiusTop": radius, "radiusBottom": radius}})),
+                convex: None,
+                translation: Some(r.center),
+                rotation: Some(r.rotation_xyzw),
+                lines: round_lines(r.radius, r.half, !cylinder),
+            }
+        }
+        Geometry::Convex { vertices, faces } => {
+            let pts = f32box::polytope(vertices);
+            let (tris, edges) = convex_mesh(faces);
+            Placed {
+                shape: None,
+                convex: Some((pts.clone(), tris)),
+                translation: None,
+                rotation: None,
+                lines: (pts, edges),
+            }
+        }
+    }
+}
+
+/// The glTF node indices of an `EXT_mesh_gpu_instancing` node in `scene`'s
+/// file (read again only when the file declares the extension).
+pub fn gpu_instanced_nodes(scene: &Scene) -> Result<HashSet<u32>> {
+    const EXT: &str = "EXT_mesh_gpu_instancing";
+    if !matches!(scene.format, Format::Gltf | Format::Glb)
+        || !scene.extensions.iter().any(|e| e == EXT)
+    {
+        return Ok(HashSet::new());
+    }
+    let (json, _) = read_json(&scene.path)?;
+    Ok(json["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter(|(_, n)| !n["extensions"][EXT].is_null())
+        .map(|(i, _)| i as u32)
+        .collect())
+}
+
+/// Adds `doc.colliders`: each one a new node carrying a
+/// `KHR_physics_rigid_bodies` collider, placed as a child of the node
+/// `parent_of` names for it (local-frame colliders), else of one new root
+/// node `bvtool colliders (world frame)` — a local-frame collider whose
+/// instance has no node in the file (a scene made in code) through a node
+/// carrying the instance's transform.
+fn add_colliders(
+    d: &mut Doc,
+    scene: &Scene,
+    doc: &ExportDoc,
+    debug_lines: bool,
+    naming: Option<Naming>,
+    parent_of: &dyn Fn(&ColliderDoc) -> Option<usize>,
+    instance_of: &dyn Fn(&ColliderDoc) -> Option<usize>,
+) {
+    // Hangs collider node `n` where `c` belongs.
+    let attach = |d: &mut Doc, n: usize, c: &ColliderDoc, world: &mut Vec<usize>| {
+        let placement = instance_of(c)
+            .filter(|_| c.frame == "local")
+            .map(|k| scene.instances[k].transform);
+        match (parent_of(c), placement) {
+            (Some(parent), _) => arr_mut(&mut d.json["nodes"][parent], "children").push(json!(n)),
+            (None, Some(m)) => world.push(push(
+                &mut d.json,
+                "nodes",
+                json!({"name": format!("{} (placement)", c.name), "matrix": m.as_slice(), "children": [n]}),
+            )),
+            (None, None) => world.push(n),
+        }
+    };
+    let mut world_children = Vec::new();
+    let mut implicit = false;
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    let names = render_names(scene);
+    for c in &doc.colliders {
+        if let Some(naming) = naming {
+            // A convex mesh named by the engine's convention, in the
+            // collider's frame, on a node where the collider belongs.
+            let render = instance_of(c).map_or_else(|| "scene".to_string(), |k| names[k].clone());
+            let k = counts.entry(render.clone()).or_default();
+            let name = collider_mesh::name(c, naming, &render, *k);
+            *k += 1;
+            let m = collider_mesh::collider_mesh(c, name, &Matrix4::identity());
+            let idx: Vec<u32> = m.triangles.iter().flatten().copied().collect();
+            let mesh = d.mesh(&m.name, &m.vertices, &idx, 4);
+            let n = push(&mut d.json, "nodes", json!({"name": m.name, "mesh": mesh}));
+            attach(d, n, c, &mut world_children);
+            continue;
+        }
+        let p = place(&c.geometry);
+        let geometry = match (p.shape, p.convex) {
+            (Some(shape), _) => {
+                implicit = true;
+                let exts = obj_mut(obj_mut(&mut d.json, "extensions"), SHAPES_EXT);
+                json!({"shape": push(exts, "shapes", shape)})
+            }
+            (None, Some((pts, tris))) => {
+                // The polytope's mesh on a node outside the scene (not
+                // drawn), referenced by the collider as a convex hull.
+                let mesh = d.mesh(&format!("{} (convex mesh)", c.name), &pts, &tris, 4);
+                let holder = push(
+                    &mut d.json,
+                    "nodes",
+                    json!({"name": format!("{} (convex mesh)", c.name), "mesh": mesh}),
+                );
+                json!({"node": holder, "convexHull": true})
+            }
+            (None, None) => unreachable!("place gives a shape or a convex mesh"),
+        };
+        let mut node = json!({
+            "name": c.name,
+            "extensions": {BODIES_EXT: {"collider": {"geometry": geometry}}},
+        });
+        if let Some(t) = p.translation {
+            node["translation"] = json!(f64s(&t));
+        }
+        if let Some(r) = p.rotation {
+            node["rotation"] = json!(r);
+        }
+        if debug_lines {
+            let (pts, idx) = &p.lines;
+            node["mesh"] = json!(d.mesh(&format!("{} (lines)", c.name), pts, idx, 1));
+        }
+        let n = push(&mut d.json, "nodes", node);
+        attach(d, n, c, &mut world_children);
+    }
+    if doc.colliders.is_empty() || naming.is_some() {
+        return add_root(d, world_children);
+    }
     let used = arr_mut(&mut d.json, "extensionsUsed");
-    for e in [SHAPES_EXT, BODIES_EXT] {
+    let exts: &[&str] = if implicit {
+        &[SHAPES_EXT, BODIES_EXT]
+    } else {
+        &[BODIES_EXT]
+    };
+    for e in exts {
         if !used.iter().any(|u| u == e) {
             used.push(json!(e));
         }
     }
-    let mut children = Vec::new();
-    let names = std::iter::once("file".to_string()).chain(
-        doc.meshes
-            .iter()
-            .map(|m| instance_label(m.node, m.instance, m.mesh, m.primitive)),
-    );
-    for (v, name) in doc.volume_sets().zip(names) {
-        let (rotation, b) = collider_box(&v.obb);
-        let size = f64s(&b.half_extents.map(|h| f32box::round_up(2.0 * h as f64)));
-        let s = f32box::sphere(&v.sphere);
-        let shapes = [
-            json!({"type": "box", "box": {"size": size}}),
-            json!({"type": "sphere", "sphere": {"radius": s.radius as f64}}),
-        ];
-        let placed = [
-            (
-                format!(
-                    "bvtool OBB ({}) of {name}",
-                    v.obb.method.as_deref().unwrap_or("?")
-                ),
-                b.center,
-                Some(rotation),
-            ),
-            (
-                format!("bvtool sphere ({}) of {name}", v.sphere.method),
-                s.center,
-                None,
-            ),
-        ];
-        for (k, (shape, (label, center, rot))) in shapes.into_iter().zip(placed).enumerate() {
-            let exts = obj_mut(obj_mut(&mut d.json, "extensions"), SHAPES_EXT);
-            let index = push(exts, "shapes", shape);
-            let mut node = json!({
-                "name": label,
-                "translation": f64s(&center),
-                "extensions": {BODIES_EXT: {"collider": {"geometry": {"shape": index}}}},
-            });
-            if let Some(r) = rot {
-                node["rotation"] = json!(r);
-            }
-            if debug_lines {
-                let (pts, idx) = if k == 0 {
-                    box_lines(b.half_extents)
-                } else {
-                    sphere_lines(s.radius)
-                };
-                node["mesh"] = json!(d.mesh(&format!("{label} (lines)"), &pts, &idx, 1));
-            }
-            children.push(push(&mut d.json, "nodes", node));
-        }
+    add_root(d, world_children);
+}
+
+/// Adds the root node `bvtool colliders (world frame)` holding `children`
+/// to the default scene (nothing without children).
+fn add_root(d: &mut Doc, world_children: Vec<usize>) {
+    if world_children.is_empty() {
+        return;
     }
     let root = push(
         &mut d.json,
         "nodes",
-        json!({"name": "bvtool colliders (world frame)", "children": children}),
+        json!({"name": "bvtool colliders (world frame)", "children": world_children}),
     );
     let scene = d.json["scene"].as_u64().unwrap_or(0) as usize;
     if d.json["scenes"].get(scene).is_none() {

@@ -11,7 +11,9 @@
 //!   map and use in place, with a validating reader ([`bin::read`]);
 //! - [`c_header`]: the same data as `static const` C arrays;
 //! - [`gltf`]: the input model with the volumes added as
-//!   `KHR_implicit_shapes` / `KHR_physics_rigid_bodies` colliders.
+//!   `KHR_implicit_shapes` / `KHR_physics_rigid_bodies` colliders, or as
+//!   convex meshes named by an engine's convention ([`collider_mesh`]);
+//! - [`obj`]: the meshes and those named convex meshes as OBJ objects.
 //!
 //! The binary, C and glTF forms store `f32`; every box and sphere is rounded
 //! outwards ([`f32box`]) so that it still contains every vertex, whether the
@@ -19,12 +21,16 @@
 
 pub mod bin;
 pub mod c_header;
+pub mod collider;
+pub mod collider_mesh;
 pub mod document;
 pub mod f32box;
 pub mod gltf;
 pub mod json;
+pub mod obj;
 
-pub use document::{ExportDoc, ExportOptions};
+pub use collider::{ColliderDoc, Shape};
+pub use document::{DEFAULT_HULL_MAX, ExportDoc, ExportOptions};
 
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
@@ -44,10 +50,14 @@ pub enum Format {
     /// The input as glTF with colliders ([`gltf`]).
     #[value(help = "the model as glTF with KHR_implicit_shapes colliders (.glb or .gltf)")]
     Gltf,
+    /// The meshes and the colliders as named OBJ objects ([`obj`]).
+    #[value(help = "OBJ: the meshes and the colliders as convex meshes named for Unreal or Godot")]
+    Obj,
 }
 
-/// The bytes of `doc` in `format`. For [`Format::Gltf`], `scene` is the
-/// model `doc` was made from and `gltf` says how to write it.
+/// The bytes of `doc` in `format`. For [`Format::Gltf`] and [`Format::Obj`],
+/// `scene` is the model `doc` was made from and `gltf` says how to write it
+/// (OBJ: its `naming`, Unreal's by default).
 pub fn render(
     scene: &Scene,
     doc: &ExportDoc,
@@ -59,5 +69,9 @@ pub fn render(
         Format::C => c_header::to_string(doc).into_bytes(),
         Format::Bin => bin::write(doc).map_err(|e| Error::geometry(&scene.path, e.to_string()))?,
         Format::Gltf => gltf::write(scene, doc, gltf)?,
+        Format::Obj => {
+            let naming = gltf.naming.unwrap_or(collider_mesh::Naming::Unreal);
+            obj::to_string(scene, doc, naming).into_bytes()
+        }
     })
 }

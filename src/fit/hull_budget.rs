@@ -49,7 +49,7 @@ pub const MAX_BUDGET: usize = 1024;
 const REJECTIONS: usize = 16;
 /// The first push of the vertices when rounding left a point outside,
 /// relative to the diameter.
-const MARGIN: f64 = 1e-12;
+pub const MARGIN: f64 = 1e-12;
 
 /// A convex polytope of at most `max` vertices and `max` faces containing
 /// every point.
@@ -208,7 +208,7 @@ impl BudgetHull {
 /// moves every face out by at least `push` times the ratio of its distance
 /// from the centroid to the diameter, and grows tenfold until all points
 /// are in (the first push almost always suffices).
-fn spanning(vertices: Vec<Point3<f64>>, points: &[Point3<f64>], push: f64) -> Vec<Point3<f64>> {
+pub fn spanning(vertices: Vec<Point3<f64>>, points: &[Point3<f64>], push: f64) -> Vec<Point3<f64>> {
     // A flat polytope (flat points) has no inside to test against.
     let Ok(hull) = ConvexHull::new(&vertices) else {
         return vertices;

@@ -653,6 +653,28 @@ pub fn fit_points(
     Ok(volumes)
 }
 
+/// Fits every requested volume to the vertices of one mesh instance, in
+/// `frame`: its own (local) frame — the same numbers for every instance of
+/// one geometry — or the world frame.
+pub fn fit_instance(
+    scene: &Scene,
+    inst: &MeshInstance,
+    frame: Frame,
+    opts: &FitOptions,
+) -> Result<Volumes> {
+    let mut pts = Vec::new();
+    instance_points(inst, opts.all_vertices, frame == Frame::World, &mut pts);
+    let moments = covariance::of_points(&pts)
+        .ok_or_else(|| Error::geometry(&scene.path, "no vertices to bound"))?;
+    let set = PointSet {
+        support: &pts,
+        count: pts.len(),
+        moments,
+        walk: &|_| Box::new(pts.iter().copied()),
+    };
+    fit_points(scene, &set, inst.geometry.triangles.len(), frame, opts)
+}
+
 /// Placed hull vertices the world fit gathers before reducing them to
 /// their own hull's vertices.
 const SUPPORT_CHUNK: usize = 1 << 20;
@@ -792,21 +814,6 @@ impl FileVolumes {
                 .iter()
                 .filter(|i| !i.geometry.triangles.is_empty())
             {
-                let mut pts = Vec::new();
-                instance_points(
-                    inst,
-                    opts.all_vertices,
-                    opts.frame == Frame::World,
-                    &mut pts,
-                );
-                let moments = covariance::of_points(&pts)
-                    .ok_or_else(|| Error::geometry(&scene.path, "no vertices to bound"))?;
-                let set = PointSet {
-                    support: &pts,
-                    count: pts.len(),
-                    moments,
-                    walk: &|_| Box::new(pts.iter().copied()),
-                };
                 out.push(MeshVolumes {
                     node: inst.node,
                     node_name: inst.node_name.as_deref().map(str::to_owned),
@@ -814,13 +821,7 @@ impl FileVolumes {
                     mesh: inst.mesh,
                     mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
                     primitive: inst.primitive,
-                    volumes: fit_points(
-                        scene,
-                        &set,
-                        inst.geometry.triangles.len(),
-                        opts.frame,
-                        opts,
-                    )?,
+                    volumes: fit_instance(scene, inst, opts.frame, opts)?,
                 });
             }
             Some(out)

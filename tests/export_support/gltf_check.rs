@@ -5,8 +5,9 @@
 use super::instance_world_points;
 use base64::Engine as _;
 use bvtool::Scene;
-use bvtool::export::gltf::instance_label;
-use nalgebra::{Matrix3, Matrix4, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use bvtool::export::ExportDoc;
+use bvtool::mesh::Format;
+use nalgebra::{Matrix4, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -19,7 +20,14 @@ pub struct Out {
 
 pub fn parse(bytes: &[u8]) -> Out {
     let g = gltf::Gltf::from_slice(bytes).expect("the gltf crate accepts the export");
-    let json: Value = serde_json::to_value(g.document.as_json()).unwrap();
+    // The JSON as written (serde_json keeps every f64; the gltf crate's
+    // own types hold node transforms in f32).
+    let text = if bytes.starts_with(b"glTF") {
+        gltf::Glb::from_slice(bytes).unwrap().json.into_owned()
+    } else {
+        bytes.to_vec()
+    };
+    let json: Value = serde_json::from_slice(&text).unwrap();
     let bin = match g.blob.clone() {
         Some(b) => b,
         None => match json["buffers"][0]["uri"].as_str() {
@@ -102,100 +110,224 @@ pub fn drawn(o: &Out) -> (usize, usize, Vec<Point3<f64>>) {
     (tris, lines, pts)
 }
 
-/// Collider boxes `(center, axes, half)` and spheres `(center, radius)` in
-/// world space, with their node names.
-#[allow(clippy::type_complexity)]
-pub fn colliders(
-    json: &Value,
-) -> (
-    Vec<(String, Point3<f64>, Matrix3<f64>, Vector3<f64>)>,
-    Vec<(String, Point3<f64>, f64)>,
-) {
-    let shapes = json["extensions"]["KHR_implicit_shapes"]["shapes"]
-        .as_array()
-        .unwrap();
-    let (mut boxes, mut spheres) = (Vec::new(), Vec::new());
-    for (i, m) in world_nodes(json) {
-        let n = &json["nodes"][i];
-        let Some(k) =
-            n["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"]["shape"].as_u64()
-        else {
-            continue;
-        };
-        let name = n["name"].as_str().unwrap().to_string();
-        let shape = &shapes[k as usize];
-        let center = m.transform_point(&Point3::origin());
-        match shape["type"].as_str().unwrap() {
-            "box" => {
-                let size: Vec<f64> = shape["box"]["size"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_f64().unwrap())
-                    .collect();
-                assert!(size.iter().all(|&s| s > 0.0), "degenerate box");
-                let axes = m.fixed_view::<3, 3>(0, 0).into_owned();
-                boxes.push((
-                    name,
-                    center,
-                    axes,
-                    Vector3::new(size[0], size[1], size[2]) * 0.5,
-                ));
-            }
-            "sphere" => {
-                let r = shape["sphere"]["radius"].as_f64().unwrap();
-                assert!(r > 0.0);
-                spheres.push((name, center, r));
-            }
-            t => panic!("shape type {t}"),
-        }
-    }
-    (boxes, spheres)
+/// A collider's shape in its node's frame, as the glTF gives it.
+#[derive(Debug)]
+pub enum Kind {
+    /// HALF extents (half the `size`).
+    Box(Vector3<f64>),
+    Sphere(f64),
+    /// `half`: half the `height` (the distance between the capping
+    /// spheres' centres).
+    Capsule {
+        half: f64,
+        radius: f64,
+    },
+    Cylinder {
+        half: f64,
+        radius: f64,
+    },
+    /// The convex mesh's vertices (the collider is their hull).
+    Convex(Vec<Point3<f64>>),
 }
 
-/// Asserts the export has a box and a sphere for the file and, with
-/// `per_mesh`, for every mesh instance with triangles, and that each
-/// contains every vertex it bounds (world space, exact `f64` test).
-pub fn assert_contains(o: &Out, s: &Scene, per_mesh: bool) {
-    let (boxes, spheres) = colliders(&o.json);
-    let with_triangles: Vec<usize> = (0..s.instances.len())
-        .filter(|&i| !s.instances[i].geometry.triangles.is_empty())
-        .collect();
-    let sets = if per_mesh {
-        1 + with_triangles.len()
-    } else {
-        1
-    };
-    assert_eq!(boxes.len(), sets);
-    assert_eq!(spheres.len(), sets);
-    let points = |name: &str| -> Vec<Point3<f64>> {
-        if name.ends_with(" of file") {
-            return s.world_points(false);
+/// A collider node of the default scene.
+#[derive(Debug)]
+pub struct Collider {
+    pub name: String,
+    /// The node it hangs under.
+    pub parent: Option<usize>,
+    /// Its node's world matrix.
+    pub world: Matrix4<f64>,
+    pub kind: Kind,
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+/// Every collider node of the default scene, read from the JSON (and, for
+/// convex meshes, the buffer), checking the rules of KHR_implicit_shapes
+/// and KHR_physics_rigid_bodies that the Khronos validator does not know:
+/// `type` names the one shape property present; no degenerate shape (box
+/// sizes, sphere radius and capsule/cylinder heights positive, radii
+/// non-negative and not both zero); a geometry has exactly one of `shape`
+/// and `node`, a `node` geometry is a convex hull of a node with a mesh.
+pub fn colliders(o: &Out) -> Vec<Collider> {
+    let json = &o.json;
+    let shapes = json["extensions"]["KHR_implicit_shapes"]["shapes"].as_array();
+    let mut parent = std::collections::HashMap::new();
+    for (i, n) in json["nodes"].as_array().unwrap().iter().enumerate() {
+        for c in n["children"].as_array().into_iter().flatten() {
+            parent.insert(c.as_u64().unwrap() as usize, i);
         }
-        let i = with_triangles
+    }
+    let mut out = Vec::new();
+    for (i, m) in world_nodes(json) {
+        let n = &json["nodes"][i];
+        let g = &n["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"];
+        if g.is_null() {
+            continue;
+        }
+        let name = n["name"].as_str().unwrap().to_string();
+        assert!(
+            g["shape"].is_null() != g["node"].is_null(),
+            "{name}: exactly one of shape and node"
+        );
+        let kind = if let Some(k) = g["shape"].as_u64() {
+            let shape = &shapes.expect("shapes declared")[k as usize];
+            let t = shape["type"].as_str().unwrap();
+            let keys: Vec<&String> = shape.as_object().unwrap().keys().collect();
+            assert_eq!(keys.len(), 2, "{name}: type and one shape: {keys:?}");
+            let p = &shape[t];
+            match t {
+                "box" => {
+                    let size: Vec<f64> = p["size"].as_array().unwrap().iter().map(f).collect();
+                    assert!(size.len() == 3 && size.iter().all(|&s| s > 0.0), "{name}");
+                    Kind::Box(Vector3::new(size[0], size[1], size[2]) * 0.5)
+                }
+                "sphere" => {
+                    let r = f(&p["radius"]);
+                    assert!(r > 0.0, "{name}");
+                    Kind::Sphere(r)
+                }
+                "capsule" | "cylinder" => {
+                    let (h, top, bottom) =
+                        (f(&p["height"]), f(&p["radiusTop"]), f(&p["radiusBottom"]));
+                    assert!(h > 0.0 && top >= 0.0 && bottom >= 0.0 && top.max(bottom) > 0.0);
+                    assert_eq!(top, bottom, "{name}: bvtool writes straight shapes");
+                    if t == "capsule" {
+                        Kind::Capsule {
+                            half: h / 2.0,
+                            radius: top,
+                        }
+                    } else {
+                        Kind::Cylinder {
+                            half: h / 2.0,
+                            radius: top,
+                        }
+                    }
+                }
+                t => panic!("{name}: shape type {t}"),
+            }
+        } else {
+            assert_eq!(g["convexHull"], Value::Bool(true), "{name}");
+            let holder = g["node"].as_u64().unwrap() as usize;
+            let mesh = o.doc.nodes().nth(holder).unwrap().mesh().expect("a mesh");
+            let mut pts = Vec::new();
+            for p in mesh.primitives() {
+                let r = p.reader(|_| Some(&o.bin[..]));
+                pts.extend(
+                    r.read_positions()
+                        .unwrap()
+                        .map(|q| Point3::new(q[0] as f64, q[1] as f64, q[2] as f64)),
+                );
+            }
+            Kind::Convex(pts)
+        };
+        out.push(Collider {
+            name,
+            parent: parent.get(&i).copied(),
+            world: m,
+            kind,
+        });
+    }
+    out
+}
+
+/// Distance from `q` to the segment from (0, −half, 0) to (0, half, 0).
+fn to_y_segment(q: &Point3<f64>, half: f64) -> f64 {
+    let y = q.y.clamp(-half, half);
+    (q - Point3::new(0.0, y, 0.0)).norm()
+}
+
+/// Whether the collider holds `p` (world): `p` taken into the collider
+/// node's frame by the inverse of its world matrix (exact up to `f64`
+/// rounding, far below the `f32` margins).
+pub fn holds(c: &Collider, p: &Point3<f64>) -> bool {
+    let inv = c.world.try_inverse().expect("an invertible collider frame");
+    let q = inv.transform_point(p);
+    match &c.kind {
+        Kind::Box(h) => (0..3).all(|i| q[i].abs() <= h[i]),
+        Kind::Sphere(r) => q.coords.norm() <= *r,
+        Kind::Capsule { half, radius } => to_y_segment(&q, *half) <= *radius,
+        Kind::Cylinder { half, radius } => q.y.abs() <= *half && q.x.hypot(q.z) <= *radius,
+        Kind::Convex(v) => bvtool::fit::ConvexHull::new(v).unwrap().contains(&q),
+    }
+}
+
+/// What [`assert_contains`] saw.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Colliders in the node's frame (hung under its node).
+    pub local: usize,
+    /// Colliders in the world frame.
+    pub world: usize,
+    /// Capsules some vertex of which would fall outside if `height` were
+    /// read as the total height (ends at ±(height/2 − radius)).
+    pub capsules_not_total_height: usize,
+    /// Capsules whose total-height reading is a capsule at all.
+    pub capsules_checked: usize,
+}
+
+/// Asserts the export holds exactly `doc`'s colliders, by name; that a
+/// local-frame collider hangs under its instance's node (glTF input) or
+/// under a node drawing its instance's mesh; and that each contains every
+/// vertex it bounds (world space: the mesh instance's, or the scene's).
+pub fn assert_contains(o: &Out, s: &Scene, doc: &ExportDoc) -> Seen {
+    let gl = colliders(o);
+    assert_eq!(gl.len(), doc.colliders.len(), "collider count");
+    let mut seen = Seen::default();
+    for c in &doc.colliders {
+        let g = gl
             .iter()
-            .copied()
-            .find(|&i| {
-                let m = &s.instances[i];
-                name.ends_with(&format!(
-                    " of {}",
-                    instance_label(m.node, m.instance, m.mesh, m.primitive)
-                ))
-            })
-            .unwrap_or_else(|| panic!("no instance for collider {name}"));
-        instance_world_points(s, i)
-    };
-    for (name, c, axes, h) in &boxes {
-        for p in points(name) {
-            let d = axes.transpose() * (p - c);
-            assert!((0..3).all(|i| d[i].abs() <= h[i]), "{name} misses {p}");
+            .find(|g| g.name == c.name)
+            .unwrap_or_else(|| panic!("no collider node {}", c.name));
+        let points = match c
+            .instance_key()
+            .map(|key| bvtool::export::collider::instance_index(s)[&key])
+        {
+            Some(k) => instance_world_points(s, k),
+            None => s.world_points(false),
+        };
+        if c.frame == "local" {
+            seen.local += 1;
+            let parent = g.parent.expect("a local collider hangs under a node");
+            if matches!(s.format, Format::Gltf | Format::Glb) {
+                assert_eq!(Some(parent as u32), c.node, "{}", c.name);
+            } else {
+                assert!(o.json["nodes"][parent]["mesh"].is_u64(), "{}", c.name);
+            }
+        } else {
+            seen.world += 1;
+        }
+        for p in &points {
+            assert!(
+                holds(g, p),
+                "{} misses {p} (local {}, {:?})",
+                c.name,
+                g.world.try_inverse().unwrap().transform_point(p),
+                g.kind
+            );
+        }
+        if let Kind::Capsule { half, radius } = g.kind
+            && half > radius
+        {
+            seen.capsules_checked += 1;
+            let total = Collider {
+                kind: Kind::Capsule {
+                    half: half - radius,
+                    radius,
+                },
+                name: String::new(),
+                parent: None,
+                world: g.world,
+            };
+            if points.iter().any(|p| !holds(&total, p)) {
+                seen.capsules_not_total_height += 1;
+            }
         }
     }
-    for (name, c, r) in &spheres {
-        for p in points(name) {
-            assert!(nalgebra::distance(c, &p) <= *r, "{name} misses {p}");
-        }
-    }
+    seen
 }
 
 pub fn scratch(name: &str) -> PathBuf {

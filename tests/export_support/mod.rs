@@ -7,7 +7,7 @@
 pub mod gltf_check;
 pub mod schema;
 
-use bvtool::export::{ExportDoc, ExportOptions};
+use bvtool::export::{ExportDoc, ExportOptions, Shape};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
 use bvtool::report::fit::FitOptions;
@@ -126,13 +126,42 @@ pub fn doc(scene: &Scene, tree: bool, per_mesh: bool) -> ExportDoc {
     ExportDoc::new(
         &scene.path.display().to_string(),
         scene,
-        &ExportOptions {
-            fit: fit_options(ObbMethod::Tight, SphereMethod::Exact, per_mesh),
+        &ExportOptions::volumes(
+            fit_options(ObbMethod::Tight, SphereMethod::Exact, per_mesh),
             tree,
+        ),
+    )
+    .expect("synthetic scenes export")
+}
+
+/// The export document of `scene` with colliders of `shapes` (and of the
+/// whole scene with `whole`), no tree, no per-mesh volume sets.
+pub fn doc_with(scene: &Scene, shapes: &[Shape], whole: bool) -> ExportDoc {
+    ExportDoc::new(
+        &scene.path.display().to_string(),
+        scene,
+        &ExportOptions {
+            shapes: shapes.to_vec(),
+            whole,
+            ..ExportOptions::volumes(
+                fit_options(ObbMethod::Tight, SphereMethod::Exact, false),
+                false,
+            )
         },
     )
     .expect("synthetic scenes export")
 }
+
+/// Every collider shape `export --shape` offers.
+pub const ALL_SHAPES: [Shape; 7] = [
+    Shape::Box,
+    Shape::Sphere,
+    Shape::Capsule,
+    Shape::Cylinder,
+    Shape::Kdop26,
+    Shape::Hull,
+    Shape::Best,
+];
 
 /// The referenced vertices of instance `i` in world space.
 pub fn instance_world_points(scene: &Scene, i: usize) -> Vec<Point3<f64>> {

@@ -1,0 +1,428 @@
+//! Colliders for engines: one shape per mesh instance (and, when asked, one
+//! for the whole scene), each in the frame an engine reads it in.
+//!
+//! **Frame.** A mesh instance's collider is fitted to the mesh's own
+//! vertices in its own (local) frame, so it can hang under the node it
+//! bounds and move with it (animated or re-posed); instances of one
+//! geometry share the fit. That is exact for every shape as long as the
+//! node's world transform is a similarity — a rotation (possibly mirrored)
+//! times a uniform scale — because a similarity maps a box, sphere,
+//! capsule, cylinder or convex polytope to the same kind of shape, scaled,
+//! and `KHR_physics_rigid_bodies` scales shape parameters by the node's
+//! scale. A non-uniform scale or shear turns a rotated box into a
+//! parallelepiped and a sphere into an ellipsoid, which no engine
+//! represents (Unity and PhysX approximate, Godot refuses non-uniform
+//! scale on shapes), and an `EXT_mesh_gpu_instancing` node's instances
+//! have no node of their own to carry a child: for those instances the
+//! collider is fitted to the placed vertices in the **world** frame
+//! instead (`frame: "world"`, with the reason), so it is exact but static.
+//!
+//! The whole-scene collider (`whole`) is fitted in the world frame from the
+//! same fit `bvtool fit` reports for the file.
+
+use super::document::ObbDoc;
+use crate::error::Result;
+use crate::fit::{KdopKind, hull_budget};
+use crate::mesh::{MeshInstance, Scene, instance_points};
+use crate::report::fit::{FitOptions, Frame, Volumes, fit_instance};
+use nalgebra::{Matrix3, Point3};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The collider shapes `export --shape` offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// The OBB of the chosen method.
+    #[value(help = "the oriented box (--obb method)")]
+    Box,
+    /// The sphere of the chosen method.
+    #[value(help = "the sphere (--sphere method)")]
+    Sphere,
+    /// The near-minimal capsule.
+    #[value(help = "the near-minimal capsule")]
+    Capsule,
+    /// The near-minimal cylinder.
+    #[value(help = "the near-minimal cylinder")]
+    Cylinder,
+    /// Unreal's 26-DOP in the mesh frame, as a convex mesh.
+    #[value(
+        name = "kdop26",
+        help = "Unreal's 26-DOP (mesh axes), as a convex mesh"
+    )]
+    #[serde(rename = "kdop26")]
+    Kdop26,
+    /// The convex hull under a vertex and face budget, as a convex mesh.
+    #[value(help = "the convex hull within --hull-max vertices and faces (default 255)")]
+    Hull,
+    /// The smallest primitive by volume (`bvtool fit --best`).
+    #[value(help = "the smallest of box, sphere, capsule, cylinder by volume (fit --best)")]
+    Best,
+}
+
+impl Shape {
+    /// The name on the command line and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shape::Box => "box",
+            Shape::Sphere => "sphere",
+            Shape::Capsule => "capsule",
+            Shape::Cylinder => "cylinder",
+            Shape::Kdop26 => "kdop26",
+            Shape::Hull => "hull",
+            Shape::Best => "best",
+        }
+    }
+}
+
+/// A collider's geometry, in its frame (`ColliderDoc::frame`). Every round
+/// shape's `rotation_xyzw` takes +Y to its `axis`, as glTF and the engines
+/// align capsules and cylinders.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Geometry {
+    /// An oriented box (HALF extents).
+    Box(ObbDoc),
+    /// A sphere.
+    Sphere {
+        /// Centre.
+        center: [f64; 3],
+        /// Radius.
+        radius: f64,
+    },
+    /// Every point within `radius` of the segment `center ± half_length·axis`.
+    Capsule {
+        /// The segment's centre.
+        center: [f64; 3],
+        /// Unit axis.
+        axis: [f64; 3],
+        /// Radius.
+        radius: f64,
+        /// Half the distance between the capping hemispheres' centres.
+        half_length: f64,
+        /// The rotation taking +Y to `axis`, (x, y, z, w).
+        rotation_xyzw: [f64; 4],
+    },
+    /// The disc of `radius` across `axis`, swept `half_height` each way.
+    Cylinder {
+        /// Centre.
+        center: [f64; 3],
+        /// Unit axis.
+        axis: [f64; 3],
+        /// Radius.
+        radius: f64,
+        /// Half the height.
+        half_height: f64,
+        /// The rotation taking +Y to `axis`, (x, y, z, w).
+        rotation_xyzw: [f64; 4],
+    },
+    /// A convex polytope: vertices and faces (convex polygons of vertex
+    /// indices, counter-clockwise seen from outside).
+    Convex {
+        /// Vertices.
+        vertices: Vec<[f64; 3]>,
+        /// Faces.
+        faces: Vec<Vec<u32>>,
+    },
+}
+
+/// One collider.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColliderDoc {
+    /// `instance` (one mesh instance) or `scene` (the whole scene).
+    pub scope: String,
+    /// glTF node the instance belongs to (`null` for OBJ/STL and the scene).
+    pub node: Option<u32>,
+    /// The node's name.
+    pub node_name: Option<String>,
+    /// GPU instance (`null` for the scene).
+    pub instance: Option<u32>,
+    /// Mesh (glTF mesh, OBJ object, STL solid; `null` for the scene).
+    pub mesh: Option<u32>,
+    /// The mesh's name.
+    pub mesh_name: Option<String>,
+    /// Primitive within the mesh (`null` for the scene).
+    pub primitive: Option<u32>,
+    /// `local` (the mesh's own frame: attach it to the node) or `world`.
+    pub frame: String,
+    /// Why an instance's collider is in the world frame (`null` otherwise).
+    pub world_reason: Option<String>,
+    /// What was asked for (`--shape`): `best` or the shape itself.
+    pub asked: Shape,
+    /// The collider's name (as its glTF node is named).
+    pub name: String,
+    /// The geometry.
+    #[serde(flatten)]
+    pub geometry: Geometry,
+    /// Its volume (model units³, in its frame).
+    pub volume: f64,
+}
+
+/// What names a mesh instance in a scene: node, GPU instance, mesh,
+/// primitive (unique per instance: glTF places a primitive once per node
+/// and GPU instance; OBJ and STL have one instance per object or solid).
+pub type InstanceKey = (Option<u32>, u32, u32, u32);
+
+impl ColliderDoc {
+    /// The key of the instance it bounds (`None` for the whole scene).
+    pub fn instance_key(&self) -> Option<InstanceKey> {
+        Some((self.node, self.instance?, self.mesh?, self.primitive?))
+    }
+}
+
+/// Every instance of `scene` by its key, as an index into `scene.instances`.
+pub fn instance_index(scene: &Scene) -> HashMap<InstanceKey, usize> {
+    scene
+        .instances
+        .iter()
+        .enumerate()
+        .map(|(k, i)| ((i.node, i.instance, i.mesh, i.primitive), k))
+        .collect()
+}
+
+/// The fit options that make the volumes `shapes` need, on top of `fit`.
+pub fn fit_options(fit: &FitOptions, shapes: &[Shape], hull_max: usize) -> FitOptions {
+    let has = |s: Shape| shapes.contains(&s);
+    FitOptions {
+        per_mesh: false,
+        capsule: fit.capsule || has(Shape::Capsule) || has(Shape::Best),
+        cylinder: fit.cylinder || has(Shape::Cylinder) || has(Shape::Best),
+        kdop: if has(Shape::Kdop26) {
+            Some(KdopKind::K26)
+        } else {
+            fit.kdop
+        },
+        hull_max: if has(Shape::Hull) {
+            Some(hull_max)
+        } else {
+            fit.hull_max
+        },
+        best: fit.best || has(Shape::Best),
+        ..fit.clone()
+    }
+}
+
+/// Why `inst`'s collider cannot hang under its node in the node's frame
+/// (`None` when it can): a GPU instance, or a world transform that is not a
+/// similarity (columns orthogonal and of equal length within 10⁻⁶).
+pub fn world_reason(inst: &MeshInstance, gpu_instanced: bool) -> Option<&'static str> {
+    if gpu_instanced {
+        return Some("EXT_mesh_gpu_instancing instance (no node of its own)");
+    }
+    let a: Matrix3<f64> = inst.transform.fixed_view::<3, 3>(0, 0).into_owned();
+    let g = a.transpose() * a;
+    let s2 = g.trace() / 3.0;
+    let similar = s2 > 0.0 && (g - Matrix3::identity() * s2).amax() <= 1e-6 * s2;
+    (!similar).then_some("non-uniform scale or shear in the node's world transform")
+}
+
+/// How a collider names what it bounds: `node N 'name' [instance I] mesh M
+/// 'name' primitive P` (`node -` for OBJ/STL), or `scene`.
+pub fn label(inst: Option<&MeshInstance>) -> String {
+    let Some(i) = inst else {
+        return "scene".into();
+    };
+    let named = |id: String, n: &Option<Arc<str>>| match n {
+        Some(n) => format!("{id} '{n}'"),
+        None => id,
+    };
+    let node = named(i.node.map_or("-".into(), |n| n.to_string()), &i.node_name);
+    let inst = if i.instance > 0 {
+        format!(" instance {}", i.instance)
+    } else {
+        String::new()
+    };
+    format!(
+        "node {node}{inst} mesh {} primitive {}",
+        named(i.mesh.to_string(), &i.mesh_name),
+        i.primitive
+    )
+}
+
+/// A collider's name: `bvtool capsule of node 3 'arm' mesh 1 'arm'
+/// primitive 0`, `bvtool best (sphere) of scene`, `bvtool hull (box) of …`
+/// (a flat mesh's).
+fn name(asked: Shape, shape: Shape, inst: Option<&MeshInstance>) -> String {
+    let what = if asked == shape {
+        shape.as_str().into()
+    } else {
+        format!("{} ({})", asked.as_str(), shape.as_str())
+    };
+    format!("bvtool {what} of {}", label(inst))
+}
+
+/// The geometry of `shape` among the fitted `v` (which `fit_options`
+/// made), with its volume and the shape it is (for `best`, the winner).
+/// `points` gives the points `v` bounds: the k-DOP's vertices, computed in
+/// `f64`, can lie a few ulps inside its exact slabs, so they are scaled out
+/// until their hull contains every point ([`hull_budget::spanning`], as the
+/// budget hull's are).
+fn geometry(
+    v: &Volumes,
+    shape: Shape,
+    points: &dyn Fn() -> Vec<Point3<f64>>,
+) -> (Shape, Geometry, f64) {
+    let obb = |b: &crate::report::fit::ObbFit| {
+        Geometry::Box(ObbDoc {
+            method: Some(b.method.as_str().into()),
+            center: b.center,
+            axes: b.axes,
+            half_extents: b.half_extents,
+            rotation_xyzw: b.rotation_xyzw,
+        })
+    };
+    let fitted = "fit_options asks for every shape it is given";
+    match shape {
+        Shape::Box => (shape, obb(&v.obb), v.obb.volume),
+        Shape::Sphere => (
+            shape,
+            Geometry::Sphere {
+                center: v.sphere.center,
+                radius: v.sphere.radius,
+            },
+            v.sphere.volume,
+        ),
+        Shape::Capsule => {
+            let c = v.capsule.as_ref().expect(fitted);
+            let g = Geometry::Capsule {
+                center: c.center,
+                axis: c.axis,
+                radius: c.radius,
+                half_length: c.half_length,
+                rotation_xyzw: c.rotation_xyzw,
+            };
+            (shape, g, c.volume)
+        }
+        Shape::Cylinder => {
+            let c = v.cylinder.as_ref().expect(fitted);
+            let g = Geometry::Cylinder {
+                center: c.center,
+                axis: c.axis,
+                radius: c.radius,
+                half_height: c.half_height,
+                rotation_xyzw: c.rotation_xyzw,
+            };
+            (shape, g, c.volume)
+        }
+        // A flat polytope cannot be cooked into a convex collider: the box.
+        Shape::Kdop26 | Shape::Hull if v.hull_volume <= 0.0 => geometry(v, Shape::Box, points),
+        Shape::Kdop26 => {
+            let k = &v.kdops.as_ref().expect(fitted)[0];
+            let vertices: Vec<Point3<f64>> = k.vertices.iter().map(|p| Point3::from(*p)).collect();
+            let size = vertices.iter().map(|p| p.coords.amax()).fold(0.0, f64::max);
+            let vertices = hull_budget::spanning(vertices, &points(), hull_budget::MARGIN * size);
+            let g = Geometry::Convex {
+                vertices: vertices.iter().map(|p| [p.x, p.y, p.z]).collect(),
+                faces: k.faces.clone(),
+            };
+            (shape, g, k.volume)
+        }
+        Shape::Hull => {
+            let h = v.hull_budget.as_ref().expect(fitted);
+            let g = Geometry::Convex {
+                vertices: h.vertices.clone(),
+                faces: h.faces.clone(),
+            };
+            (shape, g, h.volume)
+        }
+        Shape::Best => match v.best.as_ref().expect(fitted).shape {
+            "aabb" => {
+                let (lo, hi) = (v.aabb.corners.min, v.aabb.corners.max);
+                let g = Geometry::Box(ObbDoc {
+                    method: Some("aabb".into()),
+                    center: std::array::from_fn(|i| 0.5 * (lo[i] + hi[i])),
+                    axes: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                    half_extents: std::array::from_fn(|i| 0.5 * (hi[i] - lo[i])),
+                    rotation_xyzw: [0.0, 0.0, 0.0, 1.0],
+                });
+                (Shape::Box, g, v.aabb.volume)
+            }
+            "obb" => geometry(v, Shape::Box, points),
+            "sphere" => geometry(v, Shape::Sphere, points),
+            "capsule" => geometry(v, Shape::Capsule, points),
+            _ => geometry(v, Shape::Cylinder, points),
+        },
+    }
+}
+
+/// The colliders of `scene`: for each shape in `shapes`, one per mesh
+/// instance with triangles (none for a point cloud), then (with `whole`, from `scene_volumes`, the
+/// world fit made with [`fit_options`]) one for the whole scene.
+pub fn colliders(
+    scene: &Scene,
+    shapes: &[Shape],
+    fit: &FitOptions,
+    scene_volumes: Option<&Volumes>,
+) -> Result<Vec<ColliderDoc>> {
+    if shapes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let gpu = super::gltf::gpu_instanced_nodes(scene)?;
+    let mut local: HashMap<*const crate::mesh::Geometry, Volumes> = HashMap::new();
+    let mut out = Vec::new();
+    for inst in &scene.instances {
+        if inst.geometry.triangles.is_empty() {
+            continue;
+        }
+        let reason = world_reason(inst, inst.node.is_some_and(|n| gpu.contains(&n)));
+        let world;
+        let v = match reason {
+            Some(_) => {
+                world = fit_instance(scene, inst, Frame::World, fit)?;
+                &world
+            }
+            None => match local.entry(Arc::as_ptr(&inst.geometry)) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(fit_instance(scene, inst, Frame::Local, fit)?)
+                }
+            },
+        };
+        let points = || {
+            let mut pts = Vec::new();
+            instance_points(inst, fit.all_vertices, reason.is_some(), &mut pts);
+            pts
+        };
+        for &asked in shapes {
+            let (shape, geometry, volume) = geometry(v, asked, &points);
+            out.push(ColliderDoc {
+                scope: "instance".into(),
+                node: inst.node,
+                node_name: inst.node_name.as_deref().map(str::to_owned),
+                instance: Some(inst.instance),
+                mesh: Some(inst.mesh),
+                mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
+                primitive: Some(inst.primitive),
+                frame: if reason.is_some() { "world" } else { "local" }.into(),
+                world_reason: reason.map(str::to_owned),
+                asked,
+                name: name(asked, shape, Some(inst)),
+                geometry,
+                volume,
+            });
+        }
+    }
+    if let Some(v) = scene_volumes {
+        let points = || scene.world_points(fit.all_vertices);
+        for &asked in shapes {
+            let (shape, geometry, volume) = geometry(v, asked, &points);
+            out.push(ColliderDoc {
+                scope: "scene".into(),
+                node: None,
+                node_name: None,
+                instance: None,
+                mesh: None,
+                mesh_name: None,
+                primitive: None,
+                frame: "world".into(),
+                world_reason: None,
+                asked,
+                name: name(asked, shape, None),
+                geometry,
+                volume,
+            });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,109 @@
+//! The OBJ form: the model's meshes and its colliders as convex meshes
+//! named by an engine's convention ([`super::collider_mesh`]), all in the
+//! world frame (OBJ has no node transforms): one `o` object per mesh
+//! instance with triangles, named after its node (else its mesh, else
+//! `mesh N`; see [`render_names`]), then one per collider.
+
+use super::ExportDoc;
+use super::collider::instance_index;
+use super::collider_mesh::{Naming, collider_mesh, name};
+use crate::mesh::Scene;
+use nalgebra::Matrix4;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+/// The names the mesh instances' render meshes go by (the names their
+/// colliders refer to), one per instance of `scene`, distinct: the node's
+/// name, else the mesh's, else `mesh N`; a name taken already gets `_K`
+/// (`K` the instance's index).
+pub fn render_names(scene: &Scene) -> Vec<String> {
+    let mut seen = HashSet::new();
+    scene
+        .instances
+        .iter()
+        .enumerate()
+        .map(|(k, inst)| {
+            let name = inst
+                .node_name
+                .as_deref()
+                .or(inst.mesh_name.as_deref())
+                .map_or_else(|| format!("mesh{}", inst.mesh), str::to_owned);
+            if seen.insert(name.clone()) {
+                name
+            } else {
+                let unique = format!("{name}_{k}");
+                seen.insert(unique.clone());
+                unique
+            }
+        })
+        .collect()
+}
+
+/// The OBJ text of `scene` and `doc.colliders`, named by `naming`.
+pub fn to_string(scene: &Scene, doc: &ExportDoc, naming: Naming) -> String {
+    let mut out = format!(
+        "# bvtool export: {} and its colliders ({naming:?} naming), world frame, model units\n",
+        doc.file
+    );
+    let mut base = 1usize;
+    let mut object = |out: &mut String, name: &str, pts: &[[f64; 3]], tris: &[[u32; 3]]| {
+        let _ = writeln!(out, "o {name}");
+        for p in pts {
+            let _ = writeln!(out, "v {} {} {}", p[0], p[1], p[2]);
+        }
+        for t in tris {
+            let _ = writeln!(
+                out,
+                "f {} {} {}",
+                base + t[0] as usize,
+                base + t[1] as usize,
+                base + t[2] as usize
+            );
+        }
+        base += pts.len();
+    };
+    let names = render_names(scene);
+    for (inst, name) in scene
+        .instances
+        .iter()
+        .zip(&names)
+        .filter(|(i, _)| !i.geometry.triangles.is_empty())
+    {
+        let pts: Vec<[f64; 3]> = inst
+            .geometry
+            .positions
+            .iter()
+            .map(|p| {
+                let q = inst.to_world(p);
+                [q.x, q.y, q.z]
+            })
+            .collect();
+        let tris: Vec<[u32; 3]> = if inst.is_mirrored() {
+            inst.geometry
+                .triangles
+                .iter()
+                .map(|&[a, b, c]| [a, c, b])
+                .collect()
+        } else {
+            inst.geometry.triangles.clone()
+        };
+        object(&mut out, name, &pts, &tris);
+    }
+    let index = instance_index(scene);
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for c in &doc.colliders {
+        let k = c.instance_key().map(|key| index[&key]);
+        let inst = k.map(|k| &scene.instances[k]);
+        let render = k.map_or_else(|| "scene".to_string(), |k| names[k].clone());
+        let n = counts.entry(render.clone()).or_default();
+        let transform = match inst {
+            Some(i) if c.frame == "local" => i.transform,
+            _ => Matrix4::identity(),
+        };
+        let m = collider_mesh(c, name(c, naming, &render, *n), &transform);
+        *n += 1;
+        let pts: Vec<[f64; 3]> = m.vertices.iter().map(|v| v.map(|x| x as f64)).collect();
+        object(&mut out, &m.name, &pts, &m.triangles);
+    }
+    out
+}

@@ -252,21 +252,26 @@ fn every_corpus_model_decomposes_containing_every_vertex() {
     let Some(dir) = common::models_dir() else {
         return;
     };
-    let (mut done, mut flat) = (0, 0);
-    for (entry, scene) in common::valid_scenes(&dir) {
-        let m = scene.flatten();
-        if m.triangles.is_empty() || m.triangles.len() > 2_000_000 {
-            continue;
-        }
-        match decompose(&m.vertices, &m.triangles, &DecomposeOptions::default()) {
-            Ok(d) => {
-                check(&m, &d);
-                done += 1;
+    use rayon::prelude::*;
+    let outcomes: Vec<bool> = common::valid_scenes(&dir)
+        .into_par_iter()
+        .filter_map(|(entry, scene)| {
+            let m = scene.flatten();
+            if m.triangles.is_empty() || m.triangles.len() > 2_000_000 {
+                return None;
             }
-            Err(DecomposeError::Flat) => flat += 1,
-            Err(e) => panic!("{}: {e}", entry.path),
-        }
-    }
+            match decompose(&m.vertices, &m.triangles, &DecomposeOptions::default()) {
+                Ok(d) => {
+                    check(&m, &d);
+                    Some(true)
+                }
+                Err(DecomposeError::Flat) => Some(false),
+                Err(e) => panic!("{}: {e}", entry.path),
+            }
+        })
+        .collect();
+    let done = outcomes.iter().filter(|&&d| d).count();
+    let flat = outcomes.len() - done;
     eprintln!("{done} decomposed, {flat} flat");
     assert!(done > 100, "{done}");
 }

@@ -228,3 +228,60 @@ fn gltf_input_with_external_buffer_is_embedded() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `--shape decompose` on the chain: each ring gets the same convex parts
+/// (one decomposition per mesh), each part a convex-hull mesh collider under
+/// its ring's node; every vertex of each ring lies in one of its parts
+/// (decided exactly on the parts as written, in f32, placed by the nodes);
+/// the scene's own parts (`whole`) hold every vertex of the scene; the file
+/// passes the validator; Unreal's naming makes them UCX_ meshes.
+#[test]
+fn decomposition_parts_hang_under_their_nodes_and_hold_every_vertex() {
+    let s = common::repo_scene("chain.gltf");
+    let d = doc_with(&s, &[Shape::Decompose], true);
+    let per_node = |node: Option<u32>| {
+        d.colliders
+            .iter()
+            .filter(|c| c.node == node && c.scope == "instance")
+            .count()
+    };
+    let n = per_node(Some(0));
+    assert!(n >= 2 && n <= 16 && per_node(Some(1)) == n, "{n} parts");
+    let bytes = write(&s, &d, &GltfOptions::default()).unwrap();
+    let o = parse(&bytes);
+    let gl = colliders(&o);
+    assert_eq!(gl.len(), d.colliders.len());
+    for (k, inst) in s.instances.iter().enumerate() {
+        let mine: Vec<_> = gl
+            .iter()
+            .filter(|c| c.parent.map(|p| p as u32) == inst.node)
+            .collect();
+        assert_eq!(mine.len(), n);
+        for p in export_support::instance_world_points(&s, k) {
+            assert!(mine.iter().any(|c| holds(c, &p)), "{p} in no part");
+        }
+    }
+    let whole: Vec<_> = gl.iter().filter(|c| c.name.ends_with("of scene")).collect();
+    assert!(!whole.is_empty());
+    for p in s.world_points(false) {
+        assert!(whole.iter().any(|c| holds(c, &p)), "{p} in no scene part");
+    }
+    let dir = scratch("chain-decompose");
+    let file = dir.join("parts.glb");
+    std::fs::write(&file, &bytes).unwrap();
+    if let Some((errors, report)) = validator_errors(&file) {
+        assert_eq!(errors, 0, "{report}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+    let (code, obj, err) = common::bvtool(&[
+        "export",
+        "models/chain.gltf",
+        "--format",
+        "obj",
+        "--shape",
+        "decompose",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let ucx = obj.lines().filter(|l| l.starts_with("o UCX_ring")).count();
+    assert_eq!(ucx, 2 * n, "{obj:.300}");
+}

@@ -22,6 +22,7 @@
 
 use super::document::ObbDoc;
 use crate::error::Result;
+use crate::fit::decompose::{DecomposeError, DecomposeOptions, MAX_PART_VERTICES, decompose};
 use crate::fit::{KdopKind, hull_budget};
 use crate::mesh::{MeshInstance, Scene, instance_points};
 use crate::report::fit::{FitOptions, Frame, Volumes, fit_instance};
@@ -59,6 +60,11 @@ pub enum Shape {
     /// The smallest primitive by volume (`bvtool fit --best`).
     #[value(help = "the smallest of box, sphere, capsule, cylinder by volume (fit --best)")]
     Best,
+    /// Convex parts (`bvtool fit --decompose`), one convex mesh each.
+    #[value(
+        help = "convex parts holding every vertex (fit --decompose: 16 parts, each within --hull-max vertices)"
+    )]
+    Decompose,
 }
 
 impl Shape {
@@ -72,6 +78,7 @@ impl Shape {
             Shape::Kdop26 => "kdop26",
             Shape::Hull => "hull",
             Shape::Best => "best",
+            Shape::Decompose => "decompose",
         }
     }
 }
@@ -199,6 +206,11 @@ pub fn fit_options(fit: &FitOptions, shapes: &[Shape], hull_max: usize) -> FitOp
             fit.hull_max
         },
         best: fit.best || has(Shape::Best),
+        // Read by `colliders`, which decomposes each geometry itself.
+        decompose: has(Shape::Decompose).then(|| DecomposeOptions {
+            max_vertices: hull_max.min(MAX_PART_VERTICES),
+            ..DecomposeOptions::default()
+        }),
         ..fit.clone()
     }
 }
@@ -326,6 +338,8 @@ fn geometry(
             };
             (shape, g, h.volume)
         }
+        // `colliders` makes the parts; a flat mesh's falls back to its box.
+        Shape::Decompose => geometry(v, Shape::Box, points),
         Shape::Best => match v.best.as_ref().expect(fitted).shape {
             "aabb" => {
                 let (lo, hi) = (v.aabb.corners.min, v.aabb.corners.max);
@@ -346,6 +360,40 @@ fn geometry(
     }
 }
 
+/// Convex parts as colliders: geometry and volume of each.
+type Parts = Vec<(Geometry, f64)>;
+
+/// The convex parts of a mesh for `--shape decompose` (`fit.decompose`'s
+/// options), each a convex polytope; `None` for a flat mesh, whose collider
+/// is then its box, as a flat hull's is.
+fn convex_parts(
+    scene: &Scene,
+    points: &[Point3<f64>],
+    triangles: &[[u32; 3]],
+    fit: &FitOptions,
+) -> Result<Option<Parts>> {
+    let opts = fit.decompose.unwrap_or_default();
+    match decompose(points, triangles, &opts) {
+        Ok(d) => Ok(Some(
+            d.parts
+                .into_iter()
+                .map(|p| {
+                    let g = Geometry::Convex {
+                        vertices: p.vertices.iter().map(|v| [v.x, v.y, v.z]).collect(),
+                        faces: p.faces,
+                    };
+                    (g, p.volume)
+                })
+                .collect(),
+        )),
+        Err(DecomposeError::Flat) => Ok(None),
+        Err(e) => Err(crate::error::Error::geometry(
+            &scene.path,
+            format!("decomposition: {e}"),
+        )),
+    }
+}
+
 /// The colliders of `scene`: for each shape in `shapes`, one per mesh
 /// instance with triangles (none for a point cloud), then (with `whole`, from `scene_volumes`, the
 /// world fit made with [`fit_options`]) one for the whole scene.
@@ -360,6 +408,7 @@ pub fn colliders(
     }
     let gpu = super::gltf::gpu_instanced_nodes(scene)?;
     let mut local: HashMap<*const crate::mesh::Geometry, Volumes> = HashMap::new();
+    let mut parts: HashMap<*const crate::mesh::Geometry, Option<Parts>> = HashMap::new();
     let mut out = Vec::new();
     for inst in &scene.instances {
         if inst.geometry.triangles.is_empty() {
@@ -385,6 +434,48 @@ pub fn colliders(
             pts
         };
         for &asked in shapes {
+            if asked == Shape::Decompose {
+                let parts = match reason {
+                    Some(_) => {
+                        let g = &inst.geometry;
+                        let placed: Vec<_> = g.positions.iter().map(|p| inst.to_world(p)).collect();
+                        convex_parts(scene, &placed, &g.triangles, fit)?
+                    }
+                    None => match parts.entry(Arc::as_ptr(&inst.geometry)) {
+                        std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
+                        std::collections::hash_map::Entry::Vacant(e) => {
+                            let g = &inst.geometry;
+                            e.insert(convex_parts(scene, &g.positions, &g.triangles, fit)?)
+                                .clone()
+                        }
+                    },
+                };
+                if let Some(parts) = parts {
+                    let n = parts.len();
+                    for (k, (geometry, volume)) in parts.into_iter().enumerate() {
+                        out.push(ColliderDoc {
+                            scope: "instance".into(),
+                            node: inst.node,
+                            node_name: inst.node_name.as_deref().map(str::to_owned),
+                            instance: Some(inst.instance),
+                            mesh: Some(inst.mesh),
+                            mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
+                            primitive: Some(inst.primitive),
+                            frame: if reason.is_some() { "world" } else { "local" }.into(),
+                            world_reason: reason.map(str::to_owned),
+                            asked,
+                            name: format!(
+                                "bvtool decompose part {} of {n} of {}",
+                                k + 1,
+                                label(Some(inst))
+                            ),
+                            geometry,
+                            volume,
+                        });
+                    }
+                    continue;
+                }
+            }
             let (shape, geometry, volume) = geometry(v, asked, &points);
             out.push(ColliderDoc {
                 scope: "instance".into(),
@@ -406,6 +497,30 @@ pub fn colliders(
     if let Some(v) = scene_volumes {
         let points = || scene.world_points(fit.all_vertices);
         for &asked in shapes {
+            if asked == Shape::Decompose {
+                let flat = scene.flatten();
+                if let Some(parts) = convex_parts(scene, &flat.vertices, &flat.triangles, fit)? {
+                    let n = parts.len();
+                    for (k, (geometry, volume)) in parts.into_iter().enumerate() {
+                        out.push(ColliderDoc {
+                            scope: "scene".into(),
+                            node: None,
+                            node_name: None,
+                            instance: None,
+                            mesh: None,
+                            mesh_name: None,
+                            primitive: None,
+                            frame: "world".into(),
+                            world_reason: None,
+                            asked,
+                            name: format!("bvtool decompose part {} of {n} of scene", k + 1),
+                            geometry,
+                            volume,
+                        });
+                    }
+                    continue;
+                }
+            }
             let (shape, geometry, volume) = geometry(v, asked, &points);
             out.push(ColliderDoc {
                 scope: "scene".into(),

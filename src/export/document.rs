@@ -212,6 +212,8 @@ impl ExportDoc {
         let fit_opts = if whole {
             FitOptions {
                 per_mesh: opts.fit.per_mesh,
+                // The colliders decompose the scene themselves.
+                decompose: None,
                 ..shape_fit.clone()
             }
         } else {

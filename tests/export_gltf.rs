@@ -246,7 +246,7 @@ fn decomposition_parts_hang_under_their_nodes_and_hold_every_vertex() {
             .count()
     };
     let n = per_node(Some(0));
-    assert!(n >= 2 && n <= 16 && per_node(Some(1)) == n, "{n} parts");
+    assert!((2..=16).contains(&n) && per_node(Some(1)) == n, "{n} parts");
     let bytes = write(&s, &d, &GltfOptions::default()).unwrap();
     let o = parse(&bytes);
     let gl = colliders(&o);

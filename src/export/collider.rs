@@ -29,6 +29,7 @@ use crate::report::fit::{FitOptions, Frame, Volumes, fit_instance};
 use nalgebra::{Matrix3, Point3};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 /// The collider shapes `export --shape` offers.
@@ -252,16 +253,14 @@ pub fn label(inst: Option<&MeshInstance>) -> String {
     )
 }
 
-/// A collider's name: `bvtool capsule of node 3 'arm' mesh 1 'arm'
-/// primitive 0`, `bvtool best (sphere) of scene`, `bvtool hull (box) of …`
-/// (a flat mesh's).
-fn name(asked: Shape, shape: Shape, inst: Option<&MeshInstance>) -> String {
-    let what = if asked == shape {
-        shape.as_str().into()
+/// A collider's name before ` of <what it bounds>`: `bvtool capsule`,
+/// `bvtool best (sphere)`, `bvtool hull (box)` (a flat mesh's).
+fn name(asked: Shape, shape: Shape) -> String {
+    if asked == shape {
+        format!("bvtool {}", shape.as_str())
     } else {
-        format!("{} ({})", asked.as_str(), shape.as_str())
-    };
-    format!("bvtool {what} of {}", label(inst))
+        format!("bvtool {} ({})", asked.as_str(), shape.as_str())
+    }
 }
 
 /// The geometry of `shape` among the fitted `v` (which `fit_options`
@@ -408,7 +407,7 @@ pub fn colliders(
     }
     let gpu = super::gltf::gpu_instanced_nodes(scene)?;
     let mut local: HashMap<*const crate::mesh::Geometry, Volumes> = HashMap::new();
-    let mut parts: HashMap<*const crate::mesh::Geometry, Option<Parts>> = HashMap::new();
+    let mut local_parts: HashMap<*const crate::mesh::Geometry, Option<Parts>> = HashMap::new();
     let mut out = Vec::new();
     for inst in &scene.instances {
         if inst.geometry.triangles.is_empty() {
@@ -422,10 +421,8 @@ pub fn colliders(
                 &world
             }
             None => match local.entry(Arc::as_ptr(&inst.geometry)) {
-                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(fit_instance(scene, inst, Frame::Local, fit)?)
-                }
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => e.insert(fit_instance(scene, inst, Frame::Local, fit)?),
             },
         };
         let points = || {
@@ -433,111 +430,93 @@ pub fn colliders(
             instance_points(inst, fit.all_vertices, reason.is_some(), &mut pts);
             pts
         };
-        for &asked in shapes {
-            if asked == Shape::Decompose {
-                let parts = match reason {
-                    Some(_) => {
-                        let g = &inst.geometry;
-                        let placed: Vec<_> = g.positions.iter().map(|p| inst.to_world(p)).collect();
-                        convex_parts(scene, &placed, &g.triangles, fit)?
-                    }
-                    None => match parts.entry(Arc::as_ptr(&inst.geometry)) {
-                        std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
-                        std::collections::hash_map::Entry::Vacant(e) => {
-                            let g = &inst.geometry;
-                            e.insert(convex_parts(scene, &g.positions, &g.triangles, fit)?)
-                                .clone()
-                        }
-                    },
-                };
-                if let Some(parts) = parts {
-                    let n = parts.len();
-                    for (k, (geometry, volume)) in parts.into_iter().enumerate() {
-                        out.push(ColliderDoc {
-                            scope: "instance".into(),
-                            node: inst.node,
-                            node_name: inst.node_name.as_deref().map(str::to_owned),
-                            instance: Some(inst.instance),
-                            mesh: Some(inst.mesh),
-                            mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
-                            primitive: Some(inst.primitive),
-                            frame: if reason.is_some() { "world" } else { "local" }.into(),
-                            world_reason: reason.map(str::to_owned),
-                            asked,
-                            name: format!(
-                                "bvtool decompose part {} of {n} of {}",
-                                k + 1,
-                                label(Some(inst))
-                            ),
-                            geometry,
-                            volume,
-                        });
-                    }
-                    continue;
+        let g = &inst.geometry;
+        let mut parts = || -> Result<Option<Parts>> {
+            match reason {
+                Some(_) => {
+                    let placed: Vec<_> = g.positions.iter().map(|p| inst.to_world(p)).collect();
+                    convex_parts(scene, &placed, &g.triangles, fit)
                 }
+                None => Ok(match local_parts.entry(Arc::as_ptr(g)) {
+                    Entry::Occupied(e) => e.get().clone(),
+                    Entry::Vacant(e) => e
+                        .insert(convex_parts(scene, &g.positions, &g.triangles, fit)?)
+                        .clone(),
+                }),
             }
-            let (shape, geometry, volume) = geometry(v, asked, &points);
-            out.push(ColliderDoc {
-                scope: "instance".into(),
-                node: inst.node,
-                node_name: inst.node_name.as_deref().map(str::to_owned),
-                instance: Some(inst.instance),
-                mesh: Some(inst.mesh),
-                mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
-                primitive: Some(inst.primitive),
-                frame: if reason.is_some() { "world" } else { "local" }.into(),
-                world_reason: reason.map(str::to_owned),
-                asked,
-                name: name(asked, shape, Some(inst)),
-                geometry,
-                volume,
-            });
+        };
+        for &asked in shapes {
+            let made = made(v, asked, &points, &mut parts)?;
+            out.extend(
+                made.into_iter()
+                    .map(|(name, geometry, volume)| ColliderDoc {
+                        scope: "instance".into(),
+                        node: inst.node,
+                        node_name: inst.node_name.as_deref().map(str::to_owned),
+                        instance: Some(inst.instance),
+                        mesh: Some(inst.mesh),
+                        mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
+                        primitive: Some(inst.primitive),
+                        frame: if reason.is_some() { "world" } else { "local" }.into(),
+                        world_reason: reason.map(str::to_owned),
+                        asked,
+                        name: format!("{name} of {}", label(Some(inst))),
+                        geometry,
+                        volume,
+                    }),
+            );
         }
     }
     if let Some(v) = scene_volumes {
         let points = || scene.world_points(fit.all_vertices);
+        let mut parts = || {
+            let flat = scene.flatten();
+            convex_parts(scene, &flat.vertices, &flat.triangles, fit)
+        };
         for &asked in shapes {
-            if asked == Shape::Decompose {
-                let flat = scene.flatten();
-                if let Some(parts) = convex_parts(scene, &flat.vertices, &flat.triangles, fit)? {
-                    let n = parts.len();
-                    for (k, (geometry, volume)) in parts.into_iter().enumerate() {
-                        out.push(ColliderDoc {
-                            scope: "scene".into(),
-                            node: None,
-                            node_name: None,
-                            instance: None,
-                            mesh: None,
-                            mesh_name: None,
-                            primitive: None,
-                            frame: "world".into(),
-                            world_reason: None,
-                            asked,
-                            name: format!("bvtool decompose part {} of {n} of scene", k + 1),
-                            geometry,
-                            volume,
-                        });
-                    }
-                    continue;
-                }
-            }
-            let (shape, geometry, volume) = geometry(v, asked, &points);
-            out.push(ColliderDoc {
-                scope: "scene".into(),
-                node: None,
-                node_name: None,
-                instance: None,
-                mesh: None,
-                mesh_name: None,
-                primitive: None,
-                frame: "world".into(),
-                world_reason: None,
-                asked,
-                name: name(asked, shape, None),
-                geometry,
-                volume,
-            });
+            let made = made(v, asked, &points, &mut parts)?;
+            out.extend(
+                made.into_iter()
+                    .map(|(name, geometry, volume)| ColliderDoc {
+                        scope: "scene".into(),
+                        node: None,
+                        node_name: None,
+                        instance: None,
+                        mesh: None,
+                        mesh_name: None,
+                        primitive: None,
+                        frame: "world".into(),
+                        world_reason: None,
+                        asked,
+                        name: format!("{name} of {}", label(None)),
+                        geometry,
+                        volume,
+                    }),
+            );
         }
     }
     Ok(out)
+}
+
+/// The colliders `asked` makes from the fitted `v` — one, or one per convex
+/// part for `decompose` (`parts` decomposes on demand) — each with its name
+/// (to be followed by ` of <what it bounds>`), geometry and volume.
+fn made(
+    v: &Volumes,
+    asked: Shape,
+    points: &dyn Fn() -> Vec<Point3<f64>>,
+    parts: &mut dyn FnMut() -> Result<Option<Parts>>,
+) -> Result<Vec<(String, Geometry, f64)>> {
+    if asked == Shape::Decompose
+        && let Some(parts) = parts()?
+    {
+        let n = parts.len();
+        return Ok(parts
+            .into_iter()
+            .enumerate()
+            .map(|(k, (g, volume))| (format!("bvtool decompose part {} of {n}", k + 1), g, volume))
+            .collect());
+    }
+    let (shape, geometry, volume) = geometry(v, asked, points);
+    Ok(vec![(name(asked, shape), geometry, volume)])
 }

@@ -52,9 +52,11 @@ struct Edge {
     d: Vector3<f64>,
     a: Vector3<f64>,
     b: Vector3<f64>,
-    /// Unit mid-arc direction and half the arc's angle (for cheap filters).
+    /// Unit mid-arc direction, and the sine and cosine of half the arc's
+    /// angle (for cheap filters).
     mid: Vector3<f64>,
-    half: f64,
+    sin_half: f64,
+    cos_half: f64,
 }
 
 impl Edge {
@@ -75,8 +77,9 @@ impl Edge {
     /// Whether some normal on this arc is perpendicular to some normal on
     /// `o`'s arc.
     fn sidepodal(&self, o: &Edge) -> bool {
-        let reach = self.half + o.half;
-        if reach < std::f64::consts::FRAC_PI_2 && self.mid.dot(&o.mid).abs() > reach.sin() + SLACK {
+        // Normals on the arcs lie within their half angles of the mids.
+        let (sin_reach, cos_reach) = self.reach(o);
+        if cos_reach > 0.0 && self.mid.dot(&o.mid).abs() > sin_reach + SLACK {
             return false;
         }
         let c = [
@@ -92,8 +95,15 @@ impl Edge {
 
     /// Whether this arc and the opposite of `o`'s can meet (cheap filter).
     fn may_oppose(&self, o: &Edge) -> bool {
-        let reach = self.half + o.half;
-        reach >= std::f64::consts::PI || -self.mid.dot(&o.mid) >= reach.cos() - SLACK
+        -self.mid.dot(&o.mid) >= self.reach(o).1 - SLACK
+    }
+
+    /// Sine and cosine of the sum of this arc's and `o`'s half angles.
+    fn reach(&self, o: &Edge) -> (f64, f64) {
+        (
+            self.sin_half * o.cos_half + self.cos_half * o.sin_half,
+            self.cos_half * o.cos_half - self.sin_half * o.sin_half,
+        )
     }
 }
 
@@ -118,7 +128,8 @@ fn edges(hull: &ConvexHull, rims: &Rims) -> Vec<Edge> {
                 a,
                 b,
                 mid: (a + b).try_normalize(0.0)?,
-                half: 0.5 * cos.clamp(-1.0, 1.0).acos(),
+                sin_half: (0.5 * (1.0 - cos)).max(0.0).sqrt(),
+                cos_half: (0.5 * (1.0 + cos)).max(0.0).sqrt(),
             })
         })
         .collect()

@@ -320,8 +320,11 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
             },
         )
         .min_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((v, f)) if v < box_volume(&face, &hull.vertices) => Matrix3::from_columns(&f),
-        _ => face,
-    }
+    // The winner's volume is taken again over every vertex: steepest ascent
+    // can stop short where the hull keeps non-extreme (coplanar) vertices,
+    // and then the face rule's box must win.
+    let face_volume = box_volume(&face, &hull.vertices);
+    best.map(|(_, f)| Matrix3::from_columns(&f))
+        .filter(|f| box_volume(f, &hull.vertices) < face_volume)
+        .unwrap_or(face)
 }

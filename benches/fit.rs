@@ -45,6 +45,9 @@ fn bunny(c: &mut Criterion) {
     g.bench_function("tight_obb_given_hull", |b| {
         b.iter(|| obb(&pts, &hull, ObbMethod::Tight).unwrap())
     });
+    g.bench_function("fast_obb_given_hull", |b| {
+        b.iter(|| obb(&pts, &hull, ObbMethod::Fast).unwrap())
+    });
     g.bench_function("hull+tight_obb", |b| {
         b.iter(|| {
             let hull = ConvexHull::new(&pts).unwrap();

@@ -337,7 +337,7 @@ class Fit:
 
 def fit(
     mesh: Union[Scene, MeshLike],
-    obb: Literal["tight", "hull", "pca"] = "tight",
+    obb: Literal["tight", "fast", "hull", "pca"] = "tight",
     sphere: Literal["exact", "ritter", "centroid"] = "exact",
     *,
     capsule: bool = False,

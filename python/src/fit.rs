@@ -27,7 +27,8 @@ fn scene_of(mesh: &Mesh) -> bvtool::Scene {
 /// or anything with `vertices` and `faces` — over the vertices its
 /// triangles use (all its points for a point cloud).
 ///
-/// `obb` is `"tight"` (near-minimal volume), `"hull"` (RAPID's hull
+/// `obb` is `"tight"` (the minimum volume), `"fast"` (near-minimal, quicker:
+/// hull-face-flush boxes and a local search), `"hull"` (RAPID's hull
 /// covariance frame) or `"pca"` (vertex covariance); `sphere` is
 /// `"exact"` (the minimum enclosing sphere), `"ritter"` or `"centroid"`.
 /// With `capsule` and `cylinder`, also a near-minimal capsule and cylinder
@@ -61,7 +62,7 @@ pub fn fit(
     }
     let obb: ObbMethod = obb.parse().map_err(|_| {
         value_error(format!(
-            "obb {obb:?}: expected \"tight\", \"hull\" or \"pca\""
+            "obb {obb:?}: expected \"tight\", \"fast\", \"hull\" or \"pca\""
         ))
     })?;
     let sphere: SphereMethod = sphere.parse().map_err(|_| {

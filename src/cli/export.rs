@@ -46,8 +46,9 @@ pub struct Args {
     /// Also export each mesh instance's volumes (world frame; json, bin, c).
     #[arg(long)]
     per_mesh: bool,
-    /// OBB method.
-    #[arg(long, default_value = "tight", value_parser = ["pca", "hull", "tight"])]
+    /// OBB method: `tight` (minimum volume), `fast` (near-minimal, quicker),
+    /// `hull` or `pca` (see `bvtool help fit`).
+    #[arg(long, default_value = "tight", value_parser = ["pca", "hull", "fast", "tight"])]
     obb: String,
     /// Sphere method.
     #[arg(long, default_value = "exact", value_parser = ["centroid", "ritter", "exact"])]

@@ -16,9 +16,11 @@ use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
 ///
 /// AABB: min/max over the vertices (Direct3D's D3DXComputeBoundingBox rule).
 /// OBB methods: `pca` (vertex covariance, as DirectXMath), `hull` (area-weighted
-/// covariance of the convex hull's triangles, as RAPID), `tight` (near-minimal
-/// volume: hull-face-flush minimum rectangles, then a local search over
-/// rotations). Sphere methods: `centroid` (D3DXComputeBoundingSphere: mean of
+/// covariance of the convex hull's triangles, as RAPID), `fast` (near-minimal
+/// volume, quickly: hull-face-flush minimum rectangles, then a local search
+/// over rotations), `tight` (the minimum volume over every orientation, up to
+/// rounding: O'Rourke's theorem, Jylänki's exact algorithm; slower on big
+/// hulls). Sphere methods: `centroid` (D3DXComputeBoundingSphere: mean of
 /// the vertices, radius to the farthest), `ritter` (DirectXMath
 /// BoundingSphere::CreateFromPoints), `exact` (the minimum enclosing sphere).
 /// Every volume contains every vertex it was fitted to. Boxes are reported
@@ -29,7 +31,7 @@ pub struct Args {
     #[command(flatten)]
     files: Files,
     /// OBB method, or `all` for every method (reported under `obbs`).
-    #[arg(long, default_value = "tight", value_parser = ["pca", "hull", "tight", "all"])]
+    #[arg(long, default_value = "tight", value_parser = ["pca", "hull", "fast", "tight", "all"])]
     obb: String,
     /// Sphere method, or `all` for every method (reported under `spheres`).
     #[arg(long, default_value = "exact", value_parser = ["centroid", "ritter", "exact", "all"])]
@@ -125,7 +127,12 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let fit = FitOptions {
         obb_methods: methods(
             &args.obb,
-            &[ObbMethod::Tight, ObbMethod::Hull, ObbMethod::Pca],
+            &[
+                ObbMethod::Tight,
+                ObbMethod::Fast,
+                ObbMethod::Hull,
+                ObbMethod::Pca,
+            ],
         ),
         sphere_methods: methods(
             &args.sphere,

@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(short, long, value_parser = png_path)]
     output: PathBuf,
     /// Volumes to draw, comma-separated: `aabb`, `obb` (tight) or
-    /// `obb:pca|hull|tight`, `sphere` (exact) or `sphere:centroid|ritter|exact`.
+    /// `obb:pca|hull|fast|tight`, `sphere` (exact) or `sphere:centroid|ritter|exact`.
     #[arg(long, default_value = "aabb,obb,sphere")]
     volumes: String,
     /// Draw the volumes of each mesh instance (world frame) instead of the

@@ -56,7 +56,7 @@ pub struct AabbDoc {
 /// An oriented box.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ObbDoc {
-    /// Fitting method (`pca`, `hull`, `tight`); absent for tree nodes.
+    /// Fitting method (`pca`, `hull`, `fast`, `tight`); absent for tree nodes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// Centre.

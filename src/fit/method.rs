@@ -1,5 +1,6 @@
 //! Named fitting methods: the entry points the command line uses.
 
+use super::min_volume_obb::min_volume_frame;
 use super::tight_obb::tight_frame;
 use super::{ConvexHull, Obb, Sphere, covariance};
 use nalgebra::{Matrix3, Point3};
@@ -26,7 +27,10 @@ pub enum ObbMethod {
     Pca,
     /// Principal axes of the hull surface's area-weighted covariance (RAPID).
     Hull,
-    /// Near-minimal volume: face-flush min-rectangle boxes plus local search.
+    /// Near-minimal volume, quickly: face-flush min-rectangle boxes plus
+    /// local search ([`tight_frame`]).
+    Fast,
+    /// The minimum volume ([`min_volume_frame`], O'Rourke / Jylänki).
     Tight,
 }
 
@@ -63,7 +67,7 @@ macro_rules! named {
 }
 
 named!(SphereMethod { Centroid => "centroid", Ritter => "ritter", Exact => "exact" });
-named!(ObbMethod { Pca => "pca", Hull => "hull", Tight => "tight" });
+named!(ObbMethod { Pca => "pca", Hull => "hull", Fast => "fast", Tight => "tight" });
 
 /// A bounding sphere of `points` by method `m`; it contains every point.
 /// `None` for no points.
@@ -98,10 +102,11 @@ pub fn sphere_with_hull(
 ///
 /// Each method proposes frames (`pca`: vertex covariance; `hull`: RAPID
 /// triangle covariance of the hull surface, or the hull vertices' covariance
-/// for a flat hull; `tight`: [`tight_frame`](super::tight_obb::tight_frame)
-/// seeded with both covariance frames) and the result is the smallest box
-/// over those frames **and the axis-aligned one**, so no method is ever worse
-/// than the AABB and `tight` never worse than `pca` or `hull`. Axes are
+/// for a flat hull; `fast`: [`tight_frame`] seeded with both covariance
+/// frames; `tight`: [`min_volume_frame`], seeded the same way) and the
+/// result is the smallest box over those frames **and the axis-aligned
+/// one**, so no method is ever worse than the AABB and `fast` and `tight`
+/// never worse than `pca` or `hull` (nor `tight` than `fast`). Axes are
 /// right-handed; the box contains every point (rounding margin of
 /// [`Obb::from_frame_and_points`]). `None` for no points.
 pub fn obb(points: &[Point3<f64>], hull: &ConvexHull, m: ObbMethod) -> Option<Obb> {
@@ -145,9 +150,14 @@ pub fn obb_with_covariance(
     match m {
         ObbMethod::Pca => frames.push(pca()),
         ObbMethod::Hull => frames.push(surface()),
-        ObbMethod::Tight => {
+        ObbMethod::Fast | ObbMethod::Tight => {
             frames.extend([pca(), surface()]);
-            frames.push(tight_frame(hull, &frames));
+            let search = if m == ObbMethod::Fast {
+                tight_frame
+            } else {
+                min_volume_frame
+            };
+            frames.push(search(hull, &frames));
         }
     }
     frames

@@ -12,6 +12,7 @@ pub mod kdop;
 pub mod method;
 pub mod min_rect;
 pub mod min_sphere;
+pub mod min_volume_obb;
 pub mod obb;
 pub mod obb_f32;
 pub mod polytope;

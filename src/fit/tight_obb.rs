@@ -102,18 +102,18 @@ const GRAZING: f64 = 1e-6;
 /// hull. Rounding cannot lose a rim vertex: faces within [`GRAZING`] of
 /// perpendicular, and slivers whose normal is unreliable, count as both
 /// sides, which only adds vertices.
-struct Rims {
+pub(crate) struct Rims {
     /// Unit face normals; zero for slivers.
-    normals: Vec<Vector3<f64>>,
+    pub(crate) normals: Vec<Vector3<f64>>,
     /// `(a, b, f, g)`: edge `a–b` between faces `f` and `g`.
-    edges: Vec<[u32; 4]>,
+    pub(crate) edges: Vec<[u32; 4]>,
     /// Vertices of edges with a single face (none on a closed hull): always
     /// on the rim.
     loose: Vec<u32>,
 }
 
 impl Rims {
-    fn new(hull: &ConvexHull) -> Rims {
+    pub(crate) fn new(hull: &ConvexHull) -> Rims {
         let normals = hull
             .faces
             .iter()

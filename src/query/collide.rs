@@ -5,7 +5,7 @@ use super::tree_pair::{Placement, Split, TreePair, split};
 use super::triangle::triangles_intersect;
 use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
-use crate::tree::{NO_COPY, ObbTree};
+use crate::tree::ObbTree;
 use nalgebra::Point3;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -70,7 +70,7 @@ pub struct Collision {
 /// B's `f64` corners placed in A's frame by [`Placement::apply`]. The answer
 /// is exact for those placed `f64` corners: the box tests can only prune
 /// pairs that are truly apart. Triangles with twins (the same three corners,
-/// [`ObbTree::copy_of`]) are tested once per pair of twin groups, so a stack
+/// [`ObbTree::twins`]) are tested once per pair of twin groups, so a stack
 /// of coincident copies costs box tests and answer entries but not exact
 /// tests.
 pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Collision {
@@ -79,22 +79,26 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
         return out;
     };
     let mut triangle_tests = 0;
-    // Answers for pairs of twins (ObbTree::copy_of), keyed by the first
+    // Answers for pairs of twins (ObbTree::twins), keyed by the first
     // slot of each side's twin group: every pair of their copies meets
     // exactly when that pair does.
     let mut twin_answers: HashMap<u64, bool, BuildHasherDefault<PairHasher>> = HashMap::default();
+    let twins = !(a.twins.is_empty() && b.twins.is_empty());
     out.box_tests = descend(&pair, 0.0, |sa, sb, ta, tb| {
-        let (ca, cb) = (a.copy_of[sa as usize], b.copy_of[sb as usize]);
         let mut test = || {
             triangle_tests += 1;
             triangles_intersect(ta, tb)
         };
-        let hit = if ca == NO_COPY && cb == NO_COPY {
+        let (ca, cb) = if twins {
+            (a.twins.first_copy(sa), b.twins.first_copy(sb))
+        } else {
+            (None, None)
+        };
+        let hit = if ca.is_none() && cb.is_none() {
             test()
         } else {
             // A triangle without twins keys by its own slot.
-            let key = |c: u32, s: u32| if c == NO_COPY { s } else { c };
-            let pair = (key(ca, sa) as u64) << 32 | key(cb, sb) as u64;
+            let pair = (ca.unwrap_or(sa) as u64) << 32 | cb.unwrap_or(sb) as u64;
             *twin_answers.entry(pair).or_insert_with(test)
         };
         if hit {
@@ -120,7 +124,13 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
 /// A node pair is pruned when the SAT finds a gap wider than `margin` plus
 /// the rounding slack on one of the 15 axes; a gap bounds the distance
 /// between the boxes from below ([`super::sat::separation`]), so no pair of
-/// triangles within `margin` of each other is ever pruned.
+/// triangles within `margin` of each other is ever pruned. At a leaf pair,
+/// a triangle pair is skipped when the axis-aligned boxes of A's triangle
+/// and of B's placed triangle are more than `margin` apart on a coordinate:
+/// exact, since a rounded difference of two `f64` exceeds `margin` only if
+/// the true one does (rounding is monotonic). Measured on the bunny, the
+/// engine and the KUKA links (callgrind, 100 poses each): 0–10 % fewer
+/// instructions a first-contact query, 1–13 % fewer for all contacts.
 pub(crate) fn descend(
     pair: &TreePair,
     margin: f64,
@@ -131,6 +141,10 @@ pub(crate) fn descend(
     // (about 1e-7): a relative 1e-6 more covers it.
     let slack = pair.slack + round_up(margin * (1.0 + 1e-6));
     let mut placed_tris: Vec<[Point3<f64>; 3]> = Vec::with_capacity(b.leaf_size);
+    let mut placed_bounds: Vec<(Point3<f64>, Point3<f64>)> = Vec::with_capacity(b.leaf_size);
+    let apart = |(lo, hi): &(Point3<f64>, Point3<f64>), (blo, bhi): &(Point3<f64>, Point3<f64>)| {
+        (0..3).any(|k| blo[k] - hi[k] > margin || lo[k] - bhi[k] > margin)
+    };
     let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, pair.place_node(0))];
     let mut box_tests = 0;
     while let Some((ia, (ib, pb))) = stack.pop() {
@@ -142,9 +156,15 @@ pub(crate) fn descend(
         }
         if na.is_leaf() && nb.is_leaf() {
             pair.place_triangles(nb, &mut placed_tris);
+            placed_bounds.clear();
+            placed_bounds.extend(placed_tris.iter().map(triangle_bounds));
             for (i, ta) in a.node_triangles(na).enumerate() {
                 let ta = &ta;
+                let box_a = triangle_bounds(ta);
                 for (j, tb) in placed_tris.iter().enumerate() {
+                    if apart(&box_a, &placed_bounds[j]) {
+                        continue;
+                    }
                     if leaf(na.start + i as u32, nb.start + j as u32, ta, tb) {
                         return box_tests;
                     }
@@ -181,17 +201,16 @@ pub(crate) fn descend(
 /// exact (comparisons only). Sorted. Quadratic: for checking only.
 pub fn brute_force(a: &crate::TriMesh, b: &crate::TriMesh, pose: &Pose) -> Vec<(u32, u32)> {
     let place = Placement::new(pose);
-    let bounds = |t: &[Point3<f64>; 3]| (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
     let tb: Vec<_> = (0..b.triangles.len())
         .map(|j| {
             let t = place.triangle(&b.triangle(j));
-            (t, bounds(&t))
+            (t, triangle_bounds(&t))
         })
         .collect();
     let mut pairs = Vec::new();
     for i in 0..a.triangles.len() {
         let ta = a.triangle(i);
-        let (lo, hi) = bounds(&ta);
+        let (lo, hi) = triangle_bounds(&ta);
         for (j, (t, (blo, bhi))) in tb.iter().enumerate() {
             let apart = (0..3).any(|k| blo[k] > hi[k] || lo[k] > bhi[k]);
             if !apart && triangles_intersect(&ta, t) {
@@ -200,4 +219,10 @@ pub fn brute_force(a: &crate::TriMesh, b: &crate::TriMesh, pose: &Pose) -> Vec<(
         }
     }
     pairs
+}
+
+/// A triangle's axis-aligned bounding box `(min, max)`, exact.
+#[inline]
+fn triangle_bounds(t: &[Point3<f64>; 3]) -> (Point3<f64>, Point3<f64>) {
+    (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]))
 }

@@ -7,8 +7,10 @@ mod flat;
 pub mod node;
 pub mod obb_tree;
 pub mod stats;
+pub mod twins;
 
 pub use aabb_tree::{AABB_LEAF_SIZE, AabbNode, AabbTree, Box32};
 pub use node::{Node, NodeBox};
-pub use obb_tree::{DEFAULT_LEAF_SIZE, NO_COPY, ObbTree, TreeMemory};
+pub use obb_tree::{DEFAULT_LEAF_SIZE, ObbTree, TreeMemory};
 pub use stats::TreeStats;
+pub use twins::Twins;

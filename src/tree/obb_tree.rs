@@ -3,6 +3,7 @@
 
 use super::flat::{PARALLEL_MIN, append_children, node_bound};
 use super::node::{Node, NodeBox};
+use super::twins::Twins;
 use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
@@ -19,9 +20,6 @@ use rayon::prelude::*;
 /// all-contacts query 1816, 1497, 1302, 1158; triangle tests 120, 322, 607,
 /// 978). 2 is best for both.
 pub const DEFAULT_LEAF_SIZE: usize = 2;
-
-/// [`ObbTree::copy_of`] of a triangle that has no twin.
-pub const NO_COPY: u32 = u32::MAX;
 
 /// A top-down OBB tree over a triangle mesh.
 ///
@@ -55,12 +53,11 @@ pub struct ObbTree {
     pub triangles: Vec<[u32; 3]>,
     /// `original[k]` is the index in the input mesh of `triangles[k]`.
     pub original: Vec<u32>,
-    /// `copy_of[k]`: for a triangle whose three corners (as a set of welded
-    /// vertices, so exactly) are those of other triangles too, the first such slot in node order;
-    /// `NO_COPY` for a triangle with no twin. The query decides a pair of
-    /// twins once ([`crate::query::collide`]), so stacks of coincident
-    /// triangles cost tests in proportion to their distinct shapes.
-    pub copy_of: Vec<u32>,
+    /// Triangles with the same three corners as others ([`Twins`]). The
+    /// query decides a pair of twins once ([`crate::query::collide`]), so
+    /// stacks of coincident triangles cost tests in proportion to their
+    /// distinct shapes.
+    pub twins: Twins,
     /// The leaf size the tree was built with.
     pub leaf_size: usize,
     /// The point node boxes are relative to: the centre of the corners'
@@ -247,13 +244,13 @@ impl ObbTree {
         let original: Vec<u32> = items.par_iter().map(|it| it.index).collect();
         drop(items);
         let (vertices, triangles) = shared_vertices(mesh, &original);
-        let copy_of = twins(&triangles);
+        let twins = Twins::of(&triangles);
         ObbTree {
             nodes,
             vertices,
             triangles,
             original,
-            copy_of,
+            twins,
             leaf_size,
             origin,
             reach,
@@ -279,14 +276,14 @@ impl ObbTree {
 
     /// What the tree holds in memory, in bytes (allocated capacity, so
     /// spare room counts): its structure — nodes, the triangle permutation
-    /// and the twin table ([`ObbTree::copy_of`]) — and its geometry, the
+    /// and the twin table ([`ObbTree::twins`]) — and its geometry, the
     /// welded `f64` vertices and the triangles' indices into them.
     pub fn memory(&self) -> TreeMemory {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
         TreeMemory {
-            structure: bytes(&self.nodes) + bytes(&self.original) + bytes(&self.copy_of),
+            structure: bytes(&self.nodes) + bytes(&self.original) + self.twins.bytes(),
             geometry: bytes(&self.vertices) + bytes(&self.triangles),
         }
     }
@@ -357,29 +354,6 @@ pub(super) fn shared_vertices(
         .collect();
     vertices.shrink_to_fit();
     (vertices, triangles)
-}
-
-/// [`ObbTree::copy_of`]: slots sorted by their sets of (welded) vertex
-/// indices, then each run of equal sets pointed at its first slot.
-/// O(n log n), in parallel.
-fn twins(triangles: &[[u32; 3]]) -> Vec<u32> {
-    let key = |t: &[u32; 3]| {
-        let mut k = *t;
-        k.sort_unstable();
-        k
-    };
-    let keys: Vec<[u32; 3]> = triangles.par_iter().map(key).collect();
-    let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
-    order.par_sort_unstable_by_key(|&k| (keys[k as usize], k));
-    let mut copy_of = vec![NO_COPY; triangles.len()];
-    for run in order.chunk_by(|&a, &b| keys[a as usize] == keys[b as usize]) {
-        if run.len() > 1 {
-            for &k in run {
-                copy_of[k as usize] = run[0];
-            }
-        }
-    }
-    copy_of
 }
 
 /// The box of a set of triangles: for one proper triangle its own frame

@@ -20,8 +20,10 @@
 //! vertex is tested in `f64` or rounded to `f32` and tested in `f32`.
 
 pub mod bin;
+pub mod bin_collider;
 pub mod c_header;
 pub mod collider;
+pub mod collider_f32;
 pub mod collider_mesh;
 pub mod document;
 pub mod f32box;

@@ -1,0 +1,395 @@
+//! The collider shapes in pictures: a capsule, a cylinder and a k-DOP are
+//! drawn where the camera projects their outlines (colour at sampled
+//! outline points, and nowhere else in the drawing), around a mesh of that
+//! very shape whose silhouette lies inside the outline; and `bvtool render
+//! --volumes` draws each fitted shape of the chain.
+
+mod common;
+mod render_support;
+
+use bvtool::TriMesh;
+use bvtool::fit::{self, Capsule, Cylinder, Kdop, KdopKind, covariance};
+use bvtool::render::compose::{VolumeKind, model_picture};
+use bvtool::render::{
+    Camera, Layout, PALETTE, RenderOptions, RenderScene, Rgb, View, Volume, cameras, render,
+};
+use image::RgbImage;
+use nalgebra::{Point3, Rotation3, Vector3};
+use render_support::*;
+
+const VIEWS: [View; 4] = [View::Iso, View::Front, View::Side, View::Top];
+
+fn opts(view: View) -> RenderOptions {
+    RenderOptions {
+        layout: Layout::Single(view),
+        width: 480,
+        height: 400,
+        triad: false,
+        ..Default::default()
+    }
+}
+
+fn placement() -> (Rotation3<f64>, Vector3<f64>) {
+    (
+        Rotation3::from_euler_angles(0.5, -0.3, 0.9),
+        Vector3::new(2.0, -1.0, 0.5),
+    )
+}
+
+/// A capsule of `radius` and half segment length `half` along +Y, turned
+/// and moved by [`placement`]: a UV sphere whose halves are moved apart.
+fn capsule_mesh(radius: f64, half: f64) -> TriMesh {
+    let (rot, at) = placement();
+    let mut m = ellipsoid(
+        Vector3::repeat(radius),
+        Rotation3::identity(),
+        Vector3::zeros(),
+    );
+    for v in &mut m.vertices {
+        v.y += half * v.y.signum();
+        *v = Point3::from(rot * v.coords + at);
+    }
+    m
+}
+
+/// A closed prism on a regular 48-gon of circumradius `radius`, half height
+/// `half` along +Y, placed by [`placement`].
+fn cylinder_mesh(radius: f64, half: f64) -> TriMesh {
+    let (rot, at) = placement();
+    let n = 48u32;
+    let mut vertices = vec![Point3::new(0.0, -half, 0.0), Point3::new(0.0, half, 0.0)];
+    for y in [-half, half] {
+        for k in 0..n {
+            let t = std::f64::consts::TAU * k as f64 / n as f64;
+            vertices.push(Point3::new(radius * t.cos(), y, radius * t.sin()));
+        }
+    }
+    let mut triangles = Vec::new();
+    for k in 0..n {
+        let (a, b) = (2 + k, 2 + (k + 1) % n);
+        triangles.extend([
+            [0, b, a],
+            [1, a + n, b + n],
+            [a, b, b + n],
+            [a, b + n, a + n],
+        ]);
+    }
+    let vertices = vertices
+        .into_iter()
+        .map(|v| Point3::from(rot * v.coords + at))
+        .collect();
+    with_sources(vertices, triangles)
+}
+
+/// The axes to seed the round fits with: the PCA frame's.
+fn seeds(points: &[Point3<f64>]) -> Vec<Vector3<f64>> {
+    let (_, cov) = covariance::of_points(points).unwrap();
+    let f = covariance::principal_frame(&cov);
+    (0..3).map(|i| f.column(i).into_owned()).collect()
+}
+
+/// One piece of a projected outline: a circle (centre, radius) or a segment.
+enum Piece {
+    Circle((f64, f64), f64),
+    Segment((f64, f64), (f64, f64)),
+}
+
+impl Piece {
+    fn distance(&self, q: (f64, f64)) -> f64 {
+        match self {
+            Piece::Circle(c, r) => ((q.0 - c.0).hypot(q.1 - c.1) - r).abs(),
+            Piece::Segment(a, b) => dist_to_segment(q, *a, *b),
+        }
+    }
+
+    /// Points along it: 32 around a circle, 5 along a segment.
+    fn samples(&self) -> Vec<(f64, f64)> {
+        match self {
+            Piece::Circle(c, r) => (0..32)
+                .map(|k| {
+                    let a = std::f64::consts::TAU * k as f64 / 32.0;
+                    (c.0 + r * a.cos(), c.1 + r * a.sin())
+                })
+                .collect(),
+            Piece::Segment(a, b) => (1..6)
+                .map(|k| {
+                    let t = k as f64 / 6.0;
+                    (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A capsule's outline as `cam` projects it: its end spheres' circles and
+/// the two lines tangent to both.
+fn capsule_outline(c: &Capsule, cam: &Camera) -> Vec<Piece> {
+    let r = c.radius * cam.scale;
+    let [p, q] = [-1.0, 1.0].map(|s| cam.project(c.center + c.axis * (s * c.half_length)));
+    let len = (q.0 - p.0).hypot(q.1 - p.1);
+    let n = (-(q.1 - p.1) / len * r, (q.0 - p.0) / len * r);
+    vec![
+        Piece::Circle(p, r),
+        Piece::Circle(q, r),
+        Piece::Segment((p.0 + n.0, p.1 + n.1), (q.0 + n.0, q.1 + n.1)),
+        Piece::Segment((p.0 - n.0, p.1 - n.1), (q.0 - n.0, q.1 - n.1)),
+    ]
+}
+
+/// A cylinder's outline: its rims (as 256-gons) and its two silhouette
+/// generators, found independently of the renderer as the rim points
+/// farthest either side of the projected axis.
+fn cylinder_outline(c: &Cylinder, cam: &Camera) -> Vec<Piece> {
+    let a = c.axis;
+    let u = a.cross(&Vector3::new(0.3, 0.5, 0.8)).normalize();
+    let v = a.cross(&u);
+    let rim = |h: f64| -> Vec<(f64, f64)> {
+        (0..256)
+            .map(|k| {
+                let t = std::f64::consts::TAU * k as f64 / 256.0;
+                cam.project(c.center + a * h + (u * t.cos() + v * t.sin()) * c.radius)
+            })
+            .collect()
+    };
+    let (lo, hi) = (rim(-c.half_height), rim(c.half_height));
+    let mut out = Vec::new();
+    for r in [&lo, &hi] {
+        for k in 0..r.len() {
+            out.push(Piece::Segment(r[k], r[(k + 1) % r.len()]));
+        }
+    }
+    let (p, q) = (
+        cam.project(c.center - a * c.half_height),
+        cam.project(c.center + a * c.half_height),
+    );
+    let len = (q.0 - p.0).hypot(q.1 - p.1);
+    if len > 1.0 {
+        let side = |w: &(f64, f64)| ((w.0 - p.0) * (q.1 - p.1) - (w.1 - p.1) * (q.0 - p.0)) / len;
+        for pick in [f64::max, f64::min] {
+            let k = (0..lo.len())
+                .reduce(|i, j| {
+                    if pick(side(&lo[i]), side(&lo[j])) == side(&lo[i]) {
+                        i
+                    } else {
+                        j
+                    }
+                })
+                .unwrap();
+            out.push(Piece::Segment(lo[k], hi[k]));
+        }
+    }
+    out
+}
+
+/// Colour `color` is at every sample of the outline and, inside the
+/// outline's bounding box (the legend lies below it), at no pixel farther
+/// than 2 px from it; the shaded model's pixels lie inside `inside` (a
+/// test of a pixel centre). Returns the outline-coloured pixel count.
+fn assert_drawn(
+    what: &str,
+    img: &RgbImage,
+    outline: &[Piece],
+    color: Rgb,
+    inside: &dyn Fn((f64, f64)) -> bool,
+) -> usize {
+    let samples: Vec<(f64, f64)> = outline.iter().flat_map(Piece::samples).collect();
+    for p in &samples {
+        assert!(
+            colour_near(img, *p, 1, color),
+            "{what}: no outline at {p:?}"
+        );
+    }
+    let (lo_x, hi_x) = samples
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.0), h.max(c.0)));
+    let (lo_y, hi_y) = samples
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.1), h.max(c.1)));
+    let mut seen = 0;
+    for (x, y, p) in img.enumerate_pixels() {
+        let q = (x as f64 + 0.5, y as f64 + 0.5);
+        if q.0 < lo_x - 4.0 || q.0 > hi_x + 4.0 || q.1 < lo_y - 4.0 || q.1 > hi_y + 4.0 {
+            continue;
+        }
+        let d = outline
+            .iter()
+            .map(|o| o.distance(q))
+            .fold(f64::MAX, f64::min);
+        if close(p.0, color, 2) {
+            seen += 1;
+            assert!(d <= 2.0, "{what}: outline colour at {q:?}, {d:.2} px off");
+        } else if p.0 != WHITE && d > 3.0 {
+            // A model pixel (not the anti-aliased outline's fringe).
+            assert!(inside(q), "{what}: model pixel {q:?} outside the outline");
+        }
+    }
+    assert!(seen > 200, "{what}: only {seen} outline pixels");
+    seen
+}
+
+#[test]
+fn capsule_is_drawn_as_its_outline_around_a_capsule_mesh() {
+    let mesh = capsule_mesh(1.0, 2.0);
+    let c = fit::capsule(&mesh.vertices, &seeds(&mesh.vertices)).unwrap();
+    // The fit finds the mesh's own capsule (its vertices lie on it; the
+    // polygonal caps let it shrink a little).
+    assert!((0.97..=1.001).contains(&c.radius), "radius {}", c.radius);
+    assert!((1.9..=2.05).contains(&c.half_length), "{}", c.half_length);
+    let (rot, _) = placement();
+    assert!(c.axis.dot(&(rot * Vector3::y())).abs() > 0.999);
+    let mut scene = RenderScene::new();
+    scene.add_mesh(mesh);
+    let color = scene.add_volume(Volume::Capsule(c), "capsule").color;
+    for view in VIEWS {
+        let o = opts(view);
+        let img = render(&scene, &o).unwrap();
+        let cam = cameras(&scene, &o)[0];
+        let outline = capsule_outline(&c, &cam);
+        let [p, q] = [-1.0, 1.0].map(|s| cam.project(c.center + c.axis * (s * c.half_length)));
+        let r = c.radius * cam.scale;
+        let inside = |x| dist_to_segment(x, p, q) <= r + 1.0;
+        assert_drawn(&format!("{view:?}"), &img, &outline, color, &inside);
+    }
+}
+
+#[test]
+fn cylinder_is_drawn_as_its_rims_and_sides_around_a_cylinder_mesh() {
+    let mesh = cylinder_mesh(1.5, 1.0);
+    let c = fit::cylinder(&mesh.vertices, &seeds(&mesh.vertices)).unwrap();
+    assert!((1.499..=1.501).contains(&c.radius), "radius {}", c.radius);
+    assert!(
+        (0.999..=1.001).contains(&c.half_height),
+        "{}",
+        c.half_height
+    );
+    let mut scene = RenderScene::new();
+    scene.add_mesh(mesh.clone());
+    let color = scene.add_volume(Volume::Cylinder(c), "cylinder").color;
+    for view in VIEWS {
+        let o = opts(view);
+        let img = render(&scene, &o).unwrap();
+        let cam = cameras(&scene, &o)[0];
+        let outline = cylinder_outline(&c, &cam);
+        // The model's silhouette: inside the hull of its projected vertices.
+        let hull_px = hull(mesh.vertices.iter().map(|v| cam.project(*v)).collect());
+        let inside = |x| outside_by(&hull_px, x) <= 1.0;
+        assert_drawn(&format!("{view:?}"), &img, &outline, color, &inside);
+    }
+}
+
+#[test]
+fn kdop_is_drawn_as_its_edges() {
+    let mesh = capsule_mesh(0.8, 1.5);
+    let k = Kdop::new(&mesh.vertices, KdopKind::K18, nalgebra::Matrix3::identity()).unwrap();
+    let mut scene = RenderScene::new();
+    scene.add_mesh(mesh);
+    let volume = Volume::Polytope(k.vertices.clone(), k.faces.clone());
+    let color = scene.add_volume(volume, "18-DOP").color;
+    for view in VIEWS {
+        let o = opts(view);
+        let img = render(&scene, &o).unwrap();
+        let cam = cameras(&scene, &o)[0];
+        let px: Vec<(f64, f64)> = k.vertices.iter().map(|v| cam.project(*v)).collect();
+        let mut outline = Vec::new();
+        for f in &k.faces {
+            for i in 0..f.len() {
+                let (a, b) = (f[i] as usize, f[(i + 1) % f.len()] as usize);
+                outline.push(Piece::Segment(px[a], px[b]));
+            }
+        }
+        let h = hull(px.clone());
+        let inside = |x| outside_by(&h, x) <= 1.0;
+        assert_drawn(&format!("{view:?}"), &img, &outline, color, &inside);
+    }
+}
+
+/// Pixels of colour `c` in the picture.
+fn count(img: &RgbImage, c: Rgb) -> usize {
+    img.pixels().filter(|p| close(p.0, c, 2)).count()
+}
+
+/// `model_picture` (what `bvtool render` draws) with each new shape on the
+/// chain: the shape's colour covers a good many pixels, and a shape drawn
+/// alone gives the same pixels as the picture built by hand from the
+/// library's fit of the same points.
+#[test]
+fn render_draws_each_fitted_shape() {
+    let scene = common::repo_scene("chain.gltf");
+    let o = RenderOptions {
+        width: 400,
+        height: 300,
+        triad: false,
+        ..Default::default()
+    };
+    let kinds = VolumeKind::parse_list("capsule,cylinder,kdop:14,hull:64,decompose").unwrap();
+    assert_eq!(
+        kinds,
+        [
+            VolumeKind::Capsule,
+            VolumeKind::Cylinder,
+            VolumeKind::Kdop(KdopKind::K14),
+            VolumeKind::Hull(64),
+            VolumeKind::Decompose
+        ]
+    );
+    let img = model_picture(&scene, &kinds, false, &o).unwrap();
+    for (k, kind) in kinds.iter().enumerate() {
+        let n = count(&img, PALETTE[k]);
+        assert!(n > 300, "{kind:?}: {n} pixels");
+    }
+    let per_mesh = model_picture(&scene, &kinds[..1], true, &o).unwrap();
+    assert!(count(&per_mesh, PALETTE[0]) > 300);
+
+    // The k-DOP alone, against the picture of the library's own k-DOP.
+    let points = scene.world_points(false);
+    let kdop = Kdop::new(&points, KdopKind::K14, nalgebra::Matrix3::identity()).unwrap();
+    let mut by_hand = RenderScene::new();
+    by_hand.add_mesh(scene.flatten());
+    by_hand.add_volume(Volume::Polytope(kdop.vertices, kdop.faces), "14-DOP");
+    let kinds = [VolumeKind::Kdop(KdopKind::K14)];
+    assert!(model_picture(&scene, &kinds, false, &o).unwrap() == render(&by_hand, &o).unwrap());
+
+    for bad in ["hull:3", "hull:x", "kdop:7", "capsule:2", "cone"] {
+        let e = VolumeKind::parse_list(bad).unwrap_err().to_string();
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
+
+/// The command line: every new shape draws; a bad budget is a usage error
+/// (exit 2) in one line naming the accepted range.
+#[test]
+fn command_line_shapes() {
+    let dir = std::env::temp_dir().join(format!("bvtool-render-shapes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("chain.png");
+    let chain = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
+    let (code, _, err) = common::bvtool(&[
+        "render",
+        chain,
+        "-o",
+        png.to_str().unwrap(),
+        "--volumes",
+        "obb,capsule,cylinder,kdop,hull,decompose",
+        "--size",
+        "320x240",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&png).unwrap().to_rgb8();
+    for k in 0..6 {
+        assert!(count(&img, PALETTE[k]) > 50, "volume {k} not drawn");
+    }
+    let (code, _, err) = common::bvtool(&[
+        "render",
+        chain,
+        "-o",
+        png.to_str().unwrap(),
+        "--volumes",
+        "hull:5000",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("8 to 1024") && err.lines().count() == 1,
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

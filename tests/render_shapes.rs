@@ -375,8 +375,8 @@ fn command_line_shapes() {
     ]);
     assert_eq!(code, 0, "{err}");
     let img = image::open(&png).unwrap().to_rgb8();
-    for k in 0..6 {
-        assert!(count(&img, PALETTE[k]) > 50, "volume {k} not drawn");
+    for (k, c) in PALETTE[..6].iter().enumerate() {
+        assert!(count(&img, *c) > 50, "volume {k} not drawn");
     }
     let (code, _, err) = common::bvtool(&[
         "render",

@@ -65,16 +65,11 @@ fn aabb_wireframe_lands_on_projected_corners_and_edges_only() {
         }
         // And nowhere else within the drawing (the legend swatch lies
         // below it, outside the corners' bounding box).
-        let (lo_x, hi_x) = corners
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.0), h.max(c.0)));
-        let (lo_y, hi_y) = corners
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.1), h.max(c.1)));
+        let drawing = near_bounds(&corners, 4.0);
         let mut seen = 0;
         for (x, y, p) in img.enumerate_pixels() {
             let q = (x as f64 + 0.5, y as f64 + 0.5);
-            if q.0 < lo_x - 4.0 || q.0 > hi_x + 4.0 || q.1 < lo_y - 4.0 || q.1 > hi_y + 4.0 {
+            if !drawing(q) {
                 continue;
             }
             if close(p.0, color, 2) {

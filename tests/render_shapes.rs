@@ -199,16 +199,11 @@ fn assert_drawn(
             "{what}: no outline at {p:?}"
         );
     }
-    let (lo_x, hi_x) = samples
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.0), h.max(c.0)));
-    let (lo_y, hi_y) = samples
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.1), h.max(c.1)));
+    let drawing = near_bounds(&samples, 4.0);
     let mut seen = 0;
     for (x, y, p) in img.enumerate_pixels() {
         let q = (x as f64 + 0.5, y as f64 + 0.5);
-        if q.0 < lo_x - 4.0 || q.0 > hi_x + 4.0 || q.1 < lo_y - 4.0 || q.1 > hi_y + 4.0 {
+        if !drawing(q) {
             continue;
         }
         let d = outline
@@ -227,6 +222,20 @@ fn assert_drawn(
     seen
 }
 
+/// An outline and a test of the model's pixels, for one camera.
+type Look = (Vec<Piece>, Box<dyn Fn((f64, f64)) -> bool>);
+
+/// [`assert_drawn`] in every view of `scene`, with the outline and inside
+/// test `look` gives for its camera.
+fn assert_views(scene: &RenderScene, color: Rgb, look: &dyn Fn(&Camera) -> Look) {
+    for view in VIEWS {
+        let o = opts(view);
+        let img = render(scene, &o).unwrap();
+        let (outline, inside) = look(&cameras(scene, &o)[0]);
+        assert_drawn(&format!("{view:?}"), &img, &outline, color, &*inside);
+    }
+}
+
 #[test]
 fn capsule_is_drawn_as_its_outline_around_a_capsule_mesh() {
     let mesh = capsule_mesh(1.0, 2.0);
@@ -240,16 +249,12 @@ fn capsule_is_drawn_as_its_outline_around_a_capsule_mesh() {
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh);
     let color = scene.add_volume(Volume::Capsule(c), "capsule").color;
-    for view in VIEWS {
-        let o = opts(view);
-        let img = render(&scene, &o).unwrap();
-        let cam = cameras(&scene, &o)[0];
-        let outline = capsule_outline(&c, &cam);
+    assert_views(&scene, color, &|cam| {
         let [p, q] = [-1.0, 1.0].map(|s| cam.project(c.center + c.axis * (s * c.half_length)));
         let r = c.radius * cam.scale;
-        let inside = |x| dist_to_segment(x, p, q) <= r + 1.0;
-        assert_drawn(&format!("{view:?}"), &img, &outline, color, &inside);
-    }
+        let inside = move |x| dist_to_segment(x, p, q) <= r + 1.0;
+        (capsule_outline(&c, cam), Box::new(inside))
+    });
 }
 
 #[test]
@@ -265,16 +270,14 @@ fn cylinder_is_drawn_as_its_rims_and_sides_around_a_cylinder_mesh() {
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh.clone());
     let color = scene.add_volume(Volume::Cylinder(c), "cylinder").color;
-    for view in VIEWS {
-        let o = opts(view);
-        let img = render(&scene, &o).unwrap();
-        let cam = cameras(&scene, &o)[0];
-        let outline = cylinder_outline(&c, &cam);
+    assert_views(&scene, color, &|cam| {
         // The model's silhouette: inside the hull of its projected vertices.
-        let hull_px = hull(mesh.vertices.iter().map(|v| cam.project(*v)).collect());
-        let inside = |x| outside_by(&hull_px, x) <= 1.0;
-        assert_drawn(&format!("{view:?}"), &img, &outline, color, &inside);
-    }
+        let h = hull(mesh.vertices.iter().map(|v| cam.project(*v)).collect());
+        (
+            cylinder_outline(&c, cam),
+            Box::new(move |x| outside_by(&h, x) <= 1.0),
+        )
+    });
 }
 
 #[test]
@@ -285,10 +288,7 @@ fn kdop_is_drawn_as_its_edges() {
     scene.add_mesh(mesh);
     let volume = Volume::Polytope(k.vertices.clone(), k.faces.clone());
     let color = scene.add_volume(volume, "18-DOP").color;
-    for view in VIEWS {
-        let o = opts(view);
-        let img = render(&scene, &o).unwrap();
-        let cam = cameras(&scene, &o)[0];
+    assert_views(&scene, color, &|cam| {
         let px: Vec<(f64, f64)> = k.vertices.iter().map(|v| cam.project(*v)).collect();
         let mut outline = Vec::new();
         for f in &k.faces {
@@ -297,10 +297,9 @@ fn kdop_is_drawn_as_its_edges() {
                 outline.push(Piece::Segment(px[a], px[b]));
             }
         }
-        let h = hull(px.clone());
-        let inside = |x| outside_by(&h, x) <= 1.0;
-        assert_drawn(&format!("{view:?}"), &img, &outline, color, &inside);
-    }
+        let h = hull(px);
+        (outline, Box::new(move |x| outside_by(&h, x) <= 1.0))
+    });
 }
 
 /// Pixels of colour `c` in the picture.
@@ -363,29 +362,26 @@ fn command_line_shapes() {
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("chain.png");
     let chain = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
-    let (code, _, err) = common::bvtool(&[
-        "render",
-        chain,
-        "-o",
-        png.to_str().unwrap(),
-        "--volumes",
-        "obb,capsule,cylinder,kdop,hull,decompose",
-        "--size",
-        "320x240",
-    ]);
+    let png_path = png.to_str().unwrap();
+    let draw = |volumes: &str| {
+        common::bvtool(&[
+            "render",
+            chain,
+            "-o",
+            png_path,
+            "--volumes",
+            volumes,
+            "--size",
+            "320x240",
+        ])
+    };
+    let (code, _, err) = draw("obb,capsule,cylinder,kdop,hull,decompose");
     assert_eq!(code, 0, "{err}");
     let img = image::open(&png).unwrap().to_rgb8();
     for (k, c) in PALETTE[..6].iter().enumerate() {
         assert!(count(&img, *c) > 50, "volume {k} not drawn");
     }
-    let (code, _, err) = common::bvtool(&[
-        "render",
-        chain,
-        "-o",
-        png.to_str().unwrap(),
-        "--volumes",
-        "hull:5000",
-    ]);
+    let (code, _, err) = draw("hull:5000");
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("8 to 1024") && err.lines().count() == 1,

@@ -224,38 +224,45 @@ impl Colliders {
     }
 }
 
+impl BinCollider {
+    /// The record's first ten words, in file order: kind, asked (its index
+    /// in [`ASKED`]), flags, node, instance, mesh, primitive, name, node
+    /// name, mesh name.
+    pub fn ids(&self) -> [u32; 10] {
+        let asked = ASKED.iter().position(|&s| s == self.asked);
+        [
+            self.kind as u32,
+            asked.expect("every shape") as u32,
+            self.flags,
+            self.node,
+            self.instance,
+            self.mesh,
+            self.primitive,
+            self.name,
+            self.node_name,
+            self.mesh_name,
+        ]
+    }
+
+    /// The record's last four words: first vertex, vertex count, first
+    /// triangle, triangle count.
+    pub fn ranges(&self) -> [u32; 4] {
+        [
+            self.first_vertex,
+            self.vertex_count,
+            self.first_triangle,
+            self.triangle_count,
+        ]
+    }
+}
+
 /// Appends the little-endian record of `r` to `out`.
 pub fn encode(r: &BinCollider, out: &mut Vec<u8>) {
-    let ids = [
-        r.kind as u32,
-        ASKED
-            .iter()
-            .position(|&s| s == r.asked)
-            .expect("every shape") as u32,
-        r.flags,
-        r.node,
-        r.instance,
-        r.mesh,
-        r.primitive,
-        r.name,
-        r.node_name,
-        r.mesh_name,
-    ];
-    ids.iter()
-        .for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
-    r.center
-        .iter()
-        .chain(&r.rotation_xyzw)
-        .chain(&r.size)
-        .for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
-    [
-        r.first_vertex,
-        r.vertex_count,
-        r.first_triangle,
-        r.triangle_count,
-    ]
-    .iter()
-    .for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+    let floats = r.center.iter().chain(&r.rotation_xyzw).chain(&r.size);
+    let words = r.ids().into_iter().chain(floats.map(|x| x.to_bits()));
+    for w in words.chain(r.ranges()) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
 }
 
 /// Decodes one record (96 bytes at the start of `b`); `Err` says what is

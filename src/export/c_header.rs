@@ -4,7 +4,7 @@
 
 use super::ExportDoc;
 use super::bin::NONE;
-use super::bin_collider::{ASKED, Colliders};
+use super::bin_collider::Colliders;
 use super::f32box::{self, ObbF32};
 use std::fmt::Write;
 
@@ -212,37 +212,14 @@ fn colliders(s: &mut String, p: &str, up: &str, c: &Colliders) {
     if !c.records.is_empty() {
         let _ = writeln!(s, "static const bvt_collider {p}_colliders[] = {{");
         for r in &c.records {
-            let asked = ASKED
-                .iter()
-                .position(|&a| a == r.asked)
-                .expect("every shape");
-            let ids = [
-                r.kind as u32,
-                asked as u32,
-                r.flags,
-                r.node,
-                r.instance,
-                r.mesh,
-                r.primitive,
-                r.name,
-                r.node_name,
-                r.mesh_name,
-            ];
             let _ = writeln!(
                 s,
                 "    {{{}, {}, {}, {{{}}}, {}}},",
-                ids.map(uint).join(", "),
+                r.ids().map(uint).join(", "),
                 floats(&r.center),
                 floats(&r.rotation_xyzw),
                 floats(&r.size),
-                [
-                    r.first_vertex,
-                    r.vertex_count,
-                    r.first_triangle,
-                    r.triangle_count
-                ]
-                .map(uint)
-                .join(", ")
+                r.ranges().map(uint).join(", ")
             );
         }
         s.push_str("};\n");

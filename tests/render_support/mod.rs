@@ -25,6 +25,19 @@ pub fn colour_near(img: &RgbImage, (x, y): (f64, f64), r: i64, c: Rgb) -> bool {
     (-r..=r).any(|dy| (-r..=r).any(|dx| px(img, x + dx, y + dy).is_some_and(|p| close(p, c, 2))))
 }
 
+/// Whether a pixel point lies within `margin` pixels of the bounding box
+/// of `pts`.
+pub fn near_bounds(pts: &[(f64, f64)], margin: f64) -> impl Fn((f64, f64)) -> bool {
+    let (lo, hi) = pts
+        .iter()
+        .fold(((f64::MAX, f64::MAX), (f64::MIN, f64::MIN)), |(l, h), c| {
+            ((l.0.min(c.0), l.1.min(c.1)), (h.0.max(c.0), h.1.max(c.1)))
+        });
+    move |q| {
+        q.0 >= lo.0 - margin && q.0 <= hi.0 + margin && q.1 >= lo.1 - margin && q.1 <= hi.1 + margin
+    }
+}
+
 pub fn dist_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;

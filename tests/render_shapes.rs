@@ -127,13 +127,19 @@ fn capsule_outline(c: &Capsule, cam: &Camera) -> Vec<Piece> {
     let r = c.radius * cam.scale;
     let [p, q] = [-1.0, 1.0].map(|s| cam.project(c.center + c.axis * (s * c.half_length)));
     let len = (q.0 - p.0).hypot(q.1 - p.1);
-    let n = (-(q.1 - p.1) / len * r, (q.0 - p.0) / len * r);
-    vec![
-        Piece::Circle(p, r),
-        Piece::Circle(q, r),
-        Piece::Segment((p.0 + n.0, p.1 + n.1), (q.0 + n.0, q.1 + n.1)),
-        Piece::Segment((p.0 - n.0, p.1 - n.1), (q.0 - n.0, q.1 - n.1)),
-    ]
+    let mut out = vec![Piece::Circle(p, r), Piece::Circle(q, r)];
+    // Seen along its axis, a capsule is one disc.
+    if len > 1e-6 {
+        let n = (-(q.1 - p.1) / len * r, (q.0 - p.0) / len * r);
+        for s in [-1.0, 1.0] {
+            let (a, b) = (
+                (p.0 + s * n.0, p.1 + s * n.1),
+                (q.0 + s * n.0, q.1 + s * n.1),
+            );
+            out.push(Piece::Segment(a, b));
+        }
+    }
+    out
 }
 
 /// A cylinder's outline: its rims (as 256-gons) and its two silhouette
@@ -236,6 +242,15 @@ fn assert_views(scene: &RenderScene, color: Rgb, look: &dyn Fn(&Camera) -> Look)
     }
 }
 
+/// A capsule's outline, and its inside: within the radius of the
+/// projected segment.
+fn capsule_look(c: &Capsule, cam: &Camera) -> Look {
+    let [p, q] = [-1.0, 1.0].map(|s| cam.project(c.center + c.axis * (s * c.half_length)));
+    let r = c.radius * cam.scale;
+    let inside = move |x| dist_to_segment(x, p, q) <= r + 1.0;
+    (capsule_outline(c, cam), Box::new(inside))
+}
+
 #[test]
 fn capsule_is_drawn_as_its_outline_around_a_capsule_mesh() {
     let mesh = capsule_mesh(1.0, 2.0);
@@ -249,12 +264,7 @@ fn capsule_is_drawn_as_its_outline_around_a_capsule_mesh() {
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh);
     let color = scene.add_volume(Volume::Capsule(c), "capsule").color;
-    assert_views(&scene, color, &|cam| {
-        let [p, q] = [-1.0, 1.0].map(|s| cam.project(c.center + c.axis * (s * c.half_length)));
-        let r = c.radius * cam.scale;
-        let inside = move |x| dist_to_segment(x, p, q) <= r + 1.0;
-        (capsule_outline(&c, cam), Box::new(inside))
-    });
+    assert_views(&scene, color, &|cam| capsule_look(&c, cam));
 }
 
 #[test]
@@ -388,4 +398,51 @@ fn command_line_shapes() {
         "{err}"
     );
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// Real models of different shapes with their capsule and cylinder (fitted
+/// to their world vertices): in every view the outline is drawn where the
+/// camera puts it and every model pixel lies inside it.
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn real_models_lie_inside_their_drawn_capsules_and_cylinders() {
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
+    let models = [
+        "gltf/Duck/glTF-Binary/Duck.glb",
+        "obj/stanford-bunny.obj",
+        "stl/assimp/Spider_binary.stl",
+        "stl/mujoco_menagerie/robotiq_2f85/assets/base.stl",
+    ];
+    for rel in models {
+        let scene = bvtool::load::load(&dir.join(rel), &Default::default()).unwrap();
+        let points = scene.world_points(false);
+        let c = fit::capsule(&points, &seeds(&points)).unwrap();
+        let mut with_capsule = RenderScene::new();
+        with_capsule.add_mesh(scene.flatten());
+        let mut with_cylinder = with_capsule.clone();
+        let color = with_capsule.add_volume(Volume::Capsule(c), "capsule").color;
+        assert_views(&with_capsule, color, &|cam| capsule_look(&c, cam));
+        let y = fit::cylinder(&points, &seeds(&points)).unwrap();
+        let color = with_cylinder
+            .add_volume(Volume::Cylinder(y), "cylinder")
+            .color;
+        assert_views(&with_cylinder, color, &|cam| {
+            let outline = cylinder_outline(&y, cam);
+            let ends: Vec<(f64, f64)> = outline
+                .iter()
+                .flat_map(|p| match p {
+                    Piece::Segment(a, b) => vec![*a, *b],
+                    Piece::Circle(..) => Vec::new(),
+                })
+                .collect();
+            let h = hull(ends);
+            (outline, Box::new(move |x| outside_by(&h, x) <= 1.0))
+        });
+        eprintln!(
+            "{rel}: capsule r {:.4} cylinder r {:.4}",
+            c.radius, y.radius
+        );
+    }
 }

@@ -29,7 +29,9 @@ use std::path::PathBuf;
 /// glTF, so it moves with the node; a node whose world transform has a
 /// non-uniform scale or shear, and GPU instances, get a collider fitted in
 /// the world frame instead (static). --whole adds one for the whole scene.
-/// `obj` (stdout unless -o) writes the meshes and the colliders as convex
+/// In bin and c a collider carries its node, mesh and primitive (indices
+/// and names) and whether it is in the node's frame: place it by that
+/// node's world transform. `obj` (stdout unless -o) writes the meshes and the colliders as convex
 /// meshes named for Unreal or Godot (--naming), in the world frame.
 #[derive(clap::Args, Debug)]
 pub struct Args {

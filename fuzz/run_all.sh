@@ -58,6 +58,8 @@ seed() {
                 cargo run --quiet --release --manifest-path ../Cargo.toml -- \
                     export --format bin "$f" -o "$dir/$(basename "$f").bvt" >/dev/null
             done
+            cargo run --quiet --release --manifest-path ../Cargo.toml -- export --format bin \
+                ../models/chain.gltf --shape box,capsule,cylinder,hull,best -o "$dir/colliders.bvt" >/dev/null
             ;;
     esac
     if [ -z "$(ls -A "$dir")" ]; then printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$dir/tri.obj"; fi

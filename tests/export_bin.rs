@@ -1,12 +1,16 @@
 //! The binary export: round trip, containment of every vertex in the `f32`
-//! boxes, and one test per reader error.
+//! boxes and colliders (placed by their nodes), colliders equal to the
+//! JSON's to `f32` rounding, and one test per reader error.
 
+mod common;
 mod export_support;
 
+use bvtool::export::Shape;
 use bvtool::export::bin::{self, BinError, BinFile, FLAG_TREE, NONE};
 use bvtool::export::f32box;
 use bvtool::mesh::Format;
-use export_support::{arr, doc, instance_world_points, scene};
+use export_support::bin_check::{assert_holds_every_vertex, assert_matches_json};
+use export_support::{ALL_SHAPES, arr, doc, doc_with, instance_world_points, scene};
 
 fn exported(seed: u64, offset: f64) -> (bvtool::Scene, bvtool::export::ExportDoc, Vec<u8>) {
     let s = scene(seed, offset, Format::Obj, "synthetic.obj");
@@ -167,7 +171,7 @@ fn short_file_is_truncated() {
     assert!(matches!(
         bin::read(&b[..40]),
         Err(BinError::Truncated {
-            needed: 64,
+            needed: 96,
             len: 40
         })
     ));
@@ -332,4 +336,199 @@ fn non_finite_numbers() {
             index: 1
         })
     );
+}
+
+/// Every shape, decomposition included, with and without the whole
+/// scene's: the records read back equal the JSON's colliders to `f32`
+/// rounding and, placed by their nodes, hold every vertex they bound, over
+/// random scenes far from the origin.
+#[test]
+fn colliders_match_the_json_and_hold_every_vertex_over_random_scenes() {
+    let mut shapes = ALL_SHAPES.to_vec();
+    shapes.push(Shape::Decompose);
+    for seed in 0..6 {
+        let offset = [1.0, 1e2, 1e4][seed as usize % 3];
+        let format = [Format::Stl, Format::Glb][seed as usize % 2];
+        let s = scene(200 + seed, offset, format, "synthetic.glb");
+        let d = doc_with(&s, &shapes, seed % 2 == 0);
+        let f = bin::read(&bin::write(&d).unwrap()).unwrap();
+        let what = format!("seed {seed}");
+        assert_matches_json(&what, &d, &f.colliders);
+        let n = assert_holds_every_vertex(&what, &s, &d, &f.colliders);
+        assert!(n >= 4 * shapes.len(), "{n} colliders");
+    }
+}
+
+/// The repository's chain (one torus placed by two nodes): every shape's
+/// collider per ring, in the ring's local frame with the ring's names,
+/// equal to the JSON's and holding every vertex once placed by its node.
+#[test]
+fn chain_colliders_of_every_shape() {
+    let s = common::repo_scene("chain.gltf");
+    let mut shapes = ALL_SHAPES.to_vec();
+    shapes.push(Shape::Decompose);
+    let d = doc_with(&s, &shapes, true);
+    let f = bin::read(&bin::write(&d).unwrap()).unwrap();
+    assert_matches_json("chain", &d, &f.colliders);
+    assert_holds_every_vertex("chain", &s, &d, &f.colliders);
+    let c = &f.colliders;
+    let local: Vec<_> = c
+        .records
+        .iter()
+        .filter(|r| r.flags & bvtool::export::bin_collider::FLAG_WORLD == 0)
+        .collect();
+    assert!(local.len() >= 2 * ALL_SHAPES.len());
+    for r in local {
+        assert!(matches!(c.string(r.node_name), Some("ring_a" | "ring_b")));
+        assert_eq!(c.string(r.mesh_name), Some("torus"));
+    }
+}
+
+/// A valid file with colliders (capsule, hull, sphere of the chain) and the
+/// header fields of the collider sections.
+fn with_colliders() -> Vec<u8> {
+    let s = common::repo_scene("chain.gltf");
+    let d = doc_with(&s, &[Shape::Capsule, Shape::Hull, Shape::Sphere], false);
+    bin::write(&d).unwrap()
+}
+
+const COLLIDER_SECTIONS: [(usize, &str); 4] = [
+    (64, "colliders"),
+    (72, "collider vertices"),
+    (80, "collider triangles"),
+    (88, "strings"),
+];
+
+fn one_line(e: &BinError) {
+    assert_eq!(e.to_string().lines().count(), 1, "{e}");
+}
+
+#[test]
+fn collider_sections_with_huge_counts_or_past_the_end_are_out_of_range() {
+    let good = with_colliders();
+    assert_eq!(get(&good, 4), 2, "version");
+    assert_eq!(get(&good, 8), 96, "header size");
+    for (field, section) in COLLIDER_SECTIONS {
+        assert!(get(&good, field + 4) > 0, "{section} is filled");
+        let mut b = good.clone();
+        put(&mut b, field + 4, u32::MAX);
+        let e = bin::read(&b).unwrap_err();
+        assert!(
+            matches!(e, BinError::OutOfRange { section: s, count: u32::MAX, .. } if s == section),
+            "{section}: {e}"
+        );
+        one_line(&e);
+        let mut b = good.clone();
+        put(&mut b, field, good.len() as u32 + 16);
+        let e = bin::read(&b).unwrap_err();
+        assert!(
+            matches!(e, BinError::OutOfRange { section: s, .. } if s == section),
+            "{section}: {e}"
+        );
+        let mut b = good.clone();
+        put(&mut b, field, u32::MAX - 15);
+        assert!(matches!(bin::read(&b), Err(BinError::OutOfRange { .. })));
+    }
+}
+
+#[test]
+fn truncated_collider_sections() {
+    let good = with_colliders();
+    for (field, section) in COLLIDER_SECTIONS {
+        // The file cut at the section's start, the header's size made to agree.
+        let at = get(&good, field) as usize;
+        let mut b = good[..at].to_vec();
+        put(&mut b, 16, at as u32);
+        for k in 0..9 {
+            if get(&b, 28 + 8 * k) == 0 {
+                put(&mut b, 24 + 8 * k, at as u32); // empty: at the (new) end
+            }
+        }
+        let e = bin::read(&b).unwrap_err();
+        assert!(
+            matches!(e, BinError::OutOfRange { section: s, .. } if s == section),
+            "{section}: {e}"
+        );
+        one_line(&e);
+        // Cut without fixing the header: truncated.
+        let e = bin::read(&good[..at + 4]).unwrap_err();
+        assert!(matches!(e, BinError::Truncated { .. }), "{e}");
+    }
+}
+
+/// Offsets of collider 0's fields (record = 96 bytes).
+fn record(b: &[u8], k: usize) -> usize {
+    get(b, 64) as usize + 96 * k
+}
+
+#[test]
+fn bad_collider_records() {
+    let good = with_colliders();
+    let expect = |b: &[u8], index: Option<usize>, needle: &str| {
+        let e = bin::read(b).unwrap_err();
+        assert!(
+            matches!(&e, BinError::Collider { index: i, why } if *i == index && why.contains(needle)),
+            "wanted {needle:?} at {index:?}: {e}"
+        );
+        one_line(&e);
+    };
+    let at = record(&good, 0);
+    let mut b = good.clone();
+    put(&mut b, at, 9);
+    expect(&b, Some(0), "kind 9");
+    let mut b = good.clone();
+    put(&mut b, at + 4, 4294967295);
+    expect(&b, Some(0), "shape 4294967295");
+    let mut b = good.clone();
+    put(&mut b, at + 8, 8);
+    expect(&b, Some(0), "flags");
+    let mut b = good.clone();
+    b[at + 40..at + 44].copy_from_slice(&f32::NAN.to_le_bytes());
+    expect(&b, Some(0), "non-finite");
+    let mut b = good.clone();
+    b[at + 68..at + 72].copy_from_slice(&(-1.0f32).to_le_bytes());
+    expect(&b, Some(0), "negative size");
+    let mut b = good.clone();
+    b[at + 52..at + 56].copy_from_slice(&3.0f32.to_le_bytes());
+    expect(&b, Some(0), "unit quaternion");
+    // A name offset inside a string, and one far past the table.
+    let mut b = good.clone();
+    put(&mut b, at + 28, 1);
+    expect(&b, Some(0), "does not start a string");
+    let mut b = good.clone();
+    put(&mut b, at + 32, 4294967294);
+    expect(&b, Some(0), "node name offset");
+    // Collider 1 is the hull: its ranges and indices.
+    let hull = record(&good, 1);
+    assert_eq!(get(&good, hull), 4, "a convex record");
+    for (field, value) in [
+        (80, u32::MAX),
+        (84, u32::MAX),
+        (88, u32::MAX),
+        (92, u32::MAX),
+    ] {
+        let mut b = good.clone();
+        put(&mut b, hull + field, value);
+        expect(&b, Some(1), "do not make a polytope");
+    }
+    let mut b = good.clone();
+    let tris = get(&b, 80) as usize + 12 * get(&b, hull + 88) as usize;
+    put(&mut b, tris + 4, get(&good, hull + 84));
+    expect(&b, Some(1), "vertex index");
+    // A sphere with vertices.
+    let mut b = good.clone();
+    put(&mut b, record(&good, 2) + 84, 4);
+    expect(&b, Some(2), "only a convex polytope");
+    // The tables: a NaN vertex, a string table without its final NUL.
+    let mut b = good.clone();
+    let v = get(&b, 72) as usize;
+    b[v..v + 4].copy_from_slice(&f32::INFINITY.to_le_bytes());
+    expect(&b, None, "non-finite");
+    let mut b = good.clone();
+    let end = get(&b, 88) as usize + get(&b, 92) as usize;
+    b[end - 1] = b'x';
+    expect(&b, None, "NUL");
+    let mut b = good.clone();
+    b[get(&good, 88) as usize] = 0xff;
+    expect(&b, None, "UTF-8");
 }

@@ -1,15 +1,20 @@
 //! The C forms: a program compiled against an exported header, and a C
 //! reader of the binary form written from the documented layout, print
-//! numbers that must equal bvtool's own.
+//! numbers that must equal bvtool's own; the colliders they print, read
+//! back, equal the binary form's bit for bit and the JSON's to `f32`
+//! rounding.
 //!
 //! Skipped (with a message) when no C compiler is found, except under
 //! `CI=true`, where that is a failure.
 
 mod export_support;
 
-use bvtool::export::{bin, c_header};
+use bvtool::export::bin_collider::{self, Colliders};
+use bvtool::export::{ExportDoc, ExportOptions, Shape, bin, c_header};
+use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::Format;
-use export_support::{doc, scene};
+use export_support::bin_check::assert_matches_json;
+use export_support::{ALL_SHAPES, fit_options, scene};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -179,33 +184,122 @@ static void report(uint32_t nv, const bvt_volume *vol, uint32_t nn, const bvt_no
     }
     printf("sum half %a links %llu indices %llu sources %llu\n", half, links, idx, s);
 }
+static void colliders(uint32_t n, const bvt_collider *c, uint32_t nv, const float (*v)[3],
+                      uint32_t nt, const uint32_t (*t)[3], uint32_t ns, const char *s) {
+    printf("strings");
+    for (uint32_t i = 0; i < ns; i++) printf(" %u", (unsigned)(unsigned char)s[i]);
+    printf("\n");
+    for (uint32_t i = 0; i < n; i++) {
+        const bvt_collider *r = &c[i];
+        printf("collider %u %u %u %u %u %u %u %u %u %u", r->kind, r->asked, r->flags, r->node,
+               r->instance, r->mesh, r->primitive, r->name, r->node_name, r->mesh_name);
+        for (int k = 0; k < 3; k++) printf(" %.9g", (double)r->center[k]);
+        for (int k = 0; k < 4; k++) printf(" %.9g", (double)r->rotation[k]);
+        float size[3] = {0.0f, 0.0f, 0.0f};
+        switch (r->kind) {
+        case BVT_BOX: for (int k = 0; k < 3; k++) size[k] = r->shape.box.half_extents[k]; break;
+        case BVT_SPHERE: size[0] = r->shape.sphere.radius; break;
+        case BVT_CAPSULE: size[0] = r->shape.capsule.radius; size[1] = r->shape.capsule.half_length; break;
+        case BVT_CYLINDER: size[0] = r->shape.cylinder.radius; size[1] = r->shape.cylinder.half_height; break;
+        default: break;
+        }
+        for (int k = 0; k < 3; k++) printf(" %.9g", (double)size[k]);
+        printf(" %u %u %u %u | %s\n", r->first_vertex, r->vertex_count, r->first_triangle,
+               r->triangle_count, s + r->name);
+    }
+    for (uint32_t i = 0; i < nv; i++) printf("v %.9g %.9g %.9g\n", (double)v[i][0], (double)v[i][1], (double)v[i][2]);
+    for (uint32_t i = 0; i < nt; i++) printf("t %u %u %u\n", t[i][0], t[i][1], t[i][2]);
+}
 "#;
+
+/// The colliders a C program printed ([`PRINT`]'s `colliders`), read back:
+/// each record rebuilt byte for byte and decoded by bvtool's reader, and
+/// each line's name (printed by C from the string table) checked.
+fn printed_colliders(out: &str) -> Colliders {
+    let mut c = Colliders::default();
+    for line in out.lines() {
+        let (head, name) = line.split_once(" | ").unwrap_or((line, ""));
+        let mut words = head.split(' ');
+        let tag = words.next().unwrap();
+        let words: Vec<&str> = words.collect();
+        match tag {
+            "strings" => c.strings = words.iter().map(|w| w.parse().unwrap()).collect(),
+            "collider" => {
+                let mut rec = Vec::new();
+                for (k, w) in words.iter().enumerate() {
+                    let bits = if (10..20).contains(&k) {
+                        w.parse::<f32>().unwrap().to_bits()
+                    } else {
+                        w.parse::<u32>().unwrap()
+                    };
+                    rec.extend_from_slice(&bits.to_le_bytes());
+                }
+                let r = bin_collider::decode(&rec).unwrap();
+                assert_eq!(c.string(r.name), Some(name), "{line}");
+                c.records.push(r);
+            }
+            "v" => c
+                .vertices
+                .push(std::array::from_fn(|k| words[k].parse().unwrap())),
+            "t" => c
+                .triangles
+                .push(std::array::from_fn(|k| words[k].parse().unwrap())),
+            _ => {}
+        }
+    }
+    c
+}
+
+/// A synthetic scene's export with tree, per-mesh volumes and colliders of
+/// every shape (and the whole scene's); one mesh named with characters C
+/// must escape.
+fn full_export(seed: u64, offset: f64, format: Format, path: &str) -> ExportDoc {
+    let mut s = scene(seed, offset, format, path);
+    s.instances[0].mesh_name = Some("q\"uo\\te ??= ü\t1".into());
+    let mut shapes = ALL_SHAPES.to_vec();
+    shapes.push(Shape::Decompose);
+    let opts = ExportOptions {
+        shapes,
+        whole: true,
+        ..ExportOptions::volumes(
+            fit_options(ObbMethod::Tight, SphereMethod::Exact, true),
+            true,
+        )
+    };
+    ExportDoc::new(path, &s, &opts).unwrap()
+}
 
 #[test]
 fn a_program_compiled_against_the_header_prints_bvtools_numbers() {
     let Some(cc) = compiler() else { return };
-    let s = scene(21, 30.0, Format::Obj, "my model-1.obj");
-    let d = doc(&s, true, true);
+    let d = full_export(21, 30.0, Format::Obj, "my model-1.obj");
     let dir = scratch("header");
     std::fs::write(dir.join("model.h"), c_header::to_string(&d)).unwrap();
     let p = c_header::prefix(&d.file);
     assert_eq!(p, "bvt_my_model_1");
     let up = p.to_uppercase();
     let main = format!(
-        "#include \"model.h\"\n{PRINT}\nint main(void) {{\n    report({up}_VOLUME_COUNT, {p}_volumes, {up}_NODE_COUNT, {p}_nodes, {up}_VERTEX_COUNT, {up}_TRIANGLE_COUNT, {p}_triangles, {p}_sources);\n    return 0;\n}}\n"
+        "#include \"model.h\"\n{PRINT}\nint main(void) {{\n    report({up}_VOLUME_COUNT, {p}_volumes, {up}_NODE_COUNT, {p}_nodes, {up}_VERTEX_COUNT, {up}_TRIANGLE_COUNT, {p}_triangles, {p}_sources);\n    colliders({up}_COLLIDER_COUNT, {p}_colliders, {up}_COLLIDER_VERTEX_COUNT, {p}_collider_vertices, {up}_COLLIDER_TRIANGLE_COUNT, {p}_collider_triangles, {up}_STRINGS_SIZE, {p}_strings);\n    return 0;\n}}\n"
     );
     std::fs::write(dir.join("main.c"), main).unwrap();
     let got = build_and_run(&cc, &dir, &[]);
     let f = bin::read(&bin::write(&d).unwrap()).unwrap();
-    assert_eq!(got, expected(&f));
+    let (volumes, cols) = got.split_at(got.find("strings").unwrap());
+    assert_eq!(volumes, expected(&f));
+    let printed = printed_colliders(cols);
+    assert!(printed.records.len() >= 4 * ALL_SHAPES.len());
+    assert_eq!(
+        printed, f.colliders,
+        "the header's colliders are the binary form's"
+    );
+    assert_matches_json("C header", &d, &printed);
     std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
 fn a_c_reader_of_the_binary_form_prints_bvtools_numbers() {
     let Some(cc) = compiler() else { return };
-    let s = scene(22, 1e4, Format::Glb, "far.glb");
-    let d = doc(&s, true, true);
+    let d = full_export(22, 1e4, Format::Glb, "far.glb");
     let bytes = bin::write(&d).unwrap();
     let dir = scratch("bin");
     std::fs::write(dir.join("bvt_types.h"), c_header::TYPES).unwrap();
@@ -229,17 +323,22 @@ int main(int argc, char **argv) {{
     if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) return 4;
     fclose(f);
     const bvt_header *h = (const bvt_header *)b;
-    if (len < 64 || memcmp(h->magic, "BVT1", 4) != 0 || h->version != 1 || h->header_size != 64
+    if (len < 96 || memcmp(h->magic, "BVT1", 4) != 0 || h->version != 2 || h->header_size != 96
         || h->file_size != (uint32_t)len) return 5;
-    const bvt_section *s[5] = {{&h->volumes, &h->nodes, &h->vertices, &h->triangles, &h->sources}};
-    const uint32_t stride[5] = {{128, 80, 12, 12, 20}};
-    for (int i = 0; i < 5; i++)
+    const bvt_section *s[9] = {{&h->volumes, &h->nodes, &h->vertices, &h->triangles, &h->sources,
+                               &h->colliders, &h->collider_vertices, &h->collider_triangles, &h->strings}};
+    const uint32_t stride[9] = {{128, 80, 12, 12, 20, 96, 12, 12, 1}};
+    for (int i = 0; i < 9; i++)
         if (s[i]->offset % 16 || (unsigned long long)s[i]->offset + (unsigned long long)s[i]->count * stride[i] > (unsigned long long)len) return 6;
     report(h->volumes.count, (const bvt_volume *)(b + h->volumes.offset),
            h->nodes.count, (const bvt_node *)(b + h->nodes.offset),
            h->vertices.count, h->triangles.count,
            (const uint32_t (*)[3])(b + h->triangles.offset),
            (const bvt_source *)(b + h->sources.offset));
+    colliders(h->colliders.count, (const bvt_collider *)(b + h->colliders.offset),
+              h->collider_vertices.count, (const float (*)[3])(b + h->collider_vertices.offset),
+              h->collider_triangles.count, (const uint32_t (*)[3])(b + h->collider_triangles.offset),
+              h->strings.count, (const char *)(b + h->strings.offset));
     free(b);
     return 0;
 }}
@@ -247,7 +346,12 @@ int main(int argc, char **argv) {{
     );
     std::fs::write(dir.join("main.c"), main).unwrap();
     let got = build_and_run(&cc, &dir, &[&file]);
-    assert_eq!(got, expected(&bin::read(&bytes).unwrap()));
+    let f = bin::read(&bytes).unwrap();
+    let (volumes, cols) = got.split_at(got.find("strings").unwrap());
+    assert_eq!(volumes, expected(&f));
+    let printed = printed_colliders(cols);
+    assert_eq!(printed, f.colliders);
+    assert_matches_json("C reader", &d, &printed);
     std::fs::remove_dir_all(dir).ok();
 }
 

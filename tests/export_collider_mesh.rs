@@ -186,8 +186,9 @@ fn gltf_collider_meshes_named_for_godot_hang_under_their_nodes() {
 }
 
 /// The command line: `--shape` lists and JSON names; OBJ to stdout with
-/// Unreal's names; `--shape` with bin is a usage error (exit 2); a point
-/// cloud with `--shape` but no `--whole` is refused in one line (exit 1).
+/// Unreal's names; `--shape` with bin writes the colliders the JSON has, by
+/// name; a point cloud with `--shape` but no `--whole` is refused in one
+/// line (exit 1).
 #[test]
 fn command_line_shapes_naming_and_refusals() {
     let chain = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
@@ -225,11 +226,31 @@ fn command_line_shapes_naming_and_refusals() {
             "USP_ring_b_01"
         ]
     );
-    let (code, _, err) = common::bvtool(&[
-        "export", chain, "--format", "bin", "-o", "x.bvt", "--shape", "box",
-    ]);
-    assert_eq!(code, 2, "{err}");
     let dir = scratch("cloud");
+    let bvt = dir.join("chain.bvt");
+    let (code, _, err) = common::bvtool(&[
+        "export",
+        chain,
+        "--format",
+        "bin",
+        "-o",
+        bvt.to_str().unwrap(),
+        "--shape",
+        "capsule,hull",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let f = bvtool::export::bin::read(&std::fs::read(&bvt).unwrap()).unwrap();
+    let names: Vec<&str> = f
+        .colliders
+        .records
+        .iter()
+        .map(|r| f.colliders.string(r.name).unwrap())
+        .collect();
+    let json_names: Vec<&str> = colliders
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, json_names);
     let cloud = dir.join("cloud.obj");
     std::fs::write(&cloud, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n").unwrap();
     let c = cloud.to_str().unwrap();

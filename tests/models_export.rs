@@ -1,7 +1,8 @@
 //! Real models through every export format: the JSON validates against the
 //! schema and reads back identically, the binary form reads back and its
-//! f32 volumes and tree boxes contain every vertex, the C header is
-//! produced, and the glTF export keeps every triangle, carries colliders of
+//! f32 volumes and tree boxes contain every vertex, its colliders equal the
+//! JSON's to f32 rounding and, placed by their nodes, contain every vertex,
+//! the C header is produced with them, and the glTF export keeps every triangle, carries colliders of
 //! every shape (per mesh instance, attached to its node, and for the whole
 //! scene) containing every vertex and passes the Khronos validator when
 //! installed.
@@ -12,6 +13,7 @@ mod export_support;
 use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{ExportDoc, ExportOptions, Format, bin, c_header, json, render};
 use bvtool::fit::{ObbMethod, SphereMethod};
+use export_support::bin_check::{assert_holds_every_vertex, assert_matches_json};
 use export_support::gltf_check::{
     assert_contains, bvtool_reload, drawn, parse, scratch, validator_errors,
 };
@@ -88,8 +90,12 @@ fn real_models_export_in_every_format() {
             }
         }
 
+        assert_matches_json(rel, &doc, &f.colliders);
+        assert_holds_every_vertex(rel, &scene, &doc, &f.colliders);
+
         let header = c_header::to_string(&doc);
         assert!(header.contains(&format!("{}_nodes[]", c_header::prefix(rel))));
+        assert!(header.contains(&format!("{}_colliders[]", c_header::prefix(rel))));
 
         let glb = out.join("export.glb");
         let gopts = GltfOptions {

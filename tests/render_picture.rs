@@ -2,55 +2,17 @@
 //! wireframes land where the camera puts the volumes, the shaded model lies
 //! inside its OBB outline, highlights recolour exactly their triangles.
 
+use bvtool::TriMesh;
 use bvtool::fit::{Aabb, Obb, Sphere, covariance};
 use bvtool::render::{
     self, Camera, Layout, RenderOptions, RenderScene, View, Volume, cameras, render,
 };
-use bvtool::{TriMesh, TriangleSource};
 use nalgebra::{Point3, Rotation3, Vector3};
 use render_support::*;
 
 mod render_support;
 
 const VIEWS: [View; 4] = [View::Iso, View::Front, View::Side, View::Top];
-
-/// A UV-sphere stretched to an ellipsoid with semi-axes `radii`, rotated and
-/// moved, so that no box edge is axis-aligned with it.
-fn ellipsoid(radii: Vector3<f64>, rot: Rotation3<f64>, at: Vector3<f64>) -> TriMesh {
-    let (n_lat, n_lon) = (12u32, 20u32);
-    let mut vertices = Vec::new();
-    for i in 0..=n_lat {
-        let th = std::f64::consts::PI * i as f64 / n_lat as f64;
-        for j in 0..n_lon {
-            let ph = 2.0 * std::f64::consts::PI * j as f64 / n_lon as f64;
-            let p = Vector3::new(th.sin() * ph.cos(), th.cos(), th.sin() * ph.sin());
-            vertices.push(Point3::from(rot * p.component_mul(&radii) + at));
-        }
-    }
-    let mut triangles = Vec::new();
-    for i in 0..n_lat {
-        for j in 0..n_lon {
-            let a = i * n_lon + j;
-            let b = i * n_lon + (j + 1) % n_lon;
-            let (c, d) = (a + n_lon, b + n_lon);
-            triangles.push([a, b, d]);
-            triangles.push([a, d, c]);
-        }
-    }
-    with_sources(vertices, triangles)
-}
-
-/// A mesh whose triangles are numbered in order.
-fn with_sources(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
-    let sources = (0..triangles.len() as u32)
-        .map(|triangle| TriangleSource::unplaced(0, triangle))
-        .collect();
-    TriMesh {
-        vertices,
-        triangles,
-        sources,
-    }
-}
 
 fn blob() -> TriMesh {
     let rot = Rotation3::from_euler_angles(0.4, -0.7, 1.1);
@@ -103,16 +65,11 @@ fn aabb_wireframe_lands_on_projected_corners_and_edges_only() {
         }
         // And nowhere else within the drawing (the legend swatch lies
         // below it, outside the corners' bounding box).
-        let (lo_x, hi_x) = corners
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.0), h.max(c.0)));
-        let (lo_y, hi_y) = corners
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(l, h), c| (l.min(c.1), h.max(c.1)));
+        let drawing = near_bounds(&corners, 4.0);
         let mut seen = 0;
         for (x, y, p) in img.enumerate_pixels() {
             let q = (x as f64 + 0.5, y as f64 + 0.5);
-            if q.0 < lo_x - 4.0 || q.0 > hi_x + 4.0 || q.1 < lo_y - 4.0 || q.1 > hi_y + 4.0 {
+            if !drawing(q) {
                 continue;
             }
             if close(p.0, color, 2) {

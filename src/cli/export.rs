@@ -23,12 +23,15 @@ use std::path::PathBuf;
 /// quaternions are (x, y, z, w). The f32 numbers of bin, c and gltf are
 /// rounded outwards so they still contain every vertex.
 ///
-/// Colliders (gltf, obj and json): one per mesh instance and --shape, fitted to
+/// Colliders (json, gltf and obj by default, bin and c when --shape or
+/// --whole is given): one per mesh instance and --shape, fitted to
 /// the mesh's own vertices in its node's frame and attached to that node in
 /// glTF, so it moves with the node; a node whose world transform has a
 /// non-uniform scale or shear, and GPU instances, get a collider fitted in
 /// the world frame instead (static). --whole adds one for the whole scene.
-/// `obj` (stdout unless -o) writes the meshes and the colliders as convex
+/// In bin and c a collider carries its node, mesh and primitive (indices
+/// and names) and whether it is in the node's frame: place it by that
+/// node's world transform. `obj` (stdout unless -o) writes the meshes and the colliders as convex
 /// meshes named for Unreal or Godot (--naming), in the world frame.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -53,8 +56,9 @@ pub struct Args {
     /// Sphere method.
     #[arg(long, default_value = "exact", value_parser = ["centroid", "ritter", "exact"])]
     sphere: String,
-    /// Collider shapes (gltf, obj and json; default box), one collider per
-    /// mesh instance each; a comma-separated list or repeated.
+    /// Collider shapes (default box for json, gltf and obj; bin and c carry
+    /// colliders only when asked), one collider per mesh instance each; a
+    /// comma-separated list or repeated.
     #[arg(long, value_enum, value_delimiter = ',')]
     shape: Vec<Shape>,
     /// Also a collider of each shape for the whole scene (world frame).
@@ -95,15 +99,9 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         _ => false,
     };
     let shapes = match args.format {
-        Format::Bin | Format::C if !args.shape.is_empty() || args.whole => {
-            return Err(Failure::Usage(
-                "--shape and --whole are for json, gltf and obj (bin and c carry the volumes only)"
-                    .into(),
-            ));
-        }
-        Format::Bin | Format::C => Vec::new(),
-        Format::Json | Format::Gltf | Format::Obj if args.shape.is_empty() => vec![Shape::Box],
-        Format::Json | Format::Gltf | Format::Obj => args.shape.clone(),
+        _ if !args.shape.is_empty() => args.shape.clone(),
+        Format::Bin | Format::C if !args.whole => Vec::new(),
+        _ => vec![Shape::Box],
     };
     let scene = load(&args.file, opts)?;
     if !args.shape.is_empty() && !args.whole && scene.triangle_count() == 0 {

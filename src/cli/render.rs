@@ -11,7 +11,12 @@ use std::path::PathBuf;
 /// The model is shaded (z-buffered, a headlight plus ambient, both sides
 /// lit) in an orthographic view fitted to everything drawn; the volumes are
 /// drawn as anti-aliased wireframes on top — hidden edges included, so the
-/// whole volume is always visible — in distinct colours, with a legend. A
+/// whole volume is always visible — in distinct colours, with a legend:
+/// boxes by their edges, spheres by their outline circle, capsules by their
+/// end circles and the two lines tangent to them, cylinders by their two
+/// rims and their side outline, k-DOPs, hulls and convex parts by their
+/// edges (all the parts of one model in one colour). They are the volumes
+/// `bvtool fit` reports with the matching options. A
 /// volume whose outline coincides with one drawn before it is dashed (and
 /// marked "= …" in the legend), so both stay visible. A small X/Y/Z triad
 /// in each view's corner shows the axes. Views: `front` looks at the model
@@ -24,8 +29,14 @@ pub struct Args {
     /// Where to write the picture (PNG; other extensions are refused).
     #[arg(short, long, value_parser = png_path)]
     output: PathBuf,
-    /// Volumes to draw, comma-separated: `aabb`, `obb` (tight) or
-    /// `obb:pca|hull|fast|tight`, `sphere` (exact) or `sphere:centroid|ritter|exact`.
+    /// Volumes to draw, comma-separated: `aabb`; `obb` (tight) or
+    /// `obb:pca|hull|fast|tight`; `sphere` (exact) or
+    /// `sphere:centroid|ritter|exact`; `capsule` and `cylinder` (as fit
+    /// --capsule, --cylinder); `kdop` (the 26-DOP) or
+    /// `kdop:6|10x|10y|10z|14|18|26` along the world axes (fit --kdop);
+    /// `hull` (at most 255 vertices and faces) or `hull:N` for 8 to 1024
+    /// (fit --hull-max N); `decompose` (the convex parts of fit --decompose,
+    /// its default 16 parts of at most 64 vertices).
     #[arg(long, default_value = "aabb,obb,sphere")]
     volumes: String,
     /// Draw the volumes of each mesh instance (world frame) instead of the

@@ -1,22 +1,27 @@
 //! The binary form (`.bvt`): a little-endian image a C/C++ runtime can map
 //! and use in place, and a reader that validates one.
 //!
-//! Layout (byte by byte in `docs/export.md`): a 64-byte header — magic
+//! Layout (byte by byte in `docs/export.md`): a 96-byte header — magic
 //! `"BVT1"`, version, header size, flags, file size, then `(offset, count)`
-//! of five sections — followed by the sections, each starting on a 16-byte
+//! of nine sections — followed by the sections, each starting on a 16-byte
 //! boundary: volume records (128 bytes: OBB, AABB, sphere, source ids), tree
 //! nodes (80 bytes: OBB, left, right, first triangle, triangle count),
-//! vertices (3 × f32), triangles (3 × u32, tree order) and triangle sources
-//! (5 × u32). Boxes are [`f32box`](super::f32box)-rounded outwards.
+//! vertices (3 × f32), triangles (3 × u32, tree order), triangle sources
+//! (5 × u32), and the colliders ([`bin_collider`](super::bin_collider)):
+//! records (96 bytes), convex vertices (3 × f32), convex triangles
+//! (3 × u32) and the string table (bytes). Every shape is rounded outwards
+//! to `f32` ([`f32box`](super::f32box), [`collider_f32`](super::collider_f32)).
 
 use super::ExportDoc;
-use super::document::VERSION;
+use super::bin_collider::{self, Colliders};
 use super::f32box::{self, AabbF32, ObbF32, SphereF32};
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"BVT1";
+/// The binary format's version (2 added the collider sections).
+pub const VERSION: u32 = 2;
 /// Header size in bytes.
-pub const HEADER_SIZE: usize = 64;
+pub const HEADER_SIZE: usize = 96;
 /// Every section starts on a multiple of this.
 pub const ALIGN: usize = 16;
 /// Header flag: the tree sections (nodes, vertices, triangles, sources) are filled.
@@ -26,13 +31,17 @@ pub const FLAG_LOCAL_MESHES: u32 = 2;
 /// "No index" in an id field (a file-level record, an OBJ/STL triangle's node).
 pub const NONE: u32 = u32::MAX;
 
-/// The five sections, in file order: name and record stride in bytes.
-const SECTIONS: [(&str, usize); 5] = [
+/// The nine sections, in file order: name and record stride in bytes.
+const SECTIONS: [(&str, usize); 9] = [
     ("volumes", 128),
     ("nodes", 80),
     ("vertices", 12),
     ("triangles", 12),
     ("sources", 20),
+    ("colliders", bin_collider::RECORD),
+    ("collider vertices", 12),
+    ("collider triangles", 12),
+    ("strings", 1),
 ];
 
 /// One volume record: the file's (first record, ids all [`NONE`]) or one
@@ -86,6 +95,8 @@ pub struct BinFile {
     pub triangles: Vec<[u32; 3]>,
     /// Per triangle: node, instance, mesh, primitive, triangle.
     pub sources: Vec<[u32; 5]>,
+    /// The colliders (`--shape`).
+    pub colliders: Colliders,
 }
 
 /// What is wrong with a binary export.
@@ -103,10 +114,10 @@ pub enum BinError {
     #[error("bad magic {0:?} (expected \"BVT1\")")]
     BadMagic([u8; 4]),
     /// A version this reader does not know.
-    #[error("unsupported version {0} (this reader reads version 1)")]
+    #[error("unsupported version {0} (this reader reads version 2)")]
     Version(u32),
-    /// A header size other than 64.
-    #[error("header size {0} (expected 64)")]
+    /// A header size other than 96.
+    #[error("header size {0} (expected 96)")]
     HeaderSize(u32),
     /// Unknown flag bits.
     #[error("unknown flags {0:#x}")]
@@ -165,6 +176,15 @@ pub enum BinError {
         /// Its index.
         index: usize,
     },
+    /// A collider record (or the collider tables, `index` `None`) that
+    /// breaks a rule of [`bin_collider::validate`].
+    #[error("{}: {why}", index.map_or("colliders".to_string(), |i| format!("collider {i}")))]
+    Collider {
+        /// The record's index.
+        index: Option<usize>,
+        /// What is wrong.
+        why: String,
+    },
 }
 
 /// Why the writer gave up.
@@ -200,15 +220,15 @@ impl Writer {
     }
 }
 
-/// Encodes `doc`. Boxes and spheres are rounded outwards to `f32`
-/// ([`f32box`]); vertices are rounded to nearest. Without a tree the four
-/// tree sections are empty.
+/// Encodes `doc`. Boxes, spheres and colliders are rounded outwards to
+/// `f32` ([`f32box`]); vertices are rounded to nearest. Without a tree the
+/// four tree sections are empty, without colliders the four collider ones.
 pub fn write(doc: &ExportDoc) -> Result<Vec<u8>, TooLarge> {
     let mut w = Writer(vec![0; HEADER_SIZE]);
     let local = doc.meshes.iter().any(|m| m.volumes.frame == "local");
     let flags =
         if doc.tree.is_some() { FLAG_TREE } else { 0 } | if local { FLAG_LOCAL_MESHES } else { 0 };
-    let mut sections = [(0usize, 0usize); 5];
+    let mut sections = [(0usize, 0usize); 9];
 
     sections[0] = (w.0.len(), 1 + doc.meshes.len());
     let ids = std::iter::once([NONE; 4]).chain(
@@ -258,6 +278,21 @@ pub fn write(doc: &ExportDoc) -> Result<Vec<u8>, TooLarge> {
             .for_each(|&x| w.u32(x));
         }
     }
+    let c = Colliders::new(doc);
+    w.align();
+    sections[5] = (w.0.len(), c.records.len());
+    c.records
+        .iter()
+        .for_each(|r| bin_collider::encode(r, &mut w.0));
+    w.align();
+    sections[6] = (w.0.len(), c.vertices.len());
+    c.vertices.iter().for_each(|v| w.f32s(v));
+    w.align();
+    sections[7] = (w.0.len(), c.triangles.len());
+    c.triangles.iter().flatten().for_each(|&i| w.u32(i));
+    w.align();
+    sections[8] = (w.0.len(), c.strings.len());
+    w.0.extend_from_slice(&c.strings);
     w.align();
     let len = w.0.len();
     if len > u32::MAX as usize {
@@ -312,11 +347,13 @@ fn finite(obb: &ObbF32) -> bool {
 ///
 /// Checked, in order, before anything is allocated: length ≥ header, magic,
 /// version, header size, flags, file size = length, and each section's
-/// alignment and extent (offset ≥ 64, offset + count × stride ≤ length, in
+/// alignment and extent (offset ≥ 96, offset + count × stride ≤ length, in
 /// 64-bit arithmetic so no count can overflow). Then the contents: at least
 /// the file's volume record, one source per triangle, finite numbers, child
 /// indices (`left = i + 1`, `i + 1 < right < nodes`, or both 0 for a leaf),
-/// triangle ranges within the triangles, vertex indices within the vertices.
+/// triangle ranges within the triangles, vertex indices within the
+/// vertices, and the colliders' kinds, flags, sizes, ranges, indices and
+/// names ([`bin_collider::validate`]).
 pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
     let len = b.len();
     if len < HEADER_SIZE {
@@ -351,7 +388,7 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
     if size as usize != len {
         return Err(BinError::SizeMismatch { header: size, len });
     }
-    let mut spans = [(0usize, 0usize); 5];
+    let mut spans = [(0usize, 0usize); 9];
     for (k, (section, stride)) in SECTIONS.iter().enumerate() {
         let offset = u32_at(b, 24 + 8 * k);
         let count = u32_at(b, 28 + 8 * k);
@@ -369,7 +406,7 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
         }
         spans[k] = (offset as usize, count as usize);
     }
-    let [vols, nodes, verts, tris, srcs] = spans;
+    let [vols, nodes, verts, tris, srcs, cols, cverts, ctris, strs] = spans;
     if vols.1 == 0 {
         return Err(BinError::Counts(
             "no volume record (the file's is required)".into(),
@@ -490,6 +527,26 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
     let sources = (0..srcs.1)
         .map(|i| std::array::from_fn(|k| u32_at(b, srcs.0 + 20 * i + 4 * k)))
         .collect();
+    let records = (0..cols.1)
+        .map(|i| {
+            let at = cols.0 + bin_collider::RECORD * i;
+            bin_collider::decode(&b[at..at + bin_collider::RECORD]).map_err(|why| {
+                BinError::Collider {
+                    index: Some(i),
+                    why,
+                }
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let colliders = Colliders {
+        records,
+        vertices: (0..cverts.1).map(|i| f32s(b, cverts.0 + 12 * i)).collect(),
+        triangles: (0..ctris.1)
+            .map(|i| std::array::from_fn(|k| u32_at(b, ctris.0 + 12 * i + 4 * k)))
+            .collect(),
+        strings: b[strs.0..strs.0 + strs.1].to_vec(),
+    };
+    bin_collider::validate(&colliders).map_err(|(index, why)| BinError::Collider { index, why })?;
     Ok(BinFile {
         flags,
         volumes,
@@ -497,5 +554,6 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
         vertices,
         triangles,
         sources,
+        colliders,
     })
 }

@@ -4,6 +4,7 @@
 
 use super::ExportDoc;
 use super::bin::NONE;
+use super::bin_collider::Colliders;
 use super::f32box::{self, ObbF32};
 use std::fmt::Write;
 
@@ -57,20 +58,71 @@ typedef struct bvt_source {
     uint32_t node, instance, mesh, primitive, triangle;
 } bvt_source;
 
+/* A collider's size, one struct per kind (the `shape` union below). */
+typedef struct bvt_box_size { float half_extents[3]; } bvt_box_size;
+typedef struct bvt_sphere_size { float radius, zero[2]; } bvt_sphere_size;
+/* half_length: half the distance between the capping spheres' centres. */
+typedef struct bvt_capsule_size { float radius, half_length, zero; } bvt_capsule_size;
+typedef struct bvt_cylinder_size { float radius, half_height, zero; } bvt_cylinder_size;
+
+/* kind */
+#define BVT_BOX 0u
+#define BVT_SPHERE 1u
+#define BVT_CAPSULE 2u
+#define BVT_CYLINDER 3u
+#define BVT_CONVEX 4u
+/* asked: the --shape value */
+#define BVT_ASKED_BOX 0u
+#define BVT_ASKED_SPHERE 1u
+#define BVT_ASKED_CAPSULE 2u
+#define BVT_ASKED_CYLINDER 3u
+#define BVT_ASKED_KDOP26 4u
+#define BVT_ASKED_HULL 5u
+#define BVT_ASKED_BEST 6u
+#define BVT_ASKED_DECOMPOSE 7u
+/* flags */
+#define BVT_COLLIDER_WORLD 1u /* world frame (else the instance's local frame: place it by its node) */
+#define BVT_COLLIDER_SCENE 2u /* the whole scene's (ids all BVT_NONE) */
+
+/* A collider. A point p (in the collider's frame: the node's local frame
+   unless BVT_COLLIDER_WORLD) is inside when q = R^-1 (p - center), R the
+   rotation (x, y, z, w), satisfies: box |q_i| <= half_extents[i]; sphere
+   |q| <= radius; capsule: q within radius of the segment (0, +-half_length, 0);
+   cylinder |q_y| <= half_height and hypot(q_x, q_z) <= radius; convex: p in
+   the hull of vertices [first_vertex, first_vertex + vertex_count)
+   (triangles index them from first_vertex). Names are byte offsets into
+   the string table (BVT_NONE: no name). 96 bytes. */
+typedef struct bvt_collider {
+    uint32_t kind, asked, flags;
+    uint32_t node, instance, mesh, primitive;
+    uint32_t name, node_name, mesh_name;
+    float center[3];
+    float rotation[4];
+    union {
+        float size[3];
+        bvt_box_size box;
+        bvt_sphere_size sphere;
+        bvt_capsule_size capsule;
+        bvt_cylinder_size cylinder;
+    } shape;
+    uint32_t first_vertex, vertex_count, first_triangle, triangle_count;
+} bvt_collider;
+
 /* A section of the binary form: byte offset (16-byte aligned) and record count. */
 typedef struct bvt_section {
     uint32_t offset, count;
 } bvt_section;
 
-/* The binary form's header. 64 bytes. */
+/* The binary form's header. 96 bytes. */
 typedef struct bvt_header {
     char magic[4];            /* "BVT1" */
-    uint32_t version;         /* 1 */
-    uint32_t header_size;     /* 64 */
+    uint32_t version;         /* 2 */
+    uint32_t header_size;     /* 96 */
     uint32_t flags;           /* 1: tree present; 2: per-mesh volumes in local frames */
     uint32_t file_size;
     uint32_t reserved;
     bvt_section volumes, nodes, vertices, triangles, sources;
+    bvt_section colliders, collider_vertices, collider_triangles, strings;
 } bvt_header;
 
 #define BVT_NONE 0xFFFFFFFFu
@@ -79,7 +131,8 @@ typedef char bvt_check_obb[sizeof(bvt_obb) == 64 ? 1 : -1];
 typedef char bvt_check_volume[sizeof(bvt_volume) == 128 ? 1 : -1];
 typedef char bvt_check_node[sizeof(bvt_node) == 80 ? 1 : -1];
 typedef char bvt_check_source[sizeof(bvt_source) == 20 ? 1 : -1];
-typedef char bvt_check_header[sizeof(bvt_header) == 64 ? 1 : -1];
+typedef char bvt_check_collider[sizeof(bvt_collider) == 96 ? 1 : -1];
+typedef char bvt_check_header[sizeof(bvt_header) == 96 ? 1 : -1];
 #endif /* BVT_TYPES_H */
 "#;
 
@@ -126,10 +179,93 @@ fn uint(x: u32) -> String {
     }
 }
 
+/// A string table as a C string literal: printable ASCII as itself (`"`,
+/// `\\` and `?` escaped), every other byte, NUL included, as a
+/// three-digit octal escape (so no following digit can extend it).
+fn c_bytes(b: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &c in b {
+        match c {
+            b'"' | b'\\' | b'?' => {
+                s.push('\\');
+                s.push(c as char);
+            }
+            0x20..=0x7e => s.push(c as char),
+            _ => {
+                let _ = write!(s, "\\{c:03o}");
+            }
+        }
+        if c == 0 {
+            s += "\"\n    \"";
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// The collider arrays: `<prefix>_colliders`, `_collider_vertices`,
+/// `_collider_triangles` and `_strings` (each only when not empty), with
+/// `<PREFIX>_COLLIDER_COUNT`, `_COLLIDER_VERTEX_COUNT`,
+/// `_COLLIDER_TRIANGLE_COUNT` and `_STRINGS_SIZE`.
+fn colliders(s: &mut String, p: &str, up: &str, c: &Colliders) {
+    let _ = writeln!(s, "#define {up}_COLLIDER_COUNT {}u", c.records.len());
+    if !c.records.is_empty() {
+        let _ = writeln!(s, "static const bvt_collider {p}_colliders[] = {{");
+        for r in &c.records {
+            let _ = writeln!(
+                s,
+                "    {{{}, {}, {}, {{{}}}, {}}},",
+                r.ids().map(uint).join(", "),
+                floats(&r.center),
+                floats(&r.rotation_xyzw),
+                floats(&r.size),
+                r.ranges().map(uint).join(", ")
+            );
+        }
+        s.push_str("};\n");
+    }
+    let _ = writeln!(
+        s,
+        "#define {up}_COLLIDER_VERTEX_COUNT {}u",
+        c.vertices.len()
+    );
+    if !c.vertices.is_empty() {
+        let _ = writeln!(s, "static const float {p}_collider_vertices[][3] = {{");
+        for v in &c.vertices {
+            let _ = writeln!(s, "    {},", floats(v));
+        }
+        s.push_str("};\n");
+    }
+    let _ = writeln!(
+        s,
+        "#define {up}_COLLIDER_TRIANGLE_COUNT {}u",
+        c.triangles.len()
+    );
+    if !c.triangles.is_empty() {
+        let _ = writeln!(s, "static const uint32_t {p}_collider_triangles[][3] = {{");
+        for t in &c.triangles {
+            let _ = writeln!(s, "    {{{}u, {}u, {}u}},", t[0], t[1], t[2]);
+        }
+        s.push_str("};\n");
+    }
+    let _ = writeln!(s, "#define {up}_STRINGS_SIZE {}u", c.strings.len());
+    if !c.strings.is_empty() {
+        // Sized explicitly: the literal's own closing NUL is not part of it.
+        let _ = writeln!(
+            s,
+            "static const char {p}_strings[{}] =\n    {};",
+            c.strings.len(),
+            c_bytes(&c.strings)
+        );
+    }
+}
+
 /// The header for `doc`: [`TYPES`], then `<prefix>_volumes` (file first),
-/// and with a tree `<prefix>_nodes`, `_vertices`, `_triangles`, `_sources`,
-/// each with a `<PREFIX>_…_COUNT` macro. Numbers are those of the binary
-/// form (the same outward `f32` rounding).
+/// with a tree `<prefix>_nodes`, `_vertices`, `_triangles`, `_sources`, and
+/// with colliders `<prefix>_colliders`, `_collider_vertices`,
+/// `_collider_triangles`, `_strings`, each with a `<PREFIX>_…_COUNT` (or
+/// `_SIZE`) macro. Numbers are those of the binary form (the same outward
+/// `f32` rounding).
 pub fn to_string(doc: &ExportDoc) -> String {
     let p = prefix(&doc.file);
     let up = p.to_uppercase();
@@ -213,6 +349,7 @@ pub fn to_string(doc: &ExportDoc) -> String {
             s += "};\n";
         }
     }
+    colliders(&mut s, &p, &up, &Colliders::new(doc));
     let _ = writeln!(s, "\n#endif /* {up}_H */");
     s
 }

@@ -24,6 +24,7 @@
 //! holds the vertices — contains every vertex the collider bounds.
 
 use super::collider::{ColliderDoc, Geometry, Shape};
+use super::collider_f32::fan;
 use super::f32box;
 use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3};
 
@@ -267,9 +268,8 @@ pub fn collider_mesh(c: &ColliderDoc, name: String, transform: &Matrix4<f64>) ->
         .collect();
     let vertices = f32box::polytope(&placed);
     let mirrored = transform.fixed_view::<3, 3>(0, 0).determinant() < 0.0;
-    let triangles = faces
-        .iter()
-        .flat_map(|f| (1..f.len() - 1).map(move |k| [f[0], f[k], f[k + 1]]))
+    let triangles = fan(&faces)
+        .into_iter()
         .map(|[a, b, c]| if mirrored { [a, c, b] } else { [a, b, c] })
         .collect();
     ColliderMesh {

@@ -7,7 +7,8 @@ use crate::report::fit::{FileVolumes, FitOptions};
 use crate::tree::ObbTree;
 use serde::{Deserialize, Serialize};
 
-/// Version of the export document and of the binary format.
+/// Version of the export document (JSON; the binary form has its own,
+/// [`super::bin::VERSION`]).
 pub const VERSION: u32 = 1;
 
 /// The default vertex and face budget of hull colliders: PhysX's and

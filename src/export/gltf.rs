@@ -10,8 +10,9 @@
 
 use super::ExportDoc;
 use super::collider::{ColliderDoc, Geometry, instance_index};
+use super::collider_f32::{ColliderF32, fan, rounded};
 use super::collider_mesh::{self, Naming};
-use super::f32box::{self, ObbF32};
+use super::f32box;
 use super::obj::render_names;
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Scene};
@@ -56,13 +57,10 @@ struct Doc {
 /// with a `KHR_physics_rigid_bodies` collider: a `KHR_implicit_shapes` box,
 /// sphere, capsule or cylinder, or a convex mesh (`convexHull`).
 ///
-/// Every shape is rounded to `f32` outwards: a box's translation is its
-/// `f32` centre, its rotation the `f32` quaternion (x, y, z, w) of its axes,
-/// and its `size` the FULL extents, rounded outwards
-/// ([`f32box::obb_with_axes`] with the axes of the rounded quaternion);
-/// spheres, capsules, cylinders and convex meshes by [`f32box::ball`],
-/// [`f32box::round`] and [`f32box::polytope`] — so each collider contains
-/// every vertex it bounds.
+/// Every shape is rounded to `f32` outwards ([`super::collider_f32`]): a
+/// box's translation is its `f32` centre, its rotation the `f32` quaternion
+/// (x, y, z, w) of its axes, and its `size` the FULL extents, rounded
+/// outwards — so each collider contains every vertex it bounds.
 pub fn write(scene: &Scene, doc: &ExportDoc, opts: &GltfOptions) -> Result<Vec<u8>> {
     let (mut d, fresh_nodes) = match scene.format {
         Format::Gltf | Format::Glb => (read_input(&scene.path, opts.allow_external_uris)?, None),
@@ -93,13 +91,6 @@ pub fn write(scene: &Scene, doc: &ExportDoc, opts: &GltfOptions) -> Result<Vec<u
         &instance_of,
     );
     Ok(if opts.binary { to_glb(d) } else { to_gltf(d) })
-}
-
-/// A collider box as glTF puts it: translation, rotation (x, y, z, w), and
-/// the `f32` box whose half extents are half the `size`.
-pub fn collider_box(b: &super::document::ObbDoc) -> ([f64; 4], ObbF32) {
-    let (rotation, axes) = f32box::rounded_rotation(b.rotation_xyzw);
-    (rotation, f32box::obb_with_axes(b, axes))
 }
 
 fn f64s(a: &[f32]) -> Vec<f64> {
@@ -460,14 +451,10 @@ fn round_lines(r: f32, half: f32, capsule: bool) -> (Vec<[f32; 3]>, Vec<u32>) {
     (pts, idx)
 }
 
-/// A convex polytope's faces fanned into triangles (counter-clockwise seen
-/// from outside, as the faces are), and its edges as line pairs.
-fn convex_mesh(faces: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
-    let (mut tris, mut edges) = (Vec::new(), Vec::new());
+/// A convex polytope's edges as line pairs.
+fn convex_edges(faces: &[Vec<u32>]) -> Vec<u32> {
+    let mut edges = Vec::new();
     for f in faces {
-        for k in 1..f.len().saturating_sub(1) {
-            tris.extend([f[0], f[k], f[k + 1]]);
-        }
         for k in 0..f.len() {
             let (a, b) = (f[k], f[(k + 1) % f.len()]);
             if a < b {
@@ -475,7 +462,7 @@ fn convex_mesh(faces: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
             }
         }
     }
-    (tris, edges)
+    edges
 }
 
 /// A collider as glTF places it: the `KHR_implicit_shapes` shape (or, for
@@ -490,44 +477,26 @@ struct Placed {
 }
 
 fn place(g: &Geometry) -> Placed {
-    match g {
-        Geometry::Box(b) => {
-            let (rotation, b) = collider_box(b);
-            let size = f64s(&b.half_extents.map(|h| f32box::round_up(2.0 * h as f64)));
+    match rounded(g) {
+        ColliderF32::Box { rotation_xyzw, obb } => {
+            let size = f64s(&obb.half_extents.map(|h| f32box::round_up(2.0 * h as f64)));
             Placed {
                 shape: Some(json!({"type": "box", "box": {"size": size}})),
                 convex: None,
-                translation: Some(b.center),
-                rotation: Some(rotation),
-                lines: box_lines(b.half_extents),
+                translation: Some(obb.center),
+                rotation: Some(rotation_xyzw),
+                lines: box_lines(obb.half_extents),
             }
         }
-        Geometry::Sphere { center, radius } => {
-            let s = f32box::ball(*center, *radius);
-            Placed {
-                shape: Some(json!({"type": "sphere", "sphere": {"radius": s.radius as f64}})),
-                convex: None,
-                translation: Some(s.center),
-                rotation: None,
-                lines: sphere_lines(s.radius),
-            }
-        }
-        Geometry::Capsule {
-            center,
-            axis,
-            radius,
-            half_length: half,
-            rotation_xyzw,
-        }
-        | Geometry::Cylinder {
-            center,
-            axis,
-            radius,
-            half_height: half,
-            rotation_xyzw,
-        } => {
+        ColliderF32::Sphere(s) => Placed {
+            shape: Some(json!({"type": "sphere", "sphere": {"radius": s.radius as f64}})),
+            convex: None,
+            translation: Some(s.center),
+            rotation: None,
+            lines: sphere_lines(s.radius),
+        },
+        ColliderF32::Capsule(r) | ColliderF32::Cylinder(r) => {
             let cylinder = matches!(g, Geometry::Cylinder { .. });
-            let r = f32box::round(*center, *axis, *rotation_xyzw, *radius, *half, cylinder);
             // KHR_implicit_shapes: `height` is the distance between the
             // capping spheres' centres (capsule) or the full height
             // (cylinder); both must be positive.
@@ -543,15 +512,14 @@ fn place(g: &Geometry) -> Placed {
                 lines: round_lines(r.radius, r.half, !cylinder),
             }
         }
-        Geometry::Convex { vertices, faces } => {
-            let pts = f32box::polytope(vertices);
-            let (tris, edges) = convex_mesh(faces);
+        ColliderF32::Convex { vertices, faces } => {
+            let tris = fan(&faces).into_iter().flatten().collect();
             Placed {
                 shape: None,
-                convex: Some((pts.clone(), tris)),
+                convex: Some((vertices.clone(), tris)),
                 translation: None,
                 rotation: None,
-                lines: (pts, edges),
+                lines: (vertices, convex_edges(&faces)),
             }
         }
     }

@@ -16,12 +16,15 @@
 //! - [`obj`]: the meshes and those named convex meshes as OBJ objects.
 //!
 //! The binary, C and glTF forms store `f32`; every box and sphere is rounded
-//! outwards ([`f32box`]) so that it still contains every vertex, whether the
-//! vertex is tested in `f64` or rounded to `f32` and tested in `f32`.
+//! outwards ([`f32box`]), and every collider ([`collider_f32`]), so that it
+//! still contains every vertex, whether the vertex is tested in `f64` or
+//! rounded to `f32` and tested in `f32`.
 
 pub mod bin;
+pub mod bin_collider;
 pub mod c_header;
 pub mod collider;
+pub mod collider_f32;
 pub mod collider_mesh;
 pub mod document;
 pub mod f32box;

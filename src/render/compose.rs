@@ -4,11 +4,15 @@
 use super::picture::render;
 use super::scene::{PALETTE, RenderOptions, RenderScene, Volume, VolumeLayer};
 use crate::error::{Error, Result};
-use crate::fit::{self, Aabb, ConvexHull, ObbMethod, SphereMethod};
-use crate::mesh::{Scene, TriMesh, instance_points};
+use crate::fit::decompose::{DecomposeError, DecomposeOptions, decompose};
+use crate::fit::hull_budget::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
+use crate::fit::{
+    self, Aabb, BudgetHull, ConvexHull, Kdop, KdopKind, ObbMethod, SphereMethod, covariance,
+};
+use crate::mesh::{MeshInstance, Scene, TriMesh, instance_points};
 use crate::pose::Pose;
 use image::RgbImage;
-use nalgebra::Point3;
+use nalgebra::{Matrix3, Point3, Vector3};
 
 /// Which fitted volumes to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,11 +23,22 @@ pub enum VolumeKind {
     Obb(ObbMethod),
     /// The sphere of the given method.
     Sphere(SphereMethod),
+    /// The near-minimal capsule (`fit --capsule`).
+    Capsule,
+    /// The near-minimal cylinder (`fit --cylinder`).
+    Cylinder,
+    /// The k-DOP of the given family along the world axes (`fit --kdop`).
+    Kdop(KdopKind),
+    /// The convex hull within this many vertices and faces (`fit --hull-max`).
+    Hull(usize),
+    /// The convex parts of `fit --decompose` (its default options).
+    Decompose,
 }
 
 impl VolumeKind {
     /// Parses a comma-separated list: `aabb`, `obb` (tight), `obb:pca`,
-    /// `sphere` (exact), `sphere:ritter`, …
+    /// `sphere` (exact), `sphere:ritter`, `capsule`, `cylinder`, `kdop`
+    /// (26) or `kdop:14`, `hull` (255) or `hull:64`, `decompose`.
     pub fn parse_list(s: &str) -> Result<Vec<VolumeKind>> {
         s.split(',')
             .map(str::trim)
@@ -35,11 +50,111 @@ impl VolumeKind {
                     "aabb" if method.is_empty() => Ok(VolumeKind::Aabb),
                     "obb" => Ok(VolumeKind::Obb(if method.is_empty() { ObbMethod::Tight } else { method.parse().map_err(|_| bad(method))? })),
                     "sphere" => Ok(VolumeKind::Sphere(if method.is_empty() { SphereMethod::Exact } else { method.parse().map_err(|_| bad(method))? })),
-                    _ => Err(Error::Input(format!("unknown volume '{t}' in --volumes (expected aabb, obb[:METHOD], sphere[:METHOD])"))),
+                    "capsule" if method.is_empty() => Ok(VolumeKind::Capsule),
+                    "cylinder" if method.is_empty() => Ok(VolumeKind::Cylinder),
+                    "decompose" if method.is_empty() => Ok(VolumeKind::Decompose),
+                    "kdop" => Ok(VolumeKind::Kdop(if method.is_empty() { KdopKind::K26 } else {
+                        method.parse().map_err(|_| Error::Input(format!("unknown k-DOP '{method}' in --volumes '{s}' (6, 10x, 10y, 10z, 14, 18 or 26)")))?
+                    })),
+                    "hull" => Ok(VolumeKind::Hull(if method.is_empty() { DEFAULT_BUDGET } else {
+                        method.parse().ok().filter(|n| (MIN_BUDGET..=MAX_BUDGET).contains(n)).ok_or_else(|| {
+                            Error::Input(format!("hull budget '{method}' in --volumes '{s}': expected {MIN_BUDGET} to {MAX_BUDGET} vertices"))
+                        })?
+                    })),
+                    _ => Err(Error::Input(format!("unknown volume '{t}' in --volumes (expected aabb, obb[:METHOD], sphere[:METHOD], capsule, cylinder, kdop[:K], hull[:N], decompose)"))),
                 }
             })
             .collect()
     }
+}
+
+/// The volumes of `kind` for the points of one group (the whole model's,
+/// or one mesh instance's; world frame), with their legend name: the same
+/// volumes `bvtool fit` reports — OBBs, spheres and the budget hull from
+/// the hull, capsule and cylinder searched from the PCA and tight-box
+/// axes, k-DOPs along the world axes — and for `decompose` the convex
+/// parts of `mesh` (its vertices and triangles; the tight box for a flat
+/// mesh, as `export --shape decompose` does). `None` for a flat hull's
+/// k-DOP or budget hull, which have no polytope to draw.
+fn group_volumes(
+    scene: &Scene,
+    kind: VolumeKind,
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
+    mesh: &dyn Fn() -> (Vec<Point3<f64>>, Vec<[u32; 3]>),
+) -> Result<(Vec<Volume>, String)> {
+    let tight = || fit::obb(points, hull, ObbMethod::Tight).expect("points");
+    Ok(match kind {
+        VolumeKind::Aabb => (
+            vec![Volume::Aabb(Aabb::from_points(points).expect("points"))],
+            "AABB".into(),
+        ),
+        VolumeKind::Obb(m) => (
+            vec![Volume::Obb(fit::obb(points, hull, m).expect("points"))],
+            format!("OBB ({m})"),
+        ),
+        VolumeKind::Sphere(m) => (
+            vec![Volume::Sphere(
+                fit::sphere_with_hull(points, hull, m).expect("points"),
+            )],
+            format!("sphere ({m})"),
+        ),
+        VolumeKind::Capsule | VolumeKind::Cylinder => {
+            let (_, cov) = covariance::of_points(points).expect("points");
+            let (pca, obb) = (covariance::principal_frame(&cov), tight());
+            let seeds: Vec<Vector3<f64>> = (0..3)
+                .flat_map(|i| [pca.column(i).into_owned(), obb.axis(i)])
+                .collect();
+            if kind == VolumeKind::Capsule {
+                let c = fit::capsule(points, &seeds).expect("points");
+                (vec![Volume::Capsule(c)], "capsule".into())
+            } else {
+                let c = fit::cylinder(points, &seeds).expect("points");
+                (vec![Volume::Cylinder(c)], "cylinder".into())
+            }
+        }
+        VolumeKind::Kdop(k) => {
+            let d = Kdop::new(points, k, Matrix3::identity()).expect("points");
+            let name = format!("{}-DOP", k.as_str());
+            (polytope(hull, d.vertices, d.faces), name)
+        }
+        VolumeKind::Hull(max) => {
+            let b = BudgetHull::new(hull, &tight(), max).expect("points");
+            let name = format!("hull (at most {max} vertices)");
+            (polytope(hull, b.vertices, b.faces), name)
+        }
+        VolumeKind::Decompose => {
+            let (vertices, triangles) = mesh();
+            match decompose(&vertices, &triangles, &DecomposeOptions::default()) {
+                Ok(d) => (
+                    d.parts
+                        .into_iter()
+                        .map(|p| Volume::Polytope(p.vertices, p.faces))
+                        .collect(),
+                    "convex parts".into(),
+                ),
+                Err(DecomposeError::Flat) => (vec![Volume::Obb(tight())], "convex parts".into()),
+                Err(e) => {
+                    return Err(Error::geometry(&scene.path, format!("decomposition: {e}")));
+                }
+            }
+        }
+    })
+}
+
+/// A polytope to draw, none for a flat hull's (no inside, no faces).
+fn polytope(hull: &ConvexHull, vertices: Vec<Point3<f64>>, faces: Vec<Vec<u32>>) -> Vec<Volume> {
+    if hull.dimension < 3 || faces.is_empty() {
+        return Vec::new();
+    }
+    vec![Volume::Polytope(vertices, faces)]
+}
+
+/// One mesh instance's vertices placed in the world, and its triangles.
+fn placed_mesh(inst: &MeshInstance) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
+    let g = &inst.geometry;
+    let vertices = g.positions.iter().map(|p| inst.to_world(p)).collect();
+    (vertices, g.triangles.clone())
 }
 
 /// The model (world frame, shaded) with the chosen volumes as wireframes and
@@ -56,7 +171,7 @@ pub fn model_picture(
     if mesh.triangles.is_empty() {
         return Err(Error::geometry(&scene.path, "no triangles to draw"));
     }
-    let groups: Vec<Vec<Point3<f64>>> = if per_mesh {
+    let groups: Vec<(Vec<Point3<f64>>, Option<&MeshInstance>)> = if per_mesh {
         scene
             .instances
             .iter()
@@ -64,50 +179,44 @@ pub fn model_picture(
             .map(|i| {
                 let mut pts = Vec::new();
                 instance_points(i, false, true, &mut pts);
-                pts
+                (pts, Some(i))
             })
             .collect()
     } else {
-        vec![scene.world_points(false)]
+        vec![(scene.world_points(false), None)]
     };
-    let mut picture = RenderScene::new();
-    picture.add_mesh(mesh);
     let mut layers: Vec<Vec<VolumeLayer>> = vec![Vec::new(); kinds.len()];
-    for points in &groups {
-        // The same volumes `bvtool fit` reports: OBBs and spheres from the hull.
+    for (points, inst) in &groups {
+        // The same volumes `bvtool fit` reports: most of them from the hull.
         let hull = if kinds.iter().any(|k| *k != VolumeKind::Aabb) {
             Some(ConvexHull::new(points).map_err(|e| Error::geometry(&scene.path, e.to_string()))?)
         } else {
             None
         };
+        let whole = || (mesh.vertices.clone(), mesh.triangles.clone());
+        let of_group = || inst.map_or_else(whole, placed_mesh);
         for (k, &kind) in kinds.iter().enumerate() {
-            let (volume, name) = match (kind, &hull) {
-                (VolumeKind::Aabb, _) => (
-                    Volume::Aabb(Aabb::from_points(points).expect("points")),
+            let (volumes, name) = match &hull {
+                Some(h) => group_volumes(scene, kind, points, h, &of_group)?,
+                None => (
+                    vec![Volume::Aabb(Aabb::from_points(points).expect("points"))],
                     "AABB".to_string(),
                 ),
-                (VolumeKind::Obb(m), Some(h)) => (
-                    Volume::Obb(fit::obb(points, h, m).expect("points")),
-                    format!("OBB ({m})"),
-                ),
-                (VolumeKind::Sphere(m), Some(h)) => (
-                    Volume::Sphere(fit::sphere_with_hull(points, h, m).expect("points")),
-                    format!("sphere ({m})"),
-                ),
-                (_, None) => unreachable!("the hull is built for every kind but the AABB"),
             };
             let label = if per_mesh {
                 format!("{name} of each mesh ({})", groups.len())
             } else {
                 name
             };
-            layers[k].push(VolumeLayer {
+            layers[k].extend(volumes.into_iter().map(|volume| VolumeLayer {
                 volume,
-                label,
+                label: label.clone(),
                 color: PALETTE[k % PALETTE.len()],
-            });
+            }));
         }
     }
+    let mut picture = RenderScene::new();
+    picture.add_mesh(mesh);
     picture.volumes = layers.into_iter().flatten().collect();
     render(&picture, opts)
 }

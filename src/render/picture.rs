@@ -3,7 +3,7 @@
 use super::camera::Camera;
 use super::canvas::{Canvas, Dash, TextSize};
 use super::raster::{PixelRect, draw_meshes};
-use super::scene::{Layout, RenderOptions, RenderScene, Rgb, Volume};
+use super::scene::{Layout, RIM_SEGMENTS, RenderOptions, RenderScene, Rgb, Volume, cylinder_rims};
 use crate::fit::Obb;
 use image::RgbImage;
 use nalgebra::{Point3, Vector3};
@@ -261,7 +261,9 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
 /// Per panel: the meshes are shaded with a depth buffer (see
 /// [`raster`](super::raster): Lambert headlight + ambient, two-sided), then
 /// every volume is drawn over them as an anti-aliased wireframe in its colour
-/// — boxes as their 12 edges, spheres as their silhouette circle — all edges
+/// — boxes as their 12 edges, spheres as their silhouette circle, capsules
+/// and cylinders as their outlines, convex polytopes as their edges — all
+/// edges
 /// solid and on top, hidden ones included, so a volume stays visible through
 /// the model; a volume whose outline coincides with an earlier one is dashed
 /// so that both stay visible. A legend (swatch + label per labelled mesh,
@@ -344,6 +346,64 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, d
             canvas.line(p, q, color, LINE_WIDTH, Dash::Solid);
             for end in [p, q] {
                 canvas.circle(end, 3.0 * LINE_WIDTH as f64, color, LINE_WIDTH, Dash::Solid);
+            }
+            return;
+        }
+        Volume::Capsule(c) => {
+            // In an orthographic view a capsule's outline is the projected
+            // segment's two end discs and their two common tangents.
+            let r = c.radius * cam.scale;
+            let [p, q] = [-1.0, 1.0].map(|s| cam.project(c.center + c.axis * (s * c.half_length)));
+            for end in [p, q] {
+                canvas.circle(end, r, color, LINE_WIDTH, dash);
+            }
+            let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+            let len = dx.hypot(dy);
+            if len > 1e-9 {
+                let (nx, ny) = (-dy / len * r, dx / len * r);
+                for s in [-1.0, 1.0] {
+                    let off = (s * nx, s * ny);
+                    let a = (p.0 + off.0, p.1 + off.1);
+                    let b = (q.0 + off.0, q.1 + off.1);
+                    canvas.line(a, b, color, LINE_WIDTH, dash);
+                }
+            }
+            return;
+        }
+        Volume::Cylinder(c) => {
+            // Both rims, and the two generators at ±(axis × view direction),
+            // where the side turns away from the viewer.
+            let rims: Vec<(f64, f64)> = cylinder_rims(c)
+                .into_iter()
+                .map(|p| cam.project(p))
+                .collect();
+            for rim in rims.chunks(RIM_SEGMENTS) {
+                for k in 0..rim.len() {
+                    canvas.line(rim[k], rim[(k + 1) % rim.len()], color, LINE_WIDTH, dash);
+                }
+            }
+            let side = c.axis.cross(&cam.forward());
+            if side.norm() > 1e-9 {
+                let side = side.normalize() * c.radius;
+                for s in [-1.0, 1.0] {
+                    let [p, q] = [-1.0, 1.0]
+                        .map(|t| cam.project(c.center + c.axis * (t * c.half_height) + side * s));
+                    canvas.line(p, q, color, LINE_WIDTH, dash);
+                }
+            }
+            return;
+        }
+        Volume::Polytope(vertices, faces) => {
+            let mut edges: Vec<(u32, u32)> = faces
+                .iter()
+                .flat_map(|f| (0..f.len()).map(move |k| (f[k], f[(k + 1) % f.len()])))
+                .map(|(a, b)| (a.min(b), a.max(b)))
+                .collect();
+            edges.sort_unstable();
+            edges.dedup();
+            for (a, b) in edges {
+                let (a, b) = (vertices[a as usize], vertices[b as usize]);
+                canvas.line(cam.project(a), cam.project(b), color, LINE_WIDTH, dash);
             }
             return;
         }

@@ -1,8 +1,8 @@
 //! What a picture shows: meshes, bounding volumes, and how to look at them.
 
-use crate::fit::{Aabb, Obb, Sphere};
+use crate::fit::{Aabb, Capsule, Cylinder, Obb, Sphere};
 use crate::mesh::TriMesh;
-use nalgebra::Point3;
+use nalgebra::{Point3, Vector3};
 use std::collections::BTreeSet;
 
 use super::camera::{UpAxis, View};
@@ -50,8 +50,12 @@ pub struct MeshLayer {
     pub label: Option<String>,
 }
 
+/// Segments of a cylinder's rim drawn as a polygon (and sampled to fit the
+/// camera around it).
+pub const RIM_SEGMENTS: usize = 64;
+
 /// A bounding volume drawn as a wireframe.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Volume {
     /// Drawn as its 12 edges.
     Aabb(Aabb),
@@ -63,6 +67,37 @@ pub enum Volume {
     /// A segment between two points (e.g. the closest points of two
     /// meshes), drawn as a line with a dot at each end.
     Segment(Point3<f64>, Point3<f64>),
+    /// Drawn as its silhouette: the circles of its two end spheres and the
+    /// two lines tangent to both.
+    Capsule(Capsule),
+    /// Drawn as its two rims and the two lines along its silhouette.
+    Cylinder(Cylinder),
+    /// A convex polytope (k-DOP, hull, convex part), drawn as its edges:
+    /// vertices and faces (convex polygons of vertex indices).
+    Polytope(Vec<Point3<f64>>, Vec<Vec<u32>>),
+}
+
+/// The points of a cylinder's two rims, [`RIM_SEGMENTS`] each (bottom rim
+/// first).
+pub(crate) fn cylinder_rims(c: &Cylinder) -> Vec<Point3<f64>> {
+    let a = c.axis.normalize();
+    let u = a
+        .cross(&if a.x.abs() < 0.9 {
+            Vector3::x()
+        } else {
+            Vector3::y()
+        })
+        .normalize();
+    let v = a.cross(&u);
+    [-c.half_height, c.half_height]
+        .into_iter()
+        .flat_map(|h| {
+            (0..RIM_SEGMENTS).map(move |k| {
+                let t = std::f64::consts::TAU * k as f64 / RIM_SEGMENTS as f64;
+                c.center + a * h + (u * t.cos() + v * t.sin()) * c.radius
+            })
+        })
+        .collect()
 }
 
 impl Volume {
@@ -77,6 +112,11 @@ impl Volume {
             Volume::Obb(b) => b.corners().map(|c| (c, 0.0)).to_vec(),
             Volume::Sphere(s) => vec![(s.center, s.radius)],
             Volume::Segment(p, q) => vec![(*p, 0.0), (*q, 0.0)],
+            Volume::Capsule(c) => [-1.0, 1.0]
+                .map(|s| (c.center + c.axis * (s * c.half_length), c.radius))
+                .to_vec(),
+            Volume::Cylinder(c) => cylinder_rims(c).into_iter().map(|p| (p, 0.0)).collect(),
+            Volume::Polytope(v, _) => v.iter().map(|p| (*p, 0.0)).collect(),
         }
     }
 }

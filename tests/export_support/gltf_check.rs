@@ -126,8 +126,8 @@ pub enum Kind {
         half: f64,
         radius: f64,
     },
-    /// The convex mesh's vertices (the collider is their hull).
-    Convex(Vec<Point3<f64>>),
+    /// The convex mesh's vertices' hull (the collider), built once.
+    Convex(bvtool::fit::ConvexHull),
 }
 
 /// A collider node of the default scene.
@@ -222,7 +222,7 @@ pub fn colliders(o: &Out) -> Vec<Collider> {
                         .map(|q| Point3::new(q[0] as f64, q[1] as f64, q[2] as f64)),
                 );
             }
-            Kind::Convex(pts)
+            Kind::Convex(bvtool::fit::ConvexHull::new(&pts).unwrap())
         };
         out.push(Collider {
             name,
@@ -251,7 +251,7 @@ pub fn holds(c: &Collider, p: &Point3<f64>) -> bool {
         Kind::Sphere(r) => q.coords.norm() <= *r,
         Kind::Capsule { half, radius } => to_y_segment(&q, *half) <= *radius,
         Kind::Cylinder { half, radius } => q.y.abs() <= *half && q.x.hypot(q.z) <= *radius,
-        Kind::Convex(v) => bvtool::fit::ConvexHull::new(v).unwrap().contains(&q),
+        Kind::Convex(h) => h.contains(&q),
     }
 }
 

@@ -4,6 +4,7 @@
 //! to f32 matters.
 #![allow(dead_code)]
 
+pub mod bin_check;
 pub mod gltf_check;
 pub mod schema;
 

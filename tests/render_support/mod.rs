@@ -3,8 +3,9 @@
 #![allow(dead_code)]
 
 use bvtool::render::{Camera, Rgb};
+use bvtool::{TriMesh, TriangleSource};
 use image::RgbImage;
-use nalgebra::Point3;
+use nalgebra::{Point3, Rotation3, Vector3};
 
 /// The background of the default options.
 pub const WHITE: Rgb = [255, 255, 255];
@@ -22,6 +23,19 @@ pub fn close(a: Rgb, b: Rgb, tol: i32) -> bool {
 pub fn colour_near(img: &RgbImage, (x, y): (f64, f64), r: i64, c: Rgb) -> bool {
     let (x, y) = (x.floor() as i64, y.floor() as i64);
     (-r..=r).any(|dy| (-r..=r).any(|dx| px(img, x + dx, y + dy).is_some_and(|p| close(p, c, 2))))
+}
+
+/// Whether a pixel point lies within `margin` pixels of the bounding box
+/// of `pts`.
+pub fn near_bounds(pts: &[(f64, f64)], margin: f64) -> impl Fn((f64, f64)) -> bool {
+    let (lo, hi) = pts
+        .iter()
+        .fold(((f64::MAX, f64::MAX), (f64::MIN, f64::MIN)), |(l, h), c| {
+            ((l.0.min(c.0), l.1.min(c.1)), (h.0.max(c.0), h.1.max(c.1)))
+        });
+    move |q| {
+        q.0 >= lo.0 - margin && q.0 <= hi.0 + margin && q.1 >= lo.1 - margin && q.1 <= hi.1 + margin
+    }
 }
 
 pub fn dist_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
@@ -99,4 +113,42 @@ pub fn silhouette_outside(img: &RgbImage, cam: &Camera, corners: &[Point3<f64>])
         }
     }
     (worst, drawn)
+}
+
+/// A UV-sphere stretched to an ellipsoid with semi-axes `radii`, rotated and
+/// moved, so that no box edge is axis-aligned with it.
+pub fn ellipsoid(radii: Vector3<f64>, rot: Rotation3<f64>, at: Vector3<f64>) -> TriMesh {
+    let (n_lat, n_lon) = (12u32, 20u32);
+    let mut vertices = Vec::new();
+    for i in 0..=n_lat {
+        let th = std::f64::consts::PI * i as f64 / n_lat as f64;
+        for j in 0..n_lon {
+            let ph = 2.0 * std::f64::consts::PI * j as f64 / n_lon as f64;
+            let p = Vector3::new(th.sin() * ph.cos(), th.cos(), th.sin() * ph.sin());
+            vertices.push(Point3::from(rot * p.component_mul(&radii) + at));
+        }
+    }
+    let mut triangles = Vec::new();
+    for i in 0..n_lat {
+        for j in 0..n_lon {
+            let a = i * n_lon + j;
+            let b = i * n_lon + (j + 1) % n_lon;
+            let (c, d) = (a + n_lon, b + n_lon);
+            triangles.push([a, b, d]);
+            triangles.push([a, d, c]);
+        }
+    }
+    with_sources(vertices, triangles)
+}
+
+/// A mesh whose triangles are numbered in order.
+pub fn with_sources(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
+    let sources = (0..triangles.len() as u32)
+        .map(|triangle| TriangleSource::unplaced(0, triangle))
+        .collect();
+    TriMesh {
+        vertices,
+        triangles,
+        sources,
+    }
 }

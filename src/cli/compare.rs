@@ -3,6 +3,7 @@
 use super::batch::{self, Files};
 use super::output::{Outcome, wrote};
 use bvtool::load::LoadOptions;
+use bvtool::render::chart::Bar;
 use bvtool::render::{bar_chart, save_png};
 use bvtool::report::compare::{CompareOptions, Comparison};
 use std::path::PathBuf;
@@ -52,7 +53,18 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     };
     let results = batch::process(&files, opts, |f, s| Comparison::new(f, s, &copts));
     if let Some(path) = &args.plot {
-        let groups: Vec<_> = results.iter().flatten().map(Comparison::bars).collect();
+        let groups: Vec<(String, Vec<Bar>)> = results
+            .iter()
+            .flatten()
+            .map(|c| {
+                let (name, bars) = c.bars();
+                let bars = bars
+                    .into_iter()
+                    .map(|(kind, value, note)| Bar { kind, value, note })
+                    .collect();
+                (name, bars)
+            })
+            .collect();
         let height =
             (120 + groups.iter().map(|g| g.1.len() * 22 + 16).sum::<usize>()).min(8000) as u32;
         let image = bar_chart(

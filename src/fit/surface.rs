@@ -106,6 +106,12 @@ impl Surface {
         }
     }
 
+    /// Whether the shape is its covering polytope (its projection the
+    /// identity on the triangles).
+    pub fn is_polytope(&self) -> bool {
+        matches!(self.round, Round::None)
+    }
+
     /// The nearest point of the shape to `x` (`x` itself inside it).
     pub fn project(&self, x: &Point3<f64>) -> Point3<f64> {
         // The nearest point of the ball of radius r about `c` to `x`.

@@ -182,8 +182,7 @@ pub fn air(tree: &AabbTree, surfaces: &[Surface], opts: &AirOptions) -> Air {
             keep((d, cell), &mut lower, &mut samples, &mut heap);
         }
     }
-    loop {
-        let Some(top) = heap.peek() else { break };
+    while let Some(top) = heap.peek() {
         if top.upper <= lower + opts.tolerance || samples >= opts.max_samples {
             break;
         }

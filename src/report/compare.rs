@@ -494,7 +494,7 @@ fn fit_all(
             surfaces: vec![Surface::polytope(&k.vertices, &k.faces)],
         });
     }
-    for (method, max) in [("≤ 255", 255), ("≤ 64", 64)] {
+    for (method, max) in [("max 255", 255), ("max 64", 64)] {
         let (b, ms) = timed(|| BudgetHull::new(hull, &tight, max).expect("points are not empty"));
         out.push(Fitted {
             kind: "hull",

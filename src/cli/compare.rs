@@ -10,9 +10,18 @@ use std::path::PathBuf;
 
 /// Compare how tight each bounding volume is and what it costs.
 ///
-/// Per model: volume and surface area of the AABB, every OBB method and every
-/// sphere method, each as a ratio to the convex hull's volume (the least any
-/// convex volume can have), with its fit time; the AABB under N random
+/// Per model, every shape side by side: the AABB, every OBB method, every
+/// sphere method, the capsule, the cylinder, the 26-DOP (mesh frame and the
+/// tight OBB's frame), the convex hull under 255 and 64 vertices, and the
+/// convex decomposition (its volume the sum of its parts', overlaps counted
+/// twice) — and the engines' own rules beside them: Godot's sphere, capsule
+/// and cylinder from the AABB (which may leave vertices outside), Unreal's
+/// capsule axis and the least-squares capsule (made to contain). For each:
+/// volume and surface area, the ratio to the convex hull's volume (the
+/// least any convex volume can have), the air — the largest distance from
+/// its surface to the mesh, shown as `air +bound` (the true figure is at
+/// least air and at most air + bound, in model units) — the model vertices
+/// it leaves outside, and its fit time. Then the AABB under N random
 /// rotations against the rotation-invariant tight OBB (mean, worst, best) —
 /// what an AABB costs once the object turns; and the OBB tree against an
 /// AABB tree of the same split: total box volume per level, and box and
@@ -35,7 +44,9 @@ pub struct Args {
     /// time line of the report says how much).
     #[arg(long)]
     no_tree: bool,
-    /// Also draw a bar chart of the volume ratios to this PNG.
+    /// Also draw a bar chart of the volume ratios to this PNG: one bar per
+    /// volume, coloured by shape, labelled with its method, air and the
+    /// vertices it leaves outside.
     #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     plot: Option<PathBuf>,
     /// Print one JSON document `{"files": [...]}`.

@@ -380,8 +380,9 @@ fn search_axis(
     best.1
 }
 
-/// Two unit directions across `a`, orthogonal to it and to each other.
-fn across(a: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+/// Two unit directions across `a`, orthogonal to it and to each other
+/// (`(u, v, a)` is right-handed).
+pub(crate) fn across(a: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     let helper = if a.x.abs() < 0.9 {
         Vector3::x()
     } else {

@@ -18,6 +18,8 @@
 //!   lengthens a distance, so points of `∂P` within `ρ` of a sample project
 //!   within `ρ` of the sample's projection.
 
+use super::polytope::Polytope;
+use super::round::across;
 use super::{Aabb, Capsule, Cylinder, Obb, Sphere};
 use nalgebra::{Matrix3, Point3, Vector3};
 
@@ -45,15 +47,12 @@ impl Surface {
     /// of vertex indices, as k-DOPs, budget hulls and decomposition parts
     /// hold them), fan-triangulated.
     pub fn polytope(vertices: &[Point3<f64>], faces: &[Vec<u32>]) -> Surface {
-        let triangles = faces
+        let polygons: Vec<Vec<Point3<f64>>> = faces
             .iter()
-            .flat_map(|f| {
-                let p = |k: usize| vertices[f[k] as usize];
-                (1..f.len().saturating_sub(1)).map(move |k| [p(0), p(k), p(k + 1)])
-            })
+            .map(|f| f.iter().map(|&i| vertices[i as usize]).collect())
             .collect();
         Surface {
-            triangles,
+            triangles: fan(polygons.iter().map(Vec::as_slice)),
             round: Round::None,
         }
     }
@@ -82,27 +81,33 @@ impl Surface {
 
     /// A capsule, searched from the box of its axis frame around it.
     pub fn capsule(c: &Capsule) -> Surface {
-        let r = c.radius;
-        Surface {
-            triangles: box_triangles(
-                &c.center,
-                &frame(&c.axis),
-                &Vector3::new(r, r, c.half_length + r),
-            ),
-            round: Round::Capsule(*c),
-        }
+        let reach = c.half_length + c.radius;
+        Surface::about_axis(&c.center, &c.axis, c.radius, reach, Round::Capsule(*c))
     }
 
     /// A cylinder, searched from the box of its axis frame around it.
     pub fn cylinder(c: &Cylinder) -> Surface {
-        let r = c.radius;
+        let reach = c.half_height;
+        Surface::about_axis(&c.center, &c.axis, c.radius, reach, Round::Cylinder(*c))
+    }
+
+    /// A round shape about an axis, within `radius` of it and `reach` along
+    /// it from `center`, searched from that box.
+    fn about_axis(
+        center: &Point3<f64>,
+        axis: &Vector3<f64>,
+        radius: f64,
+        reach: f64,
+        round: Round,
+    ) -> Surface {
+        let (u, v) = across(axis);
         Surface {
             triangles: box_triangles(
-                &c.center,
-                &frame(&c.axis),
-                &Vector3::new(r, r, c.half_height),
+                center,
+                &Matrix3::from_columns(&[u, v, *axis]),
+                &Vector3::new(radius, radius, reach),
             ),
-            round: Round::Cylinder(*c),
+            round,
         }
     }
 
@@ -141,43 +146,28 @@ impl Surface {
     }
 }
 
-/// A right-handed orthonormal frame whose third axis is `a` (unit).
-fn frame(a: &Vector3<f64>) -> Matrix3<f64> {
-    let helper = if a.x.abs() < 0.9 {
-        Vector3::x()
-    } else {
-        Vector3::y()
-    };
-    let u = a.cross(&helper).normalize();
-    let v = a.cross(&u);
-    Matrix3::from_columns(&[u, v, *a])
-}
-
-/// The 12 triangles of the box about `center` with the given axes
-/// (columns) and half extents.
+/// The triangles of the box about `center` with the given axes (columns,
+/// right-handed) and half extents.
 fn box_triangles(
     center: &Point3<f64>,
     axes: &Matrix3<f64>,
     half: &Vector3<f64>,
 ) -> Vec<[Point3<f64>; 3]> {
-    let corner = |i: usize| {
-        let s = |bit: usize, k: usize| if i & bit == 0 { -half[k] } else { half[k] };
-        center + axes.column(0) * s(1, 0) + axes.column(1) * s(2, 1) + axes.column(2) * s(4, 2)
-    };
-    let quads: [[usize; 4]; 6] = [
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-    ];
-    quads
-        .iter()
-        .flat_map(|q| {
-            let c = q.map(corner);
-            [[c[0], c[1], c[2]], [c[0], c[2], c[3]]]
-        })
+    let axes = [axes.column(0), axes.column(1), axes.column(2)].map(|c| c.into_owned());
+    let at = |i: usize| axes[i].dot(&center.coords);
+    let b = Polytope::slab_box(
+        &axes,
+        std::array::from_fn(|i| at(i) - half[i]),
+        std::array::from_fn(|i| at(i) + half[i]),
+        center.coords.amax() + half.amax(),
+    );
+    fan(b.faces.iter().map(|f| f.as_slice()))
+}
+
+/// Convex polygons split into triangles, fanned from their first corner.
+fn fan<'a>(polygons: impl Iterator<Item = &'a [Point3<f64>]>) -> Vec<[Point3<f64>; 3]> {
+    polygons
+        .flat_map(|f| (1..f.len().saturating_sub(1)).map(move |k| [f[0], f[k], f[k + 1]]))
         .collect()
 }
 

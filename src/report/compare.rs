@@ -400,72 +400,85 @@ fn fit_all(
     let hv = &hull.vertices;
     let outside =
         |inside: &dyn Fn(&Point3<f64>) -> bool| Some(points.iter().filter(|p| !inside(p)).count());
+    // A row of one simple shape: (kind, method, source), (volume, area),
+    // its containment test, its surface, its fit time.
+    let row = |name: (&'static str, &'static str, &'static str),
+               (volume, surface_area): (f64, f64),
+               inside: &dyn Fn(&Point3<f64>) -> bool,
+               surface: Surface,
+               fit_ms: f64| Fitted {
+        kind: name.0,
+        method: name.1,
+        source: name.2,
+        volume,
+        surface_area,
+        outside: outside(inside),
+        fit_ms,
+        surfaces: vec![surface],
+    };
+    let sphere_row = |method, source, s: &Sphere, ms| {
+        let measures = (s.volume(), s.surface_area());
+        let inside = |p: &Point3<f64>| s.contains(p, 0.0);
+        row(
+            ("sphere", method, source),
+            measures,
+            &inside,
+            Surface::sphere(s),
+            ms,
+        )
+    };
+    let capsule_row = |method, source, c: &Capsule, ms| {
+        let measures = (c.volume(), c.surface_area());
+        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
+        row(
+            ("capsule", method, source),
+            measures,
+            &inside,
+            Surface::capsule(c),
+            ms,
+        )
+    };
+    let cylinder_row = |method, source, c: &Cylinder, ms| {
+        let measures = (c.volume(), c.surface_area());
+        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
+        row(
+            ("cylinder", method, source),
+            measures,
+            &inside,
+            Surface::cylinder(c),
+            ms,
+        )
+    };
     let mut out = Vec::new();
     let (aabb, aabb_ms) = timed(|| Aabb::from_points(points));
     let aabb = aabb.ok_or_else(|| Error::geometry(path, "no triangles to bound"))?;
-    out.push(Fitted {
-        kind: "aabb",
-        method: "min/max",
-        source: "bvtool",
-        volume: aabb.volume(),
-        surface_area: aabb.surface_area(),
-        outside: outside(&|p| aabb.contains(p, 0.0)),
-        fit_ms: aabb_ms,
-        surfaces: vec![Surface::aabb(&aabb)],
-    });
+    out.push(row(
+        ("aabb", "min/max", "bvtool"),
+        (aabb.volume(), aabb.surface_area()),
+        &|p| aabb.contains(p, 0.0),
+        Surface::aabb(&aabb),
+        aabb_ms,
+    ));
     let mut tight = None;
     for &m in ObbMethod::ALL {
         let (b, ms) = timed(|| fit::obb(points, hull, m).expect("points are not empty"));
         if m == ObbMethod::Tight {
             tight = Some(b);
         }
-        out.push(Fitted {
-            kind: "obb",
-            method: m.as_str(),
-            source: "bvtool",
-            volume: b.volume(),
-            surface_area: b.surface_area(),
-            outside: outside(&|p| b.contains(p, 0.0)),
-            fit_ms: ms,
-            surfaces: vec![Surface::obb(&b)],
-        });
+        out.push(row(
+            ("obb", m.as_str(), "bvtool"),
+            (b.volume(), b.surface_area()),
+            &|p| b.contains(p, 0.0),
+            Surface::obb(&b),
+            ms,
+        ));
     }
     let tight = tight.expect("ObbMethod::ALL has tight");
-    let sphere_row = |kind, method, source, s: &Sphere, ms| Fitted {
-        kind,
-        method,
-        source,
-        volume: s.volume(),
-        surface_area: s.surface_area(),
-        outside: outside(&|p| s.contains(p, 0.0)),
-        fit_ms: ms,
-        surfaces: vec![Surface::sphere(s)],
-    };
     for &m in SphereMethod::ALL {
         let (s, ms) =
             timed(|| fit::sphere_with_hull(points, hull, m).expect("points are not empty"));
-        out.push(sphere_row("sphere", m.as_str(), "bvtool", &s, ms));
+        out.push(sphere_row(m.as_str(), "bvtool", &s, ms));
     }
-    let capsule_row = |method, source, c: &Capsule, ms| Fitted {
-        kind: "capsule",
-        method,
-        source,
-        volume: c.volume(),
-        surface_area: c.surface_area(),
-        outside: outside(&|p| c.contains(p, 0.0)),
-        fit_ms: ms,
-        surfaces: vec![Surface::capsule(c)],
-    };
-    let cylinder_row = |method, source, c: &Cylinder, ms| Fitted {
-        kind: "cylinder",
-        method,
-        source,
-        volume: c.volume(),
-        surface_area: c.surface_area(),
-        outside: outside(&|p| c.contains(p, 0.0)),
-        fit_ms: ms,
-        surfaces: vec![Surface::cylinder(c)],
-    };
     // Axes searched from the PCA frame's and the tight OBB's, as `fit`.
     let (mean, cov) = covariance::of_points(points).expect("points are not empty");
     let pca = covariance::principal_frame(&cov);
@@ -554,7 +567,7 @@ fn fit_all(
     }
     // The engines' rules.
     let (s, ms) = timed(|| reference::godot_sphere(&aabb));
-    out.push(sphere_row("sphere", "aabb rule", "godot", &s, ms + aabb_ms));
+    out.push(sphere_row("aabb rule", "godot", &s, ms + aabb_ms));
     let (c, ms) = timed(|| reference::godot_capsule(&aabb));
     out.push(capsule_row("aabb rule", "godot", &c, ms + aabb_ms));
     let (c, ms) = timed(|| reference::godot_cylinder(&aabb));

@@ -2,6 +2,7 @@
 //! 1024×768 (one view and the grid), and the bar chart.
 
 use bvtool::fit::{Aabb, Obb, Sphere, covariance};
+use bvtool::render::chart::Bar;
 use bvtool::render::{Layout, RenderOptions, RenderScene, View, Volume, bar_chart, render};
 use bvtool::{TriMesh, TriangleSource};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -67,14 +68,14 @@ fn bench(c: &mut Criterion) {
     c.bench_function("render grid 1024x768 24k tris", |b| {
         b.iter(|| render(black_box(&scene), &grid).unwrap())
     });
-    let groups: Vec<(String, Vec<(String, f64)>)> = (0..10)
+    let groups: Vec<(String, Vec<Bar>)> = (0..10)
         .map(|g| {
             (
                 format!("model-{g}"),
                 vec![
-                    ("AABB".into(), 1.5 + g as f64 * 0.1),
-                    ("OBB".into(), 1.2),
-                    ("sphere".into(), 3.0),
+                    Bar::new("AABB", 1.5 + g as f64 * 0.1),
+                    Bar::new("OBB", 1.2),
+                    Bar::new("sphere", 3.0),
                 ],
             )
         })

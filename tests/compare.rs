@@ -34,28 +34,88 @@ fn cube_volumes_and_the_aabb_under_rotation_are_bounded_exactly() {
     };
     let c = Comparison::new("cube", &cube(), &opts).unwrap();
     assert!((c.hull_volume - 1.0).abs() < 1e-12);
+    let tol = c.air_tolerance;
+    assert!((tol - 1e-3 * 3f64.sqrt()).abs() < 1e-12);
     for v in &c.volumes {
         let ratio = v.hull_ratio.unwrap();
-        match (v.kind, v.method) {
-            // Every box of an axis-aligned cube is the cube itself.
-            ("aabb", _) | ("obb", _) => assert!(
-                (ratio - 1.0).abs() < 1e-9,
-                "{} {}: {ratio}",
-                v.kind,
-                v.method
-            ),
-            // The minimum sphere has radius √3/2.
-            ("sphere", "exact") => {
+        let what = format!("{} {} {}", v.source, v.kind, v.method);
+        // The search reaches its tolerance, or spends its sample budget
+        // (a round shape whose farthest points form a line, as the
+        // cylinder's four edges here).
+        assert!(
+            v.air.bound <= tol * 1.01 || v.air.samples >= 100_000,
+            "{what}: {:?}",
+            v.air
+        );
+        // The true air lies in [air, air + bound].
+        let air_is = |truth: f64| {
+            assert!(
+                v.air.air <= truth + 1e-12 && truth <= v.air.air + v.air.bound + 1e-12,
+                "{what}: {truth} vs {:?}",
+                v.air
+            )
+        };
+        match (v.source, v.kind, v.method) {
+            // Every box, k-DOP and hull of an axis-aligned cube is the cube
+            // itself: no air, and nothing outside.
+            ("bvtool", "aabb" | "obb" | "kdop26" | "hull", _) => {
+                assert!((ratio - 1.0).abs() < 1e-9, "{what}: {ratio}");
+                // (up to the rounding of a fitted frame)
+                assert!(v.air.air + v.air.bound <= 1e-12, "{what}: {:?}", v.air);
+                assert_eq!(v.outside, Some(0), "{what}");
+            }
+            // The minimum sphere has radius √3/2; its farthest points from
+            // the cube are over the face centres, √3/2 − 1/2 away.
+            ("bvtool", "sphere", "exact") => {
                 let expected = 4.0 / 3.0 * std::f64::consts::PI * (3f64.sqrt() / 2.0).powi(3);
                 assert!((v.volume - expected).abs() < 1e-9 * expected);
+                air_is(3f64.sqrt() / 2.0 - 0.5);
             }
-            _ => assert!(
-                ratio >= 2.72,
-                "{} {}: a sphere holds at least the minimum's volume",
-                v.kind,
-                v.method
-            ),
+            ("bvtool", "sphere", _) => assert!(ratio >= 2.72, "{what}: at least the minimum"),
+            // The least cylinder of a cube (radius √½ about an axis through
+            // two face centres, or about a diagonal) — its air is at least
+            // the gap between a circle of radius √½ and its inscribed
+            // square's sides, √½ − ½, found here along the axis's edges.
+            ("bvtool", "cylinder", _) => {
+                assert_eq!(v.outside, Some(0), "{what}");
+                assert!(
+                    v.air.air + v.air.bound >= 0.5f64.sqrt() - 0.5 - 1e-12,
+                    "{what}"
+                );
+            }
+            // Godot's sphere (radius half the side) leaves every corner
+            // outside; its points farthest from the cube's faces lie on the
+            // diagonals, (1 − 1/√3)/2 inside.
+            ("godot", "sphere", _) => {
+                assert_eq!(v.outside, Some(8), "{what}");
+                air_is(0.5 * (1.0 - 1.0 / 3f64.sqrt()));
+            }
+            // Godot's capsule of a cube is that same ball (radius 1/2, no
+            // segment) and its cylinder (along X, radius 1/2) misses the
+            // corners too.
+            ("godot", "capsule" | "cylinder", _) => assert_eq!(v.outside, Some(8), "{what}"),
+            // Every other fit contains every vertex.
+            _ => assert_eq!(v.outside, Some(0), "{what}"),
         }
+    }
+    let names: Vec<String> = c
+        .volumes
+        .iter()
+        .map(|v| format!("{} {}", v.source, v.kind))
+        .collect();
+    for want in [
+        "bvtool capsule",
+        "bvtool cylinder",
+        "bvtool kdop26",
+        "bvtool hull",
+        "bvtool decomposition",
+        "godot sphere",
+        "godot capsule",
+        "godot cylinder",
+        "unreal capsule",
+        "gte capsule",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want} missing: {names:?}");
     }
     // A rotated unit cube's AABB has each extent between 1 and √3.
     let r = &c.aabb_under_rotation;

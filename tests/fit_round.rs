@@ -9,6 +9,7 @@
 
 mod common;
 
+use bvtool::fit::reference::{least_squares_capsule, unreal_capsule};
 use bvtool::fit::{ConvexHull, Sphere, capsule, cylinder};
 use nalgebra::{Point3, Vector3};
 
@@ -162,39 +163,6 @@ fn cli_reports_capsule_and_cylinder() {
     assert_eq!(seg.len(), 2);
 }
 
-/// A capsule of fixed axis line (through `through`, along the unit `axis`)
-/// containing `points`: radius the largest distance from the line, cap
-/// centres as close as that radius allows. The reference fits: the
-/// least-squares capsule (GTE's `ContCapsule3`: the line through the mean
-/// along the principal axis) and [`unreal_capsule`].
-fn capsule_on_line(points: &[Point3<f64>], through: &Point3<f64>, axis: &Vector3<f64>) -> f64 {
-    let (radial, axial): (Vec<f64>, Vec<f64>) = points
-        .iter()
-        .map(|p| {
-            let d = p - through;
-            let t = d.dot(axis);
-            ((d - axis * t).norm(), t)
-        })
-        .unzip();
-    let r = radial.iter().copied().fold(0.0, f64::max);
-    let (mut top, mut bottom) = (f64::NEG_INFINITY, f64::INFINITY);
-    for (rho, t) in radial.iter().zip(&axial) {
-        let s = (r * r - rho * rho).max(0.0).sqrt();
-        top = top.max(t - s);
-        bottom = bottom.min(t + s);
-    }
-    std::f64::consts::PI * r * r * ((top - bottom).max(0.0) + 4.0 / 3.0 * r)
-}
-
-/// Unreal's capsule rule made to contain every vertex: the axis along the
-/// bounding box's longest side, through its centre.
-fn unreal_capsule(points: &[Point3<f64>]) -> f64 {
-    let b = bvtool::fit::Aabb::from_points(points).unwrap();
-    let size = b.max - b.min;
-    let k = size.imax();
-    capsule_on_line(points, &b.center(), &Vector3::ith(k, 1.0))
-}
-
 /// Every valid corpus model: every world vertex inside both shapes; the
 /// cylinder at most trimesh's `minimum_cylinder` volume on the three models
 /// the issue measured it on; the capsule (searched as `bvtool fit` does,
@@ -230,12 +198,15 @@ fn corpus_models() {
         // vertices; the least-squares axis comes from all the points.
         let hull = ConvexHull::new(points).map_or_else(|_| points.clone(), |h| h.vertices);
         let ours = capsule(&hull, &seeds).unwrap().volume();
-        let ls = capsule_on_line(
+        // The reference rules (`fit::reference`), made to contain.
+        let ls = least_squares_capsule(
             &hull,
             &bvtool::fit::covariance::of_points(points).unwrap().0,
             &pca.column(0).into_owned(),
-        );
-        let unreal = unreal_capsule(&hull);
+        )
+        .unwrap()
+        .volume();
+        let unreal = unreal_capsule(&hull).unwrap().volume();
         // Ours is grown by its rounding margin: a hair of slack, relative
         // and (for flat or collinear points, volume 0) absolute.
         let b = bvtool::fit::Aabb::from_points(points).unwrap();

@@ -1,6 +1,7 @@
 //! The bar chart measured in pixels: each bar's coloured run is its value
 //! times one common scale.
 
+use bvtool::render::chart::Bar;
 use bvtool::render::{PALETTE, bar_chart};
 use image::RgbImage;
 
@@ -47,14 +48,14 @@ fn bars(img: &RgbImage, c: [u8; 3], start: u32) -> Vec<(u32, u32)> {
 fn bar_lengths_are_proportional_to_values() {
     let kinds = ["AABB", "OBB (tight)", "sphere (exact)"];
     let values = [[2.31, 1.62, 3.9], [1.8, 1.41, 4.52], [1.05, 0.37, 2.2]];
-    let groups: Vec<(String, Vec<(String, f64)>)> = values
+    let groups: Vec<(String, Vec<Bar>)> = values
         .iter()
         .enumerate()
         .map(|(g, vs)| {
             let bars = kinds
                 .iter()
                 .zip(vs)
-                .map(|(k, v)| (k.to_string(), *v))
+                .map(|(k, v)| Bar::new(*k, *v))
                 .collect();
             (format!("model-{g}.glb"), bars)
         })
@@ -94,7 +95,13 @@ fn chart_is_deterministic_and_tolerates_odd_input() {
     let groups = vec![
         (
             "a".to_string(),
-            vec![("x".to_string(), f64::NAN), ("y".to_string(), -1.0)],
+            vec![
+                Bar::new("x", f64::NAN),
+                Bar {
+                    note: "a note".into(),
+                    ..Bar::new("y", -1.0)
+                },
+            ],
         ),
         ("b".to_string(), vec![]),
     ];

@@ -3,15 +3,25 @@
 use super::batch::{self, Files};
 use super::output::{Outcome, wrote};
 use bvtool::load::LoadOptions;
+use bvtool::render::chart::Bar;
 use bvtool::render::{bar_chart, save_png};
 use bvtool::report::compare::{CompareOptions, Comparison};
 use std::path::PathBuf;
 
 /// Compare how tight each bounding volume is and what it costs.
 ///
-/// Per model: volume and surface area of the AABB, every OBB method and every
-/// sphere method, each as a ratio to the convex hull's volume (the least any
-/// convex volume can have), with its fit time; the AABB under N random
+/// Per model, every shape side by side: the AABB, every OBB method, every
+/// sphere method, the capsule, the cylinder, the 26-DOP (mesh frame and the
+/// tight OBB's frame), the convex hull under 255 and 64 vertices, and the
+/// convex decomposition (its volume the sum of its parts', overlaps counted
+/// twice) — and the engines' own rules beside them: Godot's sphere, capsule
+/// and cylinder from the AABB (which may leave vertices outside), Unreal's
+/// capsule axis and the least-squares capsule (made to contain). For each:
+/// volume and surface area, the ratio to the convex hull's volume (the
+/// least any convex volume can have), the air — the largest distance from
+/// its surface to the mesh, shown as `air +bound` (the true figure is at
+/// least air and at most air + bound, in model units) — the model vertices
+/// it leaves outside, and its fit time. Then the AABB under N random
 /// rotations against the rotation-invariant tight OBB (mean, worst, best) —
 /// what an AABB costs once the object turns; and the OBB tree against an
 /// AABB tree of the same split: total box volume per level, and box and
@@ -34,7 +44,9 @@ pub struct Args {
     /// time line of the report says how much).
     #[arg(long)]
     no_tree: bool,
-    /// Also draw a bar chart of the volume ratios to this PNG.
+    /// Also draw a bar chart of the volume ratios to this PNG: one bar per
+    /// volume, coloured by shape, labelled with its method, air and the
+    /// vertices it leaves outside.
     #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     plot: Option<PathBuf>,
     /// Print one JSON document `{"files": [...]}`.
@@ -52,7 +64,18 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     };
     let results = batch::process(&files, opts, |f, s| Comparison::new(f, s, &copts));
     if let Some(path) = &args.plot {
-        let groups: Vec<_> = results.iter().flatten().map(Comparison::bars).collect();
+        let groups: Vec<(String, Vec<Bar>)> = results
+            .iter()
+            .flatten()
+            .map(|c| {
+                let (name, bars) = c.bars();
+                let bars = bars
+                    .into_iter()
+                    .map(|(kind, value, note)| Bar { kind, value, note })
+                    .collect();
+                (name, bars)
+            })
+            .collect();
         let height =
             (120 + groups.iter().map(|g| g.1.len() * 22 + 16).sum::<usize>()).min(8000) as u32;
         let image = bar_chart(

@@ -102,6 +102,13 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 64, requires = "decompose",
           value_parser = clap::value_parser!(u32).range(MIN_RESOLUTION as i64..=MAX_RESOLUTION as i64))]
     resolution: u32,
+    /// Also measure each volume's air: the largest distance from its
+    /// surface to the mesh, which a runtime colliding with the volume
+    /// takes for the model. Shown as `air +bound`: the true largest
+    /// distance is at least air and at most air + bound (searched until the
+    /// bound is 1/1000 of the model's diagonal), in the model's units.
+    #[arg(long)]
+    air: bool,
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
@@ -160,6 +167,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             max_vertices: args.max_hull_vertices.into(),
             resolution: args.resolution,
         }),
+        air: args.air,
     };
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results

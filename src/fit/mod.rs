@@ -16,8 +16,10 @@ pub mod min_volume_obb;
 pub mod obb;
 pub mod obb_f32;
 pub mod polytope;
+pub mod reference;
 pub mod round;
 pub mod sphere;
+pub mod surface;
 pub mod symmetric_eigen3;
 pub mod tight_obb;
 
@@ -31,5 +33,5 @@ pub use method::{
 };
 pub use obb::Obb;
 pub use obb_f32::ObbF32;
-pub use round::{Capsule, Cylinder, capsule, cylinder};
+pub use round::{Capsule, Cylinder, capsule, capsule_on_line, cylinder};
 pub use sphere::Sphere;

@@ -380,8 +380,9 @@ fn search_axis(
     best.1
 }
 
-/// Two unit directions across `a`, orthogonal to it and to each other.
-fn across(a: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+/// Two unit directions across `a`, orthogonal to it and to each other
+/// (`(u, v, a)` is right-handed).
+pub(crate) fn across(a: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     let helper = if a.x.abs() < 0.9 {
         Vector3::x()
     } else {
@@ -416,6 +417,27 @@ pub fn capsule(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Capsule
     let shell = &mut Shell::new(points);
     let axis = search_axis(seeds, |a| AxisView::new(shell, *a).capsule().volume());
     Some(refine_line(points, AxisView::new(shell, axis)))
+}
+
+/// The capsule around a fixed axis line — through `through`, along
+/// `axis` (any length but zero) — that contains every point: its radius the
+/// points' largest distance from the line, its segment as short as that
+/// radius allows, grown by the rounding margin. The reference rules of
+/// [`super::reference`] place their capsules so. `None` for no points or a
+/// zero axis.
+pub fn capsule_on_line(
+    points: &[Point3<f64>],
+    through: &Point3<f64>,
+    axis: &Vector3<f64>,
+) -> Option<Capsule> {
+    let axis = axis.try_normalize(0.0)?;
+    if points.is_empty() {
+        return None;
+    }
+    let view = AxisView::through(points, axis, *through);
+    let mut c = view.capsule_of_radius(view.radius);
+    c.radius = c.radius * (1.0 + 4.0 * f64::EPSILON) + view.margin;
+    Some(c)
 }
 
 /// The capsule around `view`'s axis with its line moved to where the

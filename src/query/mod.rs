@@ -1,16 +1,20 @@
 //! Queries on pairs of trees: do two meshes touch at a pose, where, how far
-//! apart are they, and which parts come within a clearance.
+//! apart are they, and which parts come within a clearance; and of a point
+//! or a bounding shape's surface against one mesh (the air of a shape).
 
+pub mod air;
 pub mod clearance;
 pub mod collide;
 pub mod distance;
 pub mod parry_check;
+pub mod point_distance;
 pub mod poses;
 pub mod sat;
 mod tree_pair;
 pub mod triangle;
 pub mod triangle_distance;
 
+pub use air::{Air, AirOptions, air};
 pub use clearance::{Clearance, ClosePair, within};
 pub use collide::{Collision, ContactMode, brute_force, collide};
 pub use distance::{

@@ -30,21 +30,46 @@ fn clip(s: &str, max: usize) -> String {
     s.chars().take(keep).chain("..".chars()).collect()
 }
 
+/// One bar of [`bar_chart`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// Its colour's name in the legend: bars of one kind share a colour
+    /// across groups.
+    pub kind: String,
+    /// The value: the bar's length.
+    pub value: f64,
+    /// Printed after the value at the bar's end (may be empty): say, which
+    /// of the kind this bar is and a second figure.
+    pub note: String,
+}
+
+impl Bar {
+    /// A bar of `kind` with no note.
+    pub fn new(kind: impl Into<String>, value: f64) -> Bar {
+        Bar {
+            kind: kind.into(),
+            value,
+            note: String::new(),
+        }
+    }
+}
+
 /// A grouped horizontal bar chart: one group per model (named at the left),
-/// one bar per volume kind in that group, each bar's length proportional to
+/// one bar per volume in that group, each bar's length proportional to
 /// its value (`round(value · pixels_per_unit)` pixels from the axis, exact,
-/// not anti-aliased), its value printed at its end. Volume kinds keep one
-/// colour across groups ([`PALETTE`] in order of first appearance) and are
-/// named in a legend under the title. The x axis starts at 0 and runs to a
-/// round number at or above the largest value and at least 1, with ticks,
-/// light grid lines, the axis title "volume / convex hull volume", and a
-/// dashed line at 1 (the hull itself).
+/// not anti-aliased), its value and note printed at its end. Bars of one
+/// kind share a colour ([`PALETTE`] in order of first appearance) named
+/// in a legend under the title. The x axis starts at 0 and runs to a round
+/// number at or above the largest value and at least 1, with ticks, light
+/// grid lines, the axis title "volume / convex hull volume", and a dashed
+/// line at 1 (the hull itself); room is left at the right for the longest
+/// value-and-note text (up to half the width).
 ///
-/// Values that are negative or not finite get no bar, only the text "n/a".
-/// Errors only for a zero or oversized picture size.
+/// Values that are negative or not finite get no bar, only the text "n/a"
+/// and the note. Errors only for a zero or oversized picture size.
 pub fn bar_chart(
     title: &str,
-    groups: &[(String, Vec<(String, f64)>)],
+    groups: &[(String, Vec<Bar>)],
     size: (u32, u32),
 ) -> crate::Result<RgbImage> {
     let (w, h) = size;
@@ -57,9 +82,9 @@ pub fn bar_chart(
 
     let mut kinds: Vec<&str> = Vec::new();
     for (_, bars) in groups {
-        for (k, _) in bars {
-            if !kinds.contains(&k.as_str()) {
-                kinds.push(k);
+        for b in bars {
+            if !kinds.contains(&b.kind.as_str()) {
+                kinds.push(&b.kind);
             }
         }
     }
@@ -88,12 +113,30 @@ pub fn bar_chart(
     let names: Vec<String> = groups.iter().map(|(n, _)| clip(n, max_name)).collect();
     let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as i64 * fw;
     let plot_x0 = 10 + name_w + 12;
-    let plot_x1 = w - 8 * fw;
+    let label = |b: &Bar| {
+        let v = if b.value.is_finite() && b.value >= 0.0 {
+            format!("{:.2}", b.value)
+        } else {
+            "n/a".into()
+        };
+        if b.note.is_empty() {
+            v
+        } else {
+            format!("{v}  {}", b.note)
+        }
+    };
+    let text_w = groups
+        .iter()
+        .flat_map(|(_, b)| b.iter().map(|b| label(b).chars().count()))
+        .max()
+        .unwrap_or(4) as i64
+        * fw;
+    let plot_x1 = (w - text_w - 2 * fw).max(w / 2);
 
     let finite = |v: f64| v.is_finite() && v >= 0.0;
     let vmax = groups
         .iter()
-        .flat_map(|(_, b)| b.iter().map(|(_, v)| *v))
+        .flat_map(|(_, b)| b.iter().map(|b| b.value))
         .filter(|v| finite(*v))
         .fold(1.0f64, f64::max);
     let step = tick_step(vmax);
@@ -138,23 +181,18 @@ pub fn bar_chart(
     let mut y = plot_y0 as f64 + 0.4 * slot;
     for ((_, bars), name) in groups.iter().zip(&names) {
         let group_top = y;
-        for (kind, v) in bars {
+        for b in bars {
             let top = y.round() as i64;
             let text_y = top + bar_h / 2 - lh / 2;
-            if finite(*v) {
-                let len = (v * per_unit).round() as i64;
-                c.fill_rect(plot_x0, top, len, bar_h, color_of(kind));
-                if bar_h + 2 >= lh / 2 {
-                    c.text(
-                        plot_x0 + len + 4,
-                        text_y,
-                        &format!("{v:.2}"),
-                        TEXT,
-                        TextSize::Normal,
-                    );
-                }
+            let len = if finite(b.value) {
+                let len = (b.value * per_unit).round() as i64;
+                c.fill_rect(plot_x0, top, len, bar_h, color_of(&b.kind));
+                len
             } else {
-                c.text(plot_x0 + 4, text_y, "n/a", TEXT, TextSize::Normal);
+                0
+            };
+            if bar_h + 2 >= lh / 2 {
+                c.text(plot_x0 + len + 4, text_y, &label(b), TEXT, TextSize::Normal);
             }
             y += slot;
         }

@@ -2,36 +2,58 @@
 //! what an AABB costs once the model turns, and how much work the tighter
 //! boxes of an OBB tree save over an AABB tree of the same split.
 
-use super::table::{Table, num};
+use super::table::{Scaled, Table, num};
 use crate::error::{Error, Result};
-use crate::fit::{self, Aabb, ConvexHull, ObbMethod, SphereMethod};
-use crate::mesh::Scene;
+use crate::fit::surface::Surface;
+use crate::fit::{
+    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, DecomposeOptions, Kdop, KdopKind,
+    ObbMethod, Sphere, SphereMethod, covariance, polytope, reference,
+};
+use crate::mesh::{Scene, TriMesh};
 use crate::query::poses::{near_boundary_with_trees, random_rotation};
+use crate::query::{Air, AirOptions, air};
 use crate::query::{ContactMode, collide};
+use crate::tree::AabbTree;
 use crate::tree::{ObbTree, TreeStats};
 use nalgebra::Point3;
+use nalgebra::{Matrix3, Vector3};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
 
 /// One fitted volume's measures.
 #[derive(Debug, Serialize)]
 pub struct VolumeCost {
-    /// `aabb`, `obb` or `sphere`.
+    /// `aabb`, `obb`, `sphere`, `capsule`, `cylinder`, `kdop26`, `hull`
+    /// (under a vertex budget) or `decomposition`.
     pub kind: &'static str,
-    /// The fitting method (`min/max` for the AABB).
+    /// The fitting method (`min/max` for the AABB; see docs/compare.md).
     pub method: &'static str,
-    /// Volume (model units³).
+    /// Whose rule: `bvtool`, or the engine rule reimplemented as a
+    /// reference fit (`godot`, `unreal`, `gte`).
+    pub source: &'static str,
+    /// Volume (model units³); for a decomposition the sum of its parts'
+    /// volumes (overlaps counted twice: at least the union's volume).
     pub volume: f64,
-    /// Surface area (model units²).
+    /// Surface area (model units²; for a decomposition the parts' sum).
     pub surface_area: f64,
-    /// Volume divided by the convex hull's volume (≥ 1; `null` for a flat model).
+    /// Volume divided by the convex hull's volume (`null` for a flat model).
     pub hull_ratio: Option<f64>,
-    /// Fit time in milliseconds. Methods that use the convex hull (OBB `hull`
-    /// and `tight`, the `exact` sphere) are timed with the hull given, as
-    /// `bvtool fit` runs them; the hull is timed once, as `hull_ms`.
+    /// Model vertices outside the volume (0 for every bvtool fit); `null`
+    /// when it cannot be decided (a flat polytope).
+    pub outside: Option<usize>,
+    /// The largest distance from the volume's surface to the mesh: the
+    /// supremum lies in `[air, air + bound]` (model units).
+    pub air: Air,
+    /// Fit time in milliseconds. Methods that use the convex hull (OBB `hull`,
+    /// `fast` and `tight`, the `exact` sphere, capsule, cylinder, k-DOPs,
+    /// budget hulls) are timed with the hull given, as `bvtool fit` runs
+    /// them; the hull is timed once, as `hull_ms`.
     pub fit_ms: f64,
+    /// Time of the air search, milliseconds.
+    pub air_ms: f64,
 }
 
 /// The AABB of the model under random rotations.
@@ -85,8 +107,14 @@ pub struct Comparison {
     pub hull_volume: f64,
     /// Convex hull time, milliseconds.
     pub hull_ms: f64,
-    /// Every volume kind and method.
+    /// The tolerance the air searches ran to (1/1000 of the model's
+    /// diagonal), model units.
+    pub air_tolerance: f64,
+    /// Every volume kind and method, bvtool's and the reference fits.
     pub volumes: Vec<VolumeCost>,
+    /// Volumes that could not be fitted, each with the reason (a flat
+    /// model has no decomposition).
+    pub skipped: Vec<String>,
     /// The AABB under rotation.
     pub aabb_under_rotation: RotationCost,
     /// The trees (`null` when skipped with `--no-tree`).
@@ -105,6 +133,9 @@ pub struct Timings {
     pub hull_ms: f64,
     /// Every volume fit (the sum of their `fit_ms`).
     pub fits_ms: f64,
+    /// The mesh's AABB tree and every air search (the sum of their
+    /// `air_ms`; the searches run in parallel).
+    pub air_ms: f64,
     /// The AABB under the random rotations.
     pub rotations_ms: f64,
     /// Building the OBB tree and its AABB twin.
@@ -147,48 +178,38 @@ impl Comparison {
         let points = scene.world_points(false);
         let (hull, hull_ms) = timed(|| ConvexHull::new(&points));
         let hull = hull.map_err(|e| Error::geometry(path, e.to_string()))?;
+        let mesh = scene.flatten();
+        let Fits {
+            fitted,
+            tight_volume,
+            diagonal,
+            skipped,
+        } = fit_all(path, &points, &hull, &mesh)?;
+        let (tree, tree_ms) = timed(|| AabbTree::build(&mesh));
+        let air_opts = AirOptions::relative_to(diagonal);
         let hv = hull.volume();
-        let ratio = |v: f64| (hv > 0.0).then(|| v / hv);
-        let (aabb, aabb_ms) = timed(|| Aabb::from_points(&points));
-        let aabb = aabb.ok_or_else(|| Error::geometry(path, "no triangles to bound"))?;
-        let mut volumes = vec![VolumeCost {
-            kind: "aabb",
-            method: "min/max",
-            volume: aabb.volume(),
-            surface_area: aabb.surface_area(),
-            hull_ratio: ratio(aabb.volume()),
-            fit_ms: aabb_ms,
-        }];
-        let mut tight_volume = aabb.volume();
-        for &m in ObbMethod::ALL {
-            let (b, ms) = timed(|| fit::obb(&points, &hull, m).expect("points are not empty"));
-            if m == ObbMethod::Tight {
-                tight_volume = b.volume();
-            }
-            volumes.push(VolumeCost {
-                kind: "obb",
-                method: m.as_str(),
-                volume: b.volume(),
-                surface_area: b.surface_area(),
-                hull_ratio: ratio(b.volume()),
-                fit_ms: ms,
-            });
-        }
-        for &m in SphereMethod::ALL {
-            let (s, ms) =
-                timed(|| fit::sphere_with_hull(&points, &hull, m).expect("points are not empty"));
-            volumes.push(VolumeCost {
-                kind: "sphere",
-                method: m.as_str(),
-                volume: s.volume(),
-                surface_area: s.surface_area(),
-                hull_ratio: ratio(s.volume()),
-                fit_ms: ms,
-            });
-        }
+        let volumes: Vec<VolumeCost> = fitted
+            .into_par_iter()
+            .map(|f| {
+                let (a, air_ms) = timed(|| air(&tree, &f.surfaces, &air_opts));
+                VolumeCost {
+                    kind: f.kind,
+                    method: f.method,
+                    source: f.source,
+                    volume: f.volume,
+                    surface_area: f.surface_area,
+                    hull_ratio: (hv > 0.0).then(|| f.volume / hv),
+                    outside: f.outside,
+                    air: a,
+                    fit_ms: f.fit_ms,
+                    air_ms,
+                }
+            })
+            .collect();
         let mut timings = Timings {
             hull_ms,
             fits_ms: volumes.iter().map(|v| v.fit_ms).sum(),
+            air_ms: tree_ms + volumes.iter().map(|v| v.air_ms).sum::<f64>(),
             ..Timings::default()
         };
         let (aabb_under_rotation, rotations_ms) =
@@ -200,31 +221,48 @@ impl Comparison {
             triangles: scene.triangle_count(),
             hull_volume: hv,
             hull_ms,
+            air_tolerance: air_opts.tolerance,
             volumes,
+            skipped,
             aabb_under_rotation,
             trees,
             timings,
         })
     }
 
-    /// The bars of `--plot`: every volume's ratio to the hull.
-    pub fn bars(&self) -> (String, Vec<(String, f64)>) {
+    /// The bars of `--plot`: the file's name, and per volume its shape
+    /// (the bar's colour), its ratio to the hull (the bar's length) and a
+    /// note: its method, its air and the vertices it leaves outside, if any.
+    pub fn bars(&self) -> (String, Vec<(String, f64, String)>) {
         let name = std::path::Path::new(&self.file)
             .file_name()
             .map_or(self.file.clone(), |n| n.to_string_lossy().into_owned());
+        let len = self.lengths();
         let bars = self
             .volumes
             .iter()
             .map(|v| {
-                let label = if v.kind == "aabb" {
-                    "AABB".to_string()
-                } else {
-                    format!("{} {}", v.kind, v.method)
-                };
-                (label, v.hull_ratio.unwrap_or(f64::NAN))
+                (
+                    shape_name(v.kind).into(),
+                    v.hull_ratio.unwrap_or(f64::NAN),
+                    format!(
+                        "{}  air {}{}",
+                        method_name(v),
+                        len.num(v.air.air),
+                        match v.outside {
+                            Some(n) if n > 0 => format!("  {n} vertices outside"),
+                            _ => String::new(),
+                        }
+                    ),
+                )
             })
             .collect();
         (name, bars)
+    }
+
+    /// Lengths to 4 significant digits of the model's diagonal.
+    fn lengths(&self) -> Scaled {
+        Scaled::new(self.air_tolerance * 1e3, 4)
     }
 
     /// The human-readable form.
@@ -236,23 +274,31 @@ impl Comparison {
             num(self.hull_volume, 5),
             num(self.hull_ms, 3)
         );
-        let mut t = Table::new(&["volume", "method", "volume", "/ hull", "area", "fit ms"]);
+        let len = self.lengths();
+        let mut t = Table::new(&[
+            "volume", "method", "volume", "/ hull", "air", "+ bound", "outside", "fit ms",
+        ]);
         for v in &self.volumes {
             t.row(vec![
-                match v.kind {
-                    "aabb" => "AABB",
-                    "obb" => "OBB",
-                    other => other,
-                }
-                .into(),
-                v.method.into(),
+                shape_name(v.kind).into(),
+                method_name(v),
                 num(v.volume, 5),
                 v.hull_ratio.map_or("-".into(), |r| format!("{r:.3}x")),
-                num(v.surface_area, 5),
+                len.num(v.air.air),
+                format!("+{}", len.num(v.air.bound)),
+                v.outside.map_or("?".into(), |n| n.to_string()),
                 num(v.fit_ms, 3),
             ]);
         }
         out += &t.render(2);
+        out += &format!(
+            "  air: the largest distance from the volume's surface to the mesh (at most air + bound; searched to {}); outside: model vertices outside it\n",
+            len.num(self.air_tolerance)
+        );
+        out += "  engine rules (reimplemented): godot = Godot's editor shapes from the AABB, unreal = Unreal's capsule axis made to contain, gte = least-squares capsule; both engines' box is the AABB, Unreal's 26-DOP the mesh-frame one\n";
+        for s in &self.skipped {
+            out += &format!("  skipped: {s}\n");
+        }
         let r = &self.aabb_under_rotation;
         out += &format!(
             "  AABB under {} random rotations: mean {:.3}x, worst {:.3}x, best {:.3}x the tight OBB\n",
@@ -271,9 +317,10 @@ impl Comparison {
         }
         let t = &self.timings;
         out += &format!(
-            "  time: hull {} ms, volume fits {} ms, AABB under rotation {} ms",
+            "  time: hull {} ms, volume fits {} ms, air {} ms, AABB under rotation {} ms",
             num(t.hull_ms, 3),
             num(t.fits_ms, 3),
+            num(t.air_ms, 3),
             num(t.rotations_ms, 3)
         );
         out += &match &self.trees {
@@ -287,6 +334,257 @@ impl Comparison {
         };
         out
     }
+}
+
+/// A volume kind as the tables name it.
+fn shape_name(kind: &str) -> &str {
+    match kind {
+        "aabb" => "AABB",
+        "obb" => "OBB",
+        "kdop26" => "26-DOP",
+        other => other,
+    }
+}
+
+/// A volume's method, prefixed by the engine whose rule it is.
+fn method_name(v: &VolumeCost) -> String {
+    match v.source {
+        "bvtool" => v.method.to_string(),
+        engine => format!("{engine}: {}", v.method),
+    }
+}
+
+/// A fitted volume before its air is measured.
+struct Fitted {
+    kind: &'static str,
+    method: &'static str,
+    source: &'static str,
+    volume: f64,
+    surface_area: f64,
+    outside: Option<usize>,
+    fit_ms: f64,
+    surfaces: Vec<Surface>,
+}
+
+/// Every volume of a comparison, with what the rest needs.
+struct Fits {
+    fitted: Vec<Fitted>,
+    /// The tight OBB's volume (the AABB-under-rotation figure's unit).
+    tight_volume: f64,
+    /// The AABB's diagonal (the air tolerance's unit).
+    diagonal: f64,
+    skipped: Vec<String>,
+}
+
+/// How many of `points` lie outside the convex polytope with these
+/// vertices, decided exactly (`orient3d` on the faces of their hull);
+/// `None` when the polytope is flat.
+fn outside_polytope(points: &[Point3<f64>], vertices: &[Point3<f64>]) -> Option<usize> {
+    let h = ConvexHull::new(vertices)
+        .ok()
+        .filter(|h| h.dimension == 3)?;
+    Some(points.iter().filter(|p| !h.contains(p)).count())
+}
+
+/// Fits every volume `compare` shows: bvtool's (AABB, every OBB and sphere
+/// method, capsule, cylinder, 26-DOP in the mesh and the tight OBB's
+/// frame, hulls under 255 and 64 vertices, convex decomposition) and the
+/// engines' reference fits ([`crate::fit::reference`]), each timed and
+/// with the model vertices it leaves outside.
+fn fit_all(
+    path: &std::path::Path,
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
+    mesh: &TriMesh,
+) -> Result<Fits> {
+    let hv = &hull.vertices;
+    let outside =
+        |inside: &dyn Fn(&Point3<f64>) -> bool| Some(points.iter().filter(|p| !inside(p)).count());
+    // A row of one simple shape: (kind, method, source), (volume, area),
+    // its containment test, its surface, its fit time.
+    let row = |name: (&'static str, &'static str, &'static str),
+               (volume, surface_area): (f64, f64),
+               inside: &dyn Fn(&Point3<f64>) -> bool,
+               surface: Surface,
+               fit_ms: f64| Fitted {
+        kind: name.0,
+        method: name.1,
+        source: name.2,
+        volume,
+        surface_area,
+        outside: outside(inside),
+        fit_ms,
+        surfaces: vec![surface],
+    };
+    let sphere_row = |method, source, s: &Sphere, ms| {
+        let measures = (s.volume(), s.surface_area());
+        let inside = |p: &Point3<f64>| s.contains(p, 0.0);
+        row(
+            ("sphere", method, source),
+            measures,
+            &inside,
+            Surface::sphere(s),
+            ms,
+        )
+    };
+    let capsule_row = |method, source, c: &Capsule, ms| {
+        let measures = (c.volume(), c.surface_area());
+        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
+        row(
+            ("capsule", method, source),
+            measures,
+            &inside,
+            Surface::capsule(c),
+            ms,
+        )
+    };
+    let cylinder_row = |method, source, c: &Cylinder, ms| {
+        let measures = (c.volume(), c.surface_area());
+        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
+        row(
+            ("cylinder", method, source),
+            measures,
+            &inside,
+            Surface::cylinder(c),
+            ms,
+        )
+    };
+    let mut out = Vec::new();
+    let (aabb, aabb_ms) = timed(|| Aabb::from_points(points));
+    let aabb = aabb.ok_or_else(|| Error::geometry(path, "no triangles to bound"))?;
+    out.push(row(
+        ("aabb", "min/max", "bvtool"),
+        (aabb.volume(), aabb.surface_area()),
+        &|p| aabb.contains(p, 0.0),
+        Surface::aabb(&aabb),
+        aabb_ms,
+    ));
+    let mut tight = None;
+    for &m in ObbMethod::ALL {
+        let (b, ms) = timed(|| fit::obb(points, hull, m).expect("points are not empty"));
+        if m == ObbMethod::Tight {
+            tight = Some(b);
+        }
+        out.push(row(
+            ("obb", m.as_str(), "bvtool"),
+            (b.volume(), b.surface_area()),
+            &|p| b.contains(p, 0.0),
+            Surface::obb(&b),
+            ms,
+        ));
+    }
+    let tight = tight.expect("ObbMethod::ALL has tight");
+    for &m in SphereMethod::ALL {
+        let (s, ms) =
+            timed(|| fit::sphere_with_hull(points, hull, m).expect("points are not empty"));
+        out.push(sphere_row(m.as_str(), "bvtool", &s, ms));
+    }
+    // Axes searched from the PCA frame's and the tight OBB's, as `fit`.
+    let (mean, cov) = covariance::of_points(points).expect("points are not empty");
+    let pca = covariance::principal_frame(&cov);
+    let seeds: Vec<Vector3<f64>> = (0..3)
+        .flat_map(|i| [pca.column(i).into_owned(), tight.axis(i)])
+        .collect();
+    let (c, ms) = timed(|| fit::capsule(hv, &seeds).expect("points are not empty"));
+    out.push(capsule_row("search", "bvtool", &c, ms));
+    let (c, ms) = timed(|| fit::cylinder(hv, &seeds).expect("points are not empty"));
+    out.push(cylinder_row("search", "bvtool", &c, ms));
+    for (method, axes) in [
+        ("mesh frame", Matrix3::identity()),
+        ("obb frame", tight.axes),
+    ] {
+        let (k, ms) = timed(|| Kdop::new(hv, KdopKind::K26, axes).expect("points are not empty"));
+        out.push(Fitted {
+            kind: "kdop26",
+            method,
+            source: "bvtool",
+            volume: k.volume(),
+            surface_area: k.surface_area(),
+            // The k-DOP is its slabs, rounded outward (its vertices are
+            // rounded to the nearest): decided on the slabs.
+            outside: outside(&|p| k.contains(p, 0.0)),
+            fit_ms: ms,
+            surfaces: vec![Surface::polytope(&k.vertices, &k.faces)],
+        });
+    }
+    for (method, max) in [("max 255", 255), ("max 64", 64)] {
+        let (b, ms) = timed(|| BudgetHull::new(hull, &tight, max).expect("points are not empty"));
+        out.push(Fitted {
+            kind: "hull",
+            method,
+            source: "bvtool",
+            volume: b.volume(),
+            surface_area: b.surface_area(),
+            outside: outside_polytope(points, &b.vertices),
+            fit_ms: ms,
+            surfaces: vec![Surface::polytope(&b.vertices, &b.faces)],
+        });
+    }
+    let mut skipped = Vec::new();
+    let (d, ms) = timed(|| {
+        fit::decompose(
+            &mesh.vertices,
+            &mesh.triangles,
+            &DecomposeOptions::default(),
+        )
+    });
+    match d {
+        Ok(d) => {
+            let parts: Vec<Option<ConvexHull>> = d
+                .parts
+                .iter()
+                .map(|p| {
+                    ConvexHull::new(&p.vertices)
+                        .ok()
+                        .filter(|h| h.dimension == 3)
+                })
+                .collect();
+            out.push(Fitted {
+                kind: "decomposition",
+                method: "v-hacd",
+                source: "bvtool",
+                volume: d.parts_volume,
+                surface_area: d
+                    .parts
+                    .iter()
+                    .map(|p| polytope::surface_area(&p.vertices, &p.faces))
+                    .sum(),
+                outside: parts.iter().all(Option::is_some).then(|| {
+                    points
+                        .iter()
+                        .filter(|p| !parts.iter().flatten().any(|h| h.contains(p)))
+                        .count()
+                }),
+                fit_ms: ms,
+                surfaces: d
+                    .parts
+                    .iter()
+                    .map(|p| Surface::polytope(&p.vertices, &p.faces))
+                    .collect(),
+            });
+        }
+        Err(e) => skipped.push(format!("decomposition: {e}")),
+    }
+    // The engines' rules.
+    let (s, ms) = timed(|| reference::godot_sphere(&aabb));
+    out.push(sphere_row("aabb rule", "godot", &s, ms + aabb_ms));
+    let (c, ms) = timed(|| reference::godot_capsule(&aabb));
+    out.push(capsule_row("aabb rule", "godot", &c, ms + aabb_ms));
+    let (c, ms) = timed(|| reference::godot_cylinder(&aabb));
+    out.push(cylinder_row("aabb rule", "godot", &c, ms + aabb_ms));
+    let (c, ms) = timed(|| reference::unreal_capsule(hv).expect("points are not empty"));
+    out.push(capsule_row("longest axis", "unreal", &c, ms));
+    let (c, ms) = timed(|| {
+        reference::least_squares_capsule(hv, &mean, &pca.column(0).into_owned())
+            .expect("points are not empty")
+    });
+    out.push(capsule_row("least squares", "gte", &c, ms));
+    Ok(Fits {
+        fitted: out,
+        tight_volume: tight.volume(),
+        diagonal: (aabb.max - aabb.min).norm(),
+        skipped,
+    })
 }
 
 /// AABB volume of R·points over random rotations R, against `tight`. The

@@ -7,11 +7,16 @@ use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
 use crate::fit::covariance;
 use crate::fit::decompose::{DecomposeOptions, Decomposition};
+use crate::fit::surface::Surface;
 use crate::fit::{
     self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod, Sphere,
     SphereMethod,
 };
-use crate::mesh::{Geometry, MeshInstance, Scene, instance_points, placed_points};
+use crate::mesh::{
+    Geometry, MeshInstance, Scene, TriMesh, TriangleSource, instance_points, placed_points,
+};
+use crate::query::{Air, AirOptions, air};
+use crate::tree::AabbTree;
 use nalgebra::{Matrix3, Point3};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -68,6 +73,9 @@ pub struct FitOptions {
     pub best: bool,
     /// Also decompose the whole scene (world frame) into convex parts.
     pub decompose: Option<DecomposeOptions>,
+    /// Also measure each volume's air: the largest distance from its
+    /// surface to the mesh ([`crate::query::air`]).
+    pub air: bool,
 }
 
 impl FitOptions {
@@ -89,6 +97,7 @@ impl FitOptions {
             hull_max: None,
             best: false,
             decompose: None,
+            air: false,
         }
     }
 }
@@ -103,6 +112,10 @@ pub struct AabbFit {
     pub volume: f64,
     /// Surface area (model units²).
     pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
 /// An OBB as JSON.
@@ -122,10 +135,14 @@ pub struct ObbFit {
     pub volume: f64,
     /// Surface area.
     pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
 impl ObbFit {
-    fn new(method: ObbMethod, b: &Obb) -> ObbFit {
+    fn new(method: ObbMethod, b: &Obb, air: Option<Air>) -> ObbFit {
         ObbFit {
             method,
             center: xyz(&b.center),
@@ -134,6 +151,7 @@ impl ObbFit {
             rotation_xyzw: b.rotation_xyzw(),
             volume: b.volume(),
             surface_area: b.surface_area(),
+            air,
         }
     }
 }
@@ -163,11 +181,15 @@ pub struct KdopFit {
     pub volume: f64,
     /// Surface area.
     pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
 impl KdopFit {
     /// `k`, whose frame `frame` has the rotation `rotation_xyzw`.
-    fn new(frame: &'static str, rotation_xyzw: [f64; 4], k: &Kdop) -> KdopFit {
+    fn new(frame: &'static str, rotation_xyzw: [f64; 4], k: &Kdop, air: Option<Air>) -> KdopFit {
         KdopFit {
             kind: k.kind,
             frame,
@@ -179,6 +201,7 @@ impl KdopFit {
             faces: k.faces.clone(),
             volume: k.volume(),
             surface_area: k.surface_area(),
+            air,
         }
     }
 }
@@ -204,10 +227,14 @@ pub struct BudgetHullFit {
     /// The volume it gives up: `volume / hull_volume − 1` (`null` for
     /// flat points, whose hull has no volume).
     pub extra_volume_ratio: Option<f64>,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
 impl BudgetHullFit {
-    fn new(b: &BudgetHull, hull_volume: f64) -> BudgetHullFit {
+    fn new(b: &BudgetHull, hull_volume: f64, air: Option<Air>) -> BudgetHullFit {
         let volume = b.volume();
         BudgetHullFit {
             max: b.max,
@@ -218,6 +245,7 @@ impl BudgetHullFit {
             volume,
             surface_area: b.surface_area(),
             extra_volume_ratio: (hull_volume > 0.0).then(|| volume / hull_volume - 1.0),
+            air,
         }
     }
 }
@@ -243,10 +271,14 @@ pub struct CapsuleFit {
     pub volume: f64,
     /// Surface area.
     pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
-impl From<&Capsule> for CapsuleFit {
-    fn from(c: &Capsule) -> CapsuleFit {
+impl CapsuleFit {
+    fn new(c: &Capsule, air: Option<Air>) -> CapsuleFit {
         let end = |s: f64| xyz(&(c.center + c.axis * (s * c.half_length)));
         CapsuleFit {
             center: xyz(&c.center),
@@ -257,6 +289,7 @@ impl From<&Capsule> for CapsuleFit {
             rotation_xyzw: c.rotation_xyzw(),
             volume: c.volume(),
             surface_area: c.surface_area(),
+            air,
         }
     }
 }
@@ -278,10 +311,14 @@ pub struct CylinderFit {
     pub volume: f64,
     /// Surface area.
     pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
-impl From<&Cylinder> for CylinderFit {
-    fn from(c: &Cylinder) -> CylinderFit {
+impl CylinderFit {
+    fn new(c: &Cylinder, air: Option<Air>) -> CylinderFit {
         CylinderFit {
             center: xyz(&c.center),
             axis: c.axis.into(),
@@ -290,6 +327,7 @@ impl From<&Cylinder> for CylinderFit {
             rotation_xyzw: c.rotation_xyzw(),
             volume: c.volume(),
             surface_area: c.surface_area(),
+            air,
         }
     }
 }
@@ -307,16 +345,21 @@ pub struct SphereFit {
     pub volume: f64,
     /// Surface area.
     pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
 impl SphereFit {
-    fn new(method: SphereMethod, s: &Sphere) -> SphereFit {
+    fn new(method: SphereMethod, s: &Sphere, air: Option<Air>) -> SphereFit {
         SphereFit {
             method,
             center: xyz(&s.center),
             radius: s.radius,
             volume: s.volume(),
             surface_area: s.surface_area(),
+            air,
         }
     }
 }
@@ -464,6 +507,11 @@ pub struct DecompositionFit {
     pub mesh_volume: Option<f64>,
     /// `parts_volume` over `mesh_volume` (`null` when it is not closed).
     pub mesh_ratio: Option<f64>,
+    /// With `--air`: the largest distance from a part's surface to the mesh (the
+    /// largest over the parts);
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
 }
 
 /// One part of a [`DecompositionFit`].
@@ -482,7 +530,7 @@ pub struct PartFit {
 }
 
 impl DecompositionFit {
-    fn new(d: &Decomposition) -> DecompositionFit {
+    fn new(d: &Decomposition, air: Option<Air>) -> DecompositionFit {
         DecompositionFit {
             max_hulls: d.options.max_hulls,
             max_vertices: d.options.max_vertices,
@@ -506,6 +554,7 @@ impl DecompositionFit {
                 .mesh_volume
                 .filter(|v| *v > 0.0)
                 .map(|v| d.parts_volume / v),
+            air,
         }
     }
 
@@ -515,8 +564,11 @@ impl DecompositionFit {
             || "the mesh is open".into(),
             |r| format!("{} the mesh", num(r, 4) + "x"),
         );
+        let air = self.air.map_or(String::new(), |a| {
+            format!(", air {} +{}", num(a.air, 4), num(a.bound, 2))
+        });
         format!(
-            "  decomposition: {} parts of at most {} vertices (V-HACD at resolution {}; {} vertices it left out added), volume {} ({}x the hull, {mesh})\n",
+            "  decomposition: {} parts of at most {} vertices (V-HACD at resolution {}; {} vertices it left out added), volume {} ({}x the hull, {mesh}){air}\n",
             self.parts.len(),
             self.max_vertices,
             self.resolution,
@@ -525,6 +577,16 @@ impl DecompositionFit {
             num(self.hull_ratio, 4),
         )
     }
+}
+
+/// An air figure as the tables print it: `air +bound`.
+fn air_text(len: &Scaled, a: &Air) -> String {
+    format!("{} +{}", len.num(a.air), len.num(a.bound))
+}
+
+/// The diagonal of `mesh`'s bounding box (0 for no vertices).
+fn diagonal(mesh: &TriMesh) -> f64 {
+    Aabb::from_points(&mesh.vertices).map_or(0.0, |b| (b.max - b.min).norm())
 }
 
 /// A point set as the fits see it, without holding every point: `support`,
@@ -551,12 +613,15 @@ pub struct PointSet<'a> {
 pub type Walk<'a> = &'a dyn Fn(bool) -> Box<dyn Iterator<Item = Point3<f64>> + 'a>;
 
 /// Fits every requested volume to the point set `set` (which comes from
-/// `triangles` triangles). Errors name `scene`'s file.
+/// `triangles` triangles) and, given the AABB tree of those triangles (in
+/// the same frame), measures each volume's air. Errors name `scene`'s
+/// file.
 pub fn fit_points(
     scene: &Scene,
     set: &PointSet<'_>,
     triangles: usize,
     frame: Frame,
+    tree: Option<&AabbTree>,
     opts: &FitOptions,
 ) -> Result<Volumes> {
     let path = &scene.path;
@@ -594,6 +659,8 @@ pub fn fit_points(
         let every: Vec<Point3<f64>> = (set.walk)(true).collect();
         crate::check::fit::fit(&every, &aabb, &centroid())
     });
+    let air_opts = AirOptions::relative_to((aabb.max - aabb.min).norm());
+    let air_of = |s: Surface| tree.map(|t| air(t, &[s], &air_opts));
     let mut volumes = Volumes {
         triangles,
         vertices: set.count,
@@ -602,28 +669,38 @@ pub fn fit_points(
             corners: AabbJson::from(&aabb),
             volume: aabb.volume(),
             surface_area: aabb.surface_area(),
+            air: air_of(Surface::aabb(&aabb)),
         },
-        obb: ObbFit::new(obbs[0].0, &obbs[0].1),
-        sphere: SphereFit::new(spheres[0].0, &spheres[0].1),
+        obb: ObbFit::new(obbs[0].0, &obbs[0].1, air_of(Surface::obb(&obbs[0].1))),
+        sphere: SphereFit::new(
+            spheres[0].0,
+            &spheres[0].1,
+            air_of(Surface::sphere(&spheres[0].1)),
+        ),
         obbs: opts.all_methods.then(|| {
             obbs.iter()
-                .map(|(m, b)| (m.as_str(), ObbFit::new(*m, b)))
+                .map(|(m, b)| (m.as_str(), ObbFit::new(*m, b, air_of(Surface::obb(b)))))
                 .collect()
         }),
         spheres: opts.all_methods.then(|| {
             spheres
                 .iter()
-                .map(|(m, s)| (m.as_str(), SphereFit::new(*m, s)))
+                .map(|(m, s)| {
+                    let a = air_of(Surface::sphere(s));
+                    (m.as_str(), SphereFit::new(*m, s, a))
+                })
                 .collect()
         }),
         // Every shape is convex: containing the hull's vertices (all in
         // `support`) it contains the set. Axes are searched from the PCA
         // frame's and the reported OBB's axes.
         capsule: opts.capsule.then(|| {
-            CapsuleFit::from(&fit::capsule(points, &seeds).expect("points are not empty"))
+            let c = fit::capsule(points, &seeds).expect("points are not empty");
+            CapsuleFit::new(&c, air_of(Surface::capsule(&c)))
         }),
         cylinder: opts.cylinder.then(|| {
-            CylinderFit::from(&fit::cylinder(points, &seeds).expect("points are not empty"))
+            let c = fit::cylinder(points, &seeds).expect("points are not empty");
+            CylinderFit::new(&c, air_of(Surface::cylinder(&c)))
         }),
         // A linear function's extremes over the set are reached at its
         // hull's vertices: `support` holds them all.
@@ -631,7 +708,12 @@ pub fn fit_points(
             let b = &obbs[0].1;
             let fit = |frame, q, axes| {
                 let k = Kdop::new(points, kind, axes).expect("points are not empty");
-                KdopFit::new(frame, q, &k)
+                KdopFit::new(
+                    frame,
+                    q,
+                    &k,
+                    air_of(Surface::polytope(&k.vertices, &k.faces)),
+                )
             };
             [
                 fit("mesh", [0.0, 0.0, 0.0, 1.0], nalgebra::Matrix3::identity()),
@@ -640,7 +722,8 @@ pub fn fit_points(
         }),
         hull_budget: opts.hull_max.map(|max| {
             let b = BudgetHull::new(&hull, &obbs[0].1, max).expect("points are not empty");
-            BudgetHullFit::new(&b, hull.volume())
+            let a = air_of(Surface::polytope(&b.vertices, &b.faces));
+            BudgetHullFit::new(&b, hull.volume(), a)
         }),
         best: None,
         hull_volume: hull.volume(),
@@ -672,7 +755,31 @@ pub fn fit_instance(
         moments,
         walk: &|_| Box::new(pts.iter().copied()),
     };
-    fit_points(scene, &set, inst.geometry.triangles.len(), frame, opts)
+    // The instance's own triangles in `frame`, for the air.
+    let tree = opts.air.then(|| {
+        let g = &inst.geometry;
+        let map = |p: &Point3<f64>| {
+            if frame == Frame::World {
+                inst.to_world(p)
+            } else {
+                *p
+            }
+        };
+        let source = TriangleSource {
+            node: inst.node,
+            instance: inst.instance,
+            mesh: inst.mesh,
+            primitive: inst.primitive,
+            triangle: 0,
+        };
+        AabbTree::build(&TriMesh {
+            vertices: g.positions.iter().map(map).collect(),
+            triangles: g.triangles.clone(),
+            sources: vec![source; g.triangles.len()],
+        })
+    });
+    let n = inst.geometry.triangles.len();
+    fit_points(scene, &set, n, frame, tree.as_ref(), opts)
 }
 
 /// Placed hull vertices the world fit gathers before reducing them to
@@ -718,7 +825,7 @@ impl Part {
 /// repeat a (geometry, transform) pair add no support points. Only Ritter's
 /// sphere (over distinct instances) and `--check` (over all) walk placed
 /// points, one at a time.
-fn fit_world(scene: &Scene, opts: &FitOptions) -> Result<Volumes> {
+fn fit_world(scene: &Scene, tree: Option<&AabbTree>, opts: &FitOptions) -> Result<Volumes> {
     let mut parts: HashMap<*const Geometry, Option<Part>> = HashMap::new();
     for inst in &scene.instances {
         if let std::collections::hash_map::Entry::Vacant(e) =
@@ -785,12 +892,24 @@ fn fit_world(scene: &Scene, opts: &FitOptions) -> Result<Volumes> {
         moments: (mean, scatter / count as f64),
         walk: &walk,
     };
-    fit_points(scene, &set, scene.triangle_count(), Frame::World, opts)
+    fit_points(
+        scene,
+        &set,
+        scene.triangle_count(),
+        Frame::World,
+        tree,
+        opts,
+    )
 }
 
 impl FileVolumes {
     /// Fits the scene (world frame) and, if asked, each instance.
     pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
+        // The world mesh, flattened once if the air or the decomposition
+        // needs it.
+        let mesh = (scene.triangle_count() > 0 && (opts.air || opts.decompose.is_some()))
+            .then(|| scene.flatten());
+        let tree = mesh.as_ref().filter(|_| opts.air).map(AabbTree::build);
         // A point cloud (no triangles) is bounded by all its points; a mesh
         // by its distinct geometries' hull vertices, placed ([`fit_world`]).
         let volumes = if scene.triangle_count() == 0 {
@@ -803,9 +922,9 @@ impl FileVolumes {
                 moments,
                 walk: &|_| Box::new(points.iter().copied()),
             };
-            fit_points(scene, &set, 0, Frame::World, opts)?
+            fit_points(scene, &set, 0, Frame::World, None, opts)?
         } else {
-            fit_world(scene, opts)?
+            fit_world(scene, tree.as_ref(), opts)?
         };
         let meshes = if opts.per_mesh {
             let mut out = Vec::new();
@@ -828,12 +947,19 @@ impl FileVolumes {
         } else {
             None
         };
-        let decomposition = match &opts.decompose {
-            Some(d) if scene.triangle_count() > 0 => {
-                let mesh = scene.flatten();
+        let decomposition = match (&opts.decompose, &mesh) {
+            (Some(d), Some(mesh)) => {
                 let parts = fit::decompose(&mesh.vertices, &mesh.triangles, d)
                     .map_err(|e| Error::geometry(&scene.path, format!("decomposition: {e}")))?;
-                Some(DecompositionFit::new(&parts))
+                let air = tree.as_ref().map(|t| {
+                    let surfaces: Vec<Surface> = parts
+                        .parts
+                        .iter()
+                        .map(|p| Surface::polytope(&p.vertices, &p.faces))
+                        .collect();
+                    air(t, &surfaces, &AirOptions::relative_to(diagonal(mesh)))
+                });
+                Some(DecompositionFit::new(&parts, air))
             }
             _ => None,
         };
@@ -921,7 +1047,9 @@ impl Volumes {
             "centre",
             "half extents / radius",
             "rotation (x, y, z, w)",
+            if self.aabb.air.is_some() { "air" } else { "" },
         ]);
+        let air = |a: &Option<Air>| a.map_or(String::new(), |a| air_text(&len, &a));
         t.row(vec![
             "AABB".into(),
             "min/max".into(),
@@ -934,6 +1062,7 @@ impl Volumes {
                 0.5 * (max[i] - min[i])
             })),
             "axis-aligned".into(),
+            air(&self.aabb.air),
         ]);
         let obbs: Vec<&ObbFit> = match &self.obbs {
             Some(all) => all.values().collect(),
@@ -948,6 +1077,7 @@ impl Volumes {
                 len.tuple(&b.center),
                 len.tuple(&b.half_extents),
                 unit.tuple(&b.rotation_xyzw),
+                air(&b.air),
             ]);
         }
         let spheres: Vec<&SphereFit> = match &self.spheres {
@@ -963,6 +1093,7 @@ impl Volumes {
                 len.tuple(&s.center),
                 format!("radius {}", len.num(s.radius)),
                 String::new(),
+                air(&s.air),
             ]);
         }
         if let Some(c) = &self.capsule {
@@ -978,6 +1109,7 @@ impl Volumes {
                     len.num(c.half_length)
                 ),
                 unit.tuple(&c.rotation_xyzw),
+                air(&c.air),
             ]);
         }
         if let Some(c) = &self.cylinder {
@@ -993,6 +1125,7 @@ impl Volumes {
                     len.num(c.half_height)
                 ),
                 unit.tuple(&c.rotation_xyzw),
+                air(&c.air),
             ]);
         }
         for k in self.kdops.iter().flatten() {
@@ -1004,6 +1137,7 @@ impl Volumes {
                 String::new(),
                 format!("{} vertices, {} faces", k.vertices.len(), k.faces.len()),
                 unit.tuple(&k.rotation_xyzw),
+                air(&k.air),
             ]);
         }
         if let Some(h) = &self.hull_budget {
@@ -1019,6 +1153,7 @@ impl Volumes {
                 String::new(),
                 format!("{} vertices, {} faces", h.vertices.len(), h.faces.len()),
                 String::new(),
+                air(&h.air),
             ]);
         }
         t.row(vec![

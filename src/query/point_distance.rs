@@ -25,7 +25,7 @@
 //! found; boxes are `f32`, rounded outwards, so the skip is conservative.
 
 pub use super::triangle_distance::rounding_bound;
-use super::triangle_distance::segment_segment;
+use super::triangle_distance::{Face, segment_segment};
 use crate::tree::{AabbTree, Box32};
 use nalgebra::Point3;
 
@@ -36,18 +36,9 @@ pub fn point_triangle(p: &Point3<f64>, t: &[Point3<f64>; 3]) -> f64 {
 
 /// The squared distance from `p` to the closed triangle `t`.
 fn point_triangle_squared(p: &Point3<f64>, t: &[Point3<f64>; 3]) -> f64 {
-    let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
-    let nn = n.norm_squared();
-    if nn > 0.0 {
-        // The foot is inside when it lies on the inner side of every edge.
-        let inside = (0..3).all(|i| {
-            let (a, b) = (t[i], t[(i + 1) % 3]);
-            (b - a).cross(&(p - a)).dot(&n) >= 0.0
-        });
-        if inside {
-            let h = (p - t[0]).dot(&n);
-            return h * h / nn;
-        }
+    // The foot of the perpendicular, when it falls inside the triangle.
+    if let Some(foot) = Face::new(t).and_then(|f| f.project(p)) {
+        return nalgebra::distance_squared(&foot, p);
     }
     (0..3)
         .map(|i| {

@@ -225,7 +225,7 @@ fn meeting_point(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> (Point3<f64>, Po
 }
 
 /// A non-degenerate triangle's plane, for projecting points into its face.
-struct Face<'a> {
+pub(super) struct Face<'a> {
     t: &'a [Point3<f64>; 3],
     /// `(t1 − t0) × (t2 − t0)`.
     normal: Vector3<f64>,
@@ -235,7 +235,7 @@ struct Face<'a> {
 
 impl<'a> Face<'a> {
     /// `None` for a degenerate triangle (zero normal in `f64`).
-    fn new(t: &'a [Point3<f64>; 3]) -> Option<Face<'a>> {
+    pub(super) fn new(t: &'a [Point3<f64>; 3]) -> Option<Face<'a>> {
         let normal = (t[1] - t[0]).cross(&(t[2] - t[0]));
         let normal2 = normal.norm_squared();
         (normal2 > 0.0 && normal2.is_finite()).then_some(Face { t, normal, normal2 })
@@ -248,7 +248,7 @@ impl<'a> Face<'a> {
 
     /// The projection of `p` onto the plane when it falls inside the closed
     /// triangle (each edge's barycentric sign non-negative).
-    fn project(&self, p: &Point3<f64>) -> Option<Point3<f64>> {
+    pub(super) fn project(&self, p: &Point3<f64>) -> Option<Point3<f64>> {
         let x = p - self.normal * (self.signed(p) / self.normal2);
         let t = self.t;
         let inside = (0..3).all(|i| {

@@ -1,8 +1,9 @@
 //! What a picture shows: meshes, bounding volumes, and how to look at them.
 
+use crate::fit::round::across;
 use crate::fit::{Aabb, Capsule, Cylinder, Obb, Sphere};
 use crate::mesh::TriMesh;
-use nalgebra::{Point3, Vector3};
+use nalgebra::Point3;
 use std::collections::BTreeSet;
 
 use super::camera::{UpAxis, View};
@@ -81,14 +82,7 @@ pub enum Volume {
 /// first).
 pub(crate) fn cylinder_rims(c: &Cylinder) -> Vec<Point3<f64>> {
     let a = c.axis.normalize();
-    let u = a
-        .cross(&if a.x.abs() < 0.9 {
-            Vector3::x()
-        } else {
-            Vector3::y()
-        })
-        .normalize();
-    let v = a.cross(&u);
+    let (u, v) = across(&a);
     [-c.half_height, c.half_height]
         .into_iter()
         .flat_map(|h| {

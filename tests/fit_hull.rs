@@ -190,3 +190,89 @@ fn prefilter_and_float_filter_are_exact_at_the_boundary() {
         assert!(offset > 1.0 || (parry - 1.0).abs() < 1e-5, "parry {parry}");
     }
 }
+
+/// Files without shared vertices (STL) repeat each point about six times,
+/// and `-0` repeats `0`: the hull of such input above the pre-filter's size
+/// must be the hull of the distinct points, with no vertex twice.
+#[test]
+fn repeated_points_above_the_prefilter_size() {
+    let distinct = rand_cloud(5, 400);
+    let reference = ConvexHull::new(&distinct).unwrap();
+    let mut pts = Vec::new();
+    for copy in 0..6 {
+        // Copies interleaved, as a mesh loader gives them.
+        pts.extend(distinct.iter().cycle().skip(7 * copy).take(distinct.len()));
+    }
+    // A point with a negative zero and its positive twin.
+    pts.push(Point3::new(1.5, -0.0, 0.0));
+    pts.push(Point3::new(1.5, 0.0, -0.0));
+    assert!(pts.len() > 2000, "enough points to run the pre-filter");
+    let h = ConvexHull::new(&pts).unwrap();
+    assert_closed(&h);
+    assert!(pts.iter().all(|p| h.contains(p)));
+    let key = |p: &Point3<f64>| [p.x, p.y, p.z].map(|x| (x + 0.0).to_bits());
+    let mut keys: Vec<_> = h.vertices.iter().map(key).collect();
+    keys.sort_unstable();
+    let n = keys.len();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "a vertex repeated");
+    let with_tip = {
+        let mut d = distinct.clone();
+        d.push(Point3::new(1.5, 0.0, 0.0));
+        ConvexHull::new(&d).unwrap()
+    };
+    assert!((h.volume() - with_tip.volume()).abs() <= 1e-12 * with_tip.volume());
+    assert!(h.volume() > reference.volume());
+}
+
+/// Points in mesh order — a latitude–longitude sphere (every point strictly
+/// convex, so every one a vertex) around a dense grid in raster order that
+/// the pre-filter's blocks clear at once: the hull keeps exactly the sphere.
+#[test]
+fn blocks_of_interior_points_and_a_sphere_in_mesh_order() {
+    let mut sphere = Vec::new();
+    for i in 0..40 {
+        let lat = std::f64::consts::PI * (i as f64 + 0.5) / 40.0;
+        for j in 0..40 {
+            let lon = std::f64::consts::TAU * j as f64 / 40.0;
+            sphere.push(
+                Point3::new(lat.sin() * lon.cos(), lat.sin() * lon.sin(), lat.cos()) * 3.0
+                    + Vector3::new(7.0, -2.0, 1e3),
+            );
+        }
+    }
+    let mut pts = sphere.clone();
+    for i in 0..20 {
+        for j in 0..20 {
+            for k in 0..20 {
+                let q =
+                    Vector3::new(i as f64, j as f64, k as f64) / 19.0 * 3.4 - Vector3::repeat(1.7);
+                pts.push(Point3::from(q + Vector3::new(7.0, -2.0, 1e3)));
+            }
+        }
+    }
+    let h = ConvexHull::new(&pts).unwrap();
+    assert_closed(&h);
+    assert!(pts.iter().all(|p| h.contains(p)));
+    let key = |p: &Point3<f64>| [p.x, p.y, p.z].map(f64::to_bits);
+    let mut got: Vec<_> = h.vertices.iter().map(key).collect();
+    let mut want: Vec<_> = sphere.iter().map(key).collect();
+    got.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(got, want);
+}
+
+/// Coordinates near the top of the `f64` range turn the float filter off
+/// (its products would overflow): the exact predicates still decide every
+/// side, with the pre-filter's blocks and the farthest-point bookkeeping
+/// fed infinite or NaN heights.
+#[test]
+fn huge_coordinates_above_the_prefilter_size() {
+    for scale in [1e100, 1e300] {
+        let pts: Vec<_> = rand_cloud(11, 3000).iter().map(|p| p * scale).collect();
+        let h = ConvexHull::new(&pts).unwrap();
+        assert_eq!(h.dimension, 3, "scale {scale}");
+        assert_closed(&h);
+        assert!(pts.iter().all(|p| h.contains(p)), "scale {scale}");
+    }
+}

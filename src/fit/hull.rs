@@ -4,6 +4,7 @@ use super::covariance;
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
 use robust::{Coord3D, orient3d};
+use wide::f64x4;
 
 /// Why a hull cannot be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -104,23 +105,93 @@ impl SideFilter {
         SideFilter { tol }
     }
 
-    /// Exact: whether `p` is strictly above the plane through `a` with
-    /// float normal `n = (b − a) × (c − a)` of triangle `t`.
-    fn above(&self, pts: &[Point3<f64>], t: &[u32; 3], n: &Vector3<f64>, p: &Point3<f64>) -> bool {
-        let v = n.dot(&(p - pts[t[0] as usize]));
+    /// Exact: whether `p` is strictly above face `f`, and if so the float
+    /// value of `n·(p − a)` that ranks it among the face's points.
+    fn height(&self, pts: &[Point3<f64>], f: &Face, p: &Point3<f64>) -> Option<f64> {
+        let v = f.normal.dot(&(p - f.base));
         if v > self.tol {
-            true
+            Some(v)
         } else if v < -self.tol {
-            false
+            None
         } else {
-            above(pts, t, p)
+            above(pts, &f.v, p).then_some(v)
+        }
+    }
+}
+
+/// The float value `n·(p − a)` of four planes at once, evaluated as
+/// [`SideFilter::height`] does, so its error bound holds.
+fn side(a: &[f64x4; 3], n: &[f64x4; 3], p: [f64x4; 3]) -> f64x4 {
+    (p[0] - a[0]) * n[0] + (p[1] - a[1]) * n[1] + (p[2] - a[2]) * n[2]
+}
+
+/// Planes four at a time (each lane a face's first corner `a` and its float
+/// normal `n`, as [`Face`] keeps them; the last chunk padded by repeating
+/// the last plane): the faces of the Akl–Toussaint pre-filter's small hull.
+struct PlaneSet {
+    a: Vec<[f64x4; 3]>,
+    n: Vec<[f64x4; 3]>,
+}
+
+impl PlaneSet {
+    /// From `(a, n)` pairs.
+    fn new(planes: &[(Point3<f64>, Vector3<f64>)]) -> PlaneSet {
+        let lanes = |k: usize, of_a: bool| {
+            std::array::from_fn(|axis| {
+                f64x4::new(std::array::from_fn(|lane| {
+                    let (a, n) = &planes[(4 * k + lane).min(planes.len() - 1)];
+                    if of_a { a[axis] } else { n[axis] }
+                }))
+            })
+        };
+        let chunks = planes.len().div_ceil(4);
+        PlaneSet {
+            a: (0..chunks).map(|k| lanes(k, true)).collect(),
+            n: (0..chunks).map(|k| lanes(k, false)).collect(),
         }
     }
 
-    /// Whether `p` is certainly strictly below that plane (`false` when in
-    /// doubt): the conservative test of the Akl–Toussaint pre-filter.
-    fn surely_below(&self, a: &Point3<f64>, n: &Vector3<f64>, p: &Point3<f64>) -> bool {
-        n.dot(&(p - a)) < -self.tol
+    /// Pushes the points of `block` that are not certainly strictly inside
+    /// every plane onto `kept`. The planes that hold all eight corners of
+    /// the block's bounding box certainly strictly below them hold every
+    /// point of the block so (each face's exact side is an affine function
+    /// of the point, negative at the corners, so on the whole box); only
+    /// the other planes are tested point by point. Points stored in mesh
+    /// order lie near each other, so a block inside the hull usually needs
+    /// no point test at all. `open` is scratch space.
+    fn keep_outside(
+        &self,
+        filter: SideFilter,
+        block: &[Point3<f64>],
+        open: &mut Vec<(usize, f64x4)>,
+        kept: &mut Vec<Point3<f64>>,
+    ) {
+        let (lo, hi) = block
+            .iter()
+            .fold((block[0], block[0]), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
+        let below = f64x4::splat(-filter.tol);
+        // Chunks of four planes with a plane the box does not clear, and
+        // the lanes it clears.
+        open.clear();
+        for (k, (a, n)) in self.a.iter().zip(&self.n).enumerate() {
+            let mut held = f64x4::splat(-1.0).simd_lt(f64x4::ZERO);
+            for c in 0..8usize {
+                let corner = |i: usize| f64x4::splat(if c >> i & 1 == 0 { lo[i] } else { hi[i] });
+                held &= side(a, n, [corner(0), corner(1), corner(2)]).simd_lt(below);
+            }
+            if !held.all() {
+                open.push((k, held));
+            }
+        }
+        if open.is_empty() {
+            return;
+        }
+        kept.extend(block.iter().filter(|p| {
+            let p = [p.x, p.y, p.z].map(f64x4::splat);
+            !open
+                .iter()
+                .all(|&(k, held)| (side(&self.a[k], &self.n[k], p).simd_lt(below) | held).all())
+        }));
     }
 }
 
@@ -128,23 +199,43 @@ struct Face {
     v: [u32; 3],
     /// `adj[i]` is the face across edge `v[i] → v[i+1]`.
     adj: [u32; 3],
-    /// Unnormalized outward normal `(b − a) × (c − a)` in floating point:
-    /// ranks the points of this face and feeds the [`SideFilter`].
+    /// The first corner, and the unnormalized outward normal
+    /// `(b − a) × (c − a)` in floating point: they rank the points of this
+    /// face and feed the [`SideFilter`].
+    base: Point3<f64>,
     normal: Vector3<f64>,
+    /// The points strictly above this face, and the highest of them (the
+    /// last of the highest when several tie).
     outside: Vec<u32>,
+    eye: u32,
+    eye_height: f64,
     alive: bool,
 }
 
 impl Face {
-    fn new(pts: &[Point3<f64>], v: [u32; 3]) -> Face {
+    /// `outside` is an empty list to fill (recycled from dead faces).
+    fn new(pts: &[Point3<f64>], v: [u32; 3], outside: Vec<u32>) -> Face {
         let [a, b, c] = v.map(|i| pts[i as usize]);
         Face {
             v,
             adj: [u32::MAX; 3],
+            base: a,
             normal: (b - a).cross(&(c - a)),
-            outside: Vec::new(),
+            outside,
+            eye: u32::MAX,
+            eye_height: f64::NEG_INFINITY,
             alive: true,
         }
+    }
+
+    /// Adds `q`, strictly above this face at float `height` (the first
+    /// point is taken whatever its height, so a NaN from coordinates too
+    /// large for the float filter still leaves an eye).
+    fn push(&mut self, q: u32, height: f64) {
+        if self.outside.is_empty() || height >= self.eye_height {
+            (self.eye, self.eye_height) = (q, height);
+        }
+        self.outside.push(q);
     }
 }
 
@@ -160,10 +251,15 @@ impl ConvexHull {
     ///
     /// Speed-ups that keep this exact: an Akl–Toussaint pre-filter drops
     /// the points that are certainly strictly inside the hull of the extreme
-    /// points along 26 directions (so inside the final hull); side tests
-    /// first try a static floating-point filter whose error bound is proven
-    /// (see `SideFilter`) and fall back to `orient3d` only when in doubt;
-    /// the first assignment and large reassignments run in parallel.
+    /// points along 26 directions (so inside the final hull), four faces at
+    /// a time and a block of 32 points at a time where the block's box
+    /// clears a face; repeated points are dropped (after the pre-filter)
+    /// since a copy of a point on a hull plane costs the exact predicate its
+    /// slowest path; each face remembers its farthest point as points are
+    /// handed to it; side tests first try a static floating-point filter
+    /// whose error bound is proven (see `SideFilter`) and fall back to
+    /// `orient3d` only when in doubt; the first assignment and large
+    /// reassignments run in parallel.
     ///
     /// Errors on empty input or a non-finite coordinate.
     pub fn new(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
@@ -176,12 +272,29 @@ impl ConvexHull {
         {
             return Err(HullError::NonFinite { index });
         }
+        let largest = points
+            .par_iter()
+            .map(|p| p.coords.amax())
+            .reduce(|| 0.0, f64::max);
+        let Some(k) = exact_scale(largest) else {
+            return Ok(ConvexHull::of_finite(points));
+        };
+        let scaled: Vec<Point3<f64>> = points.par_iter().map(|p| scale2(p, k)).collect();
+        let mut hull = ConvexHull::of_finite(&scaled);
+        for v in &mut hull.vertices {
+            *v = scale2(v, -k);
+        }
+        Ok(hull)
+    }
+
+    /// [`new`](Self::new) on finite points of a safe magnitude.
+    fn of_finite(points: &[Point3<f64>]) -> ConvexHull {
         let filter = SideFilter::new(points);
-        let kept = akl_toussaint(points, filter);
+        let kept = akl_toussaint(points, filter).map(|kept| distinct(&kept));
         let points = kept.as_deref().unwrap_or(points);
         match initial_simplex(points) {
-            Some(simplex) => Ok(quickhull(points, simplex, filter)),
-            None => Ok(flat_hull(points)),
+            Some(simplex) => quickhull(points, simplex, filter),
+            None => flat_hull(points),
         }
     }
 
@@ -221,6 +334,24 @@ impl ConvexHull {
     pub fn contains(&self, p: &Point3<f64>) -> bool {
         self.dimension == 3 && self.faces.iter().all(|f| !above(&self.vertices, f, p))
     }
+}
+
+/// The power of two `k` to scale by when the largest coordinate magnitude
+/// is beyond `2^±200`, bringing it to about 1. The exact predicates'
+/// products of three coordinate differences overflow (or underflow) at the
+/// ends of the `f64` range, and a power-of-two scale changes no side test,
+/// exactly (short of coordinates `2^1000` below the largest, which
+/// underflow).
+fn exact_scale(largest: f64) -> Option<i32> {
+    let safe = 2f64.powi(-200)..=2f64.powi(200);
+    (largest > 0.0 && !safe.contains(&largest))
+        .then(|| (-(largest.log2().floor() as i32)).clamp(-1023, 1023))
+}
+
+/// `p · 2^k`, in two exact steps so no factor leaves the normal range.
+fn scale2(p: &Point3<f64>, k: i32) -> Point3<f64> {
+    let pow2 = |e: i32| f64::from_bits(((e + 1023) as u64) << 52);
+    p * pow2(k / 2) * pow2(k - k / 2)
 }
 
 /// Area of a planar polygon given in order.
@@ -287,7 +418,7 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
         if above(pts, &v, &pts[s[d] as usize]) {
             v.swap(1, 2);
         }
-        faces.push(Face::new(pts, v));
+        faces.push(Face::new(pts, v, Vec::new()));
     }
     for f in 0..4 {
         for i in 0..3 {
@@ -298,18 +429,17 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
         }
     }
     // Initial assignment, in parallel: most points fall inside the simplex.
-    let face_above = |f: &Face, p: &Point3<f64>| filter.above(pts, &f.v, &f.normal, p);
-    let owner: Vec<u8> = pts
+    let owner: Vec<(u8, f64)> = pts
         .par_iter()
         .map(|p| {
             (0..4)
-                .find(|&f| face_above(&faces[f], p))
-                .map_or(u8::MAX, |f| f as u8)
+                .find_map(|f| filter.height(pts, &faces[f], p).map(|h| (f as u8, h)))
+                .unwrap_or((u8::MAX, 0.0))
         })
         .collect();
-    for (i, &f) in owner.iter().enumerate() {
+    for (i, &(f, h)) in owner.iter().enumerate() {
         if f != u8::MAX {
-            faces[f as usize].outside.push(i as u32);
+            faces[f as usize].push(i as u32, h);
         }
     }
 
@@ -320,21 +450,15 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
     let mut pending: Vec<u32> = (0..4).collect();
     let (mut visible, mut horizon, mut todo, mut orphans, mut created) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Each orphan's new face and height, if any; emptied point lists.
+    let mut homes: Vec<(u32, Option<(u32, f64)>)> = Vec::new();
+    let mut pool: Vec<Vec<u32>> = Vec::new();
     while let Some(fi) = pending.pop() {
         let fi = fi as usize;
         if !faces[fi].alive || faces[fi].outside.is_empty() {
             continue;
         }
-        let base = pts[faces[fi].v[0] as usize];
-        let n = faces[fi].normal;
-        let eye = *faces[fi]
-            .outside
-            .iter()
-            .max_by(|&&a, &&b| {
-                let d = |i: u32| n.dot(&(pts[i as usize] - base));
-                d(a).total_cmp(&d(b))
-            })
-            .expect("non-empty");
+        let eye = faces[fi].eye;
         let p = pts[eye as usize];
 
         // Faces the eye sees (a connected cap) and the horizon edges around it.
@@ -350,7 +474,7 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
                 let nb = faces[f].adj[i] as usize;
                 if mark[nb] != stamp {
                     mark[nb] = stamp;
-                    visible_flag[nb] = face_above(&faces[nb], &p);
+                    visible_flag[nb] = filter.height(pts, &faces[nb], &p).is_some();
                     if visible_flag[nb] {
                         visible.push(nb);
                         todo.push(nb);
@@ -366,7 +490,7 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
         created.clear();
         for &(a, b, nb) in &horizon {
             let nf = faces.len() as u32;
-            let mut face = Face::new(pts, [a, b, eye]);
+            let mut face = Face::new(pts, [a, b, eye], pool.pop().unwrap_or_default());
             face.adj[0] = nb as u32;
             let back = (0..3)
                 .find(|&j| faces[nb].v[j] == b && faces[nb].v[(j + 1) % 3] == a)
@@ -389,27 +513,28 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
         for &f in &visible {
             faces[f].alive = false;
             orphans.append(&mut faces[f].outside);
+            pool.push(std::mem::take(&mut faces[f].outside));
         }
         let home = |&q: &u32| {
             let qp = &pts[q as usize];
             let nf = (q != eye)
                 .then(|| {
-                    created
-                        .iter()
-                        .copied()
-                        .find(|&nf| face_above(&faces[nf as usize], qp))
+                    created.iter().find_map(|&nf| {
+                        filter.height(pts, &faces[nf as usize], qp).map(|h| (nf, h))
+                    })
                 })
                 .flatten();
             (q, nf)
         };
-        let homes: Vec<(u32, Option<u32>)> = if orphans.len() >= PARALLEL_ORPHANS {
-            orphans.par_iter().map(home).collect()
+        homes.clear();
+        if orphans.len() >= PARALLEL_ORPHANS {
+            homes.par_extend(orphans.par_iter().map(home));
         } else {
-            orphans.iter().map(home).collect()
-        };
-        for (q, nf) in homes {
-            if let Some(nf) = nf {
-                faces[nf as usize].outside.push(q);
+            homes.extend(orphans.iter().map(home));
+        }
+        for &(q, nf) in &homes {
+            if let Some((nf, h)) = nf {
+                faces[nf as usize].push(q, h);
             }
         }
         orphans.clear();
@@ -445,6 +570,12 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
 /// Below this many orphaned points a reassignment runs serially.
 const PARALLEL_ORPHANS: usize = 8192;
 
+/// Points per parallel task of the pre-filter's passes.
+const CHUNK: usize = 4096;
+
+/// Points per bounding box of the pre-filter's block test.
+const BLOCK: usize = 32;
+
 /// Below this many points the pre-filter is not worth its passes.
 const PREFILTER_MIN_POINTS: usize = 1024;
 
@@ -459,68 +590,118 @@ fn akl_toussaint(pts: &[Point3<f64>], filter: SideFilter) -> Option<Vec<Point3<f
     if pts.len() < PREFILTER_MIN_POINTS {
         return None;
     }
-    let dirs: [Vector3<f64>; 13] = [
-        Vector3::new(1.0, 0.0, 0.0),
-        Vector3::new(0.0, 1.0, 0.0),
-        Vector3::new(0.0, 0.0, 1.0),
-        Vector3::new(1.0, 1.0, 0.0),
-        Vector3::new(1.0, -1.0, 0.0),
-        Vector3::new(1.0, 0.0, 1.0),
-        Vector3::new(1.0, 0.0, -1.0),
-        Vector3::new(0.0, 1.0, 1.0),
-        Vector3::new(0.0, 1.0, -1.0),
-        Vector3::new(1.0, 1.0, 1.0),
-        Vector3::new(1.0, 1.0, -1.0),
-        Vector3::new(1.0, -1.0, 1.0),
-        Vector3::new(-1.0, 1.0, 1.0),
-    ];
-    // Per direction: (min value, its index, max value, its index).
-    let none = || [(f64::INFINITY, 0usize, f64::NEG_INFINITY, 0usize); 13];
+    // Values along ±x, ±y, ±z, the face diagonals (±1, ±1, 0)… and the
+    // body diagonals (±1, ±1, ±1), as sums (no products).
+    let along = |p: &Point3<f64>| {
+        let (x, y, z) = (p.x, p.y, p.z);
+        [
+            x,
+            y,
+            z,
+            x + y,
+            x - y,
+            x + z,
+            x - z,
+            y + z,
+            y - z,
+            x + y + z,
+            x + y - z,
+            x - y + z,
+            y + z - x,
+        ]
+    };
+    // Per direction: (min value, its index, max value, its index), per
+    // chunk in place (a fold over points would copy the table per point).
+    type Extremes = [(f64, usize, f64, usize); 13];
+    let none: Extremes = [(f64::INFINITY, 0, f64::NEG_INFINITY, 0); 13];
+    let merge = |mut a: Extremes, b: Extremes| {
+        for (a, b) in a.iter_mut().zip(b) {
+            if b.0 < a.0 {
+                (a.0, a.1) = (b.0, b.1);
+            }
+            if b.2 > a.2 {
+                (a.2, a.3) = (b.2, b.3);
+            }
+        }
+        a
+    };
     let ext = pts
-        .par_iter()
+        .par_chunks(CHUNK)
         .enumerate()
-        .fold(none, |mut e, (i, p)| {
-            for (k, d) in dirs.iter().enumerate() {
-                let v = d.dot(&p.coords);
-                if v < e[k].0 {
-                    (e[k].0, e[k].1) = (v, i);
-                }
-                if v > e[k].2 {
-                    (e[k].2, e[k].3) = (v, i);
+        .map(|(c, chunk)| {
+            let mut e = none;
+            for (i, p) in chunk.iter().enumerate() {
+                for (e, v) in e.iter_mut().zip(along(p)) {
+                    if v < e.0 {
+                        (e.0, e.1) = (v, c * CHUNK + i);
+                    }
+                    if v > e.2 {
+                        (e.2, e.3) = (v, c * CHUNK + i);
+                    }
                 }
             }
             e
         })
-        .reduce(none, |mut a, b| {
-            for k in 0..13 {
-                if b[k].0 < a[k].0 {
-                    (a[k].0, a[k].1) = (b[k].0, b[k].1);
-                }
-                if b[k].2 > a[k].2 {
-                    (a[k].2, a[k].3) = (b[k].2, b[k].3);
-                }
-            }
-            a
-        });
+        .reduce(|| none, merge);
     let mut idx: Vec<usize> = ext.iter().flat_map(|e| [e.1, e.3]).collect();
     idx.sort_unstable();
     idx.dedup();
     let corners: Vec<Point3<f64>> = idx.iter().map(|&i| pts[i]).collect();
     let small = quickhull(&corners, initial_simplex(&corners)?, filter);
-    let planes: Vec<(Point3<f64>, Vector3<f64>)> = small
-        .faces
-        .iter()
-        .map(|f| {
-            let [a, b, c] = f.map(|i| small.vertices[i as usize]);
-            (a, (b - a).cross(&(c - a)))
-        })
-        .collect();
+    let planes = PlaneSet::new(
+        &small
+            .faces
+            .iter()
+            .map(|f| {
+                let [a, b, c] = f.map(|i| small.vertices[i as usize]);
+                (a, (b - a).cross(&(c - a)))
+            })
+            .collect::<Vec<_>>(),
+    );
     Some(
-        pts.par_iter()
-            .filter(|p| !planes.iter().all(|(a, n)| filter.surely_below(a, n, p)))
-            .copied()
+        pts.par_chunks(CHUNK)
+            .flat_map_iter(|chunk| {
+                let (mut open, mut kept) = (Vec::new(), Vec::new());
+                for block in chunk.chunks(BLOCK) {
+                    planes.keep_outside(filter, block, &mut open, &mut kept);
+                }
+                kept
+            })
             .collect(),
     )
+}
+
+/// The points without repeats (the first copy of each, in order): files
+/// without shared vertices (STL, split normals) list a point up to six
+/// times, and each copy of a point on a hull plane costs the exact
+/// predicate its full work (the float filter cannot sign a zero). An
+/// open-addressing table of indices hashed on the coordinates' bits (`-0`
+/// counted as `0`).
+fn distinct(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
+    let key = |p: &Point3<f64>| [p.x, p.y, p.z].map(|x| (x + 0.0).to_bits());
+    let bits = (2 * pts.len()).next_power_of_two().trailing_zeros().max(4);
+    let mut table = vec![u32::MAX; 1 << bits];
+    let mask = table.len() - 1;
+    let mut out = Vec::with_capacity(pts.len());
+    for p in pts {
+        let k = key(p);
+        let h = k[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ k[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ k[2].wrapping_mul(0x1656_67B1_9E37_79F9);
+        let mut slot = (h >> (64 - bits)) as usize;
+        loop {
+            match table[slot] {
+                u32::MAX => {
+                    table[slot] = out.len() as u32;
+                    out.push(*p);
+                    break;
+                }
+                i if key(&out[i as usize]) == k => break,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+    out
 }
 
 /// The hull of coplanar (or collinear, or coincident) points: the 2-D hull

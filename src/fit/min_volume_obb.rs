@@ -220,7 +220,7 @@ impl<'h> Graph<'h> {
     fn cell_direction(&self, c: usize) -> Vector3<f64> {
         let (face, uv) = (c / (self.res * self.res), c % (self.res * self.res));
         let at = |i: usize| 2.0 * (i as f64 + 0.5) / self.res as f64 - 1.0;
-        let (a, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
+        let (a, sign) = (face / 2, if face.is_multiple_of(2) { 1.0 } else { -1.0 });
         let mut d = Vector3::zeros();
         d[a] = sign;
         d[(a + 1) % 3] = at(uv / self.res);
@@ -299,7 +299,13 @@ impl<'h> Graph<'h> {
         touch: [(usize, u32); 3],
         bound: f64,
     ) -> Option<f64> {
-        let dir = |s: usize| if s % 2 == 0 { f[s / 2] } else { -f[s / 2] };
+        let dir = |s: usize| {
+            if s.is_multiple_of(2) {
+                f[s / 2]
+            } else {
+                -f[s / 2]
+            }
+        };
         let mut from: [u32; 6] = std::array::from_fn(|s| self.near_start(&dir(s)));
         for (s, v) in touch {
             from[s] = v;

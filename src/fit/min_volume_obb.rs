@@ -198,8 +198,8 @@ impl<'h> Graph<'h> {
                 fill[x as usize] += 1;
             }
         }
-        // About as many cells as vertices: neighbouring cells then mostly
-        // share or neighbour their extreme vertex.
+        // About six cells per vertex: neighbouring cells then mostly share
+        // or neighbour their extreme vertex.
         let res = ((pts.len() as f64).sqrt().ceil() as usize).clamp(1, 128);
         let mut g = Graph {
             pts,

@@ -26,7 +26,19 @@
 //! edge's arc (or the opposite arc, for the box's far face), within a slack
 //! of 1e-9. The width of the hull along a direction is found by steepest
 //! ascent on the hull's vertex graph (a local maximum of a linear function
-//! on a convex polytope's graph is global).
+//! on a convex polytope's graph is global), started at a vertex of an edge
+//! flush with that face when there is one, else at the extreme vertex of
+//! the direction's cell in a cube map over directions (a step or two away).
+//!
+//! Pruning (never changes the result): the face rule's volume bounds the
+//! search from the start, and each configuration is dropped as soon as a
+//! product of lower bounds of its three widths exceeds the best volume so
+//! far (shared by the threads). The bounds come, in order, from a lower
+//! bound of the width along every normal on each edge's arc
+//! ([`Graph::arc_width`]) and of the least width over all directions
+//! (the least width is met on some arc), which rule out pairs of edges
+//! before their triples are enumerated; then from the partial ascents
+//! themselves, which only grow.
 //!
 //! Guarantee: the volume is minimal over all orientations up to `f64`
 //! rounding of the normals and widths, for hulls whose faces have reliable
@@ -41,6 +53,7 @@ use super::ConvexHull;
 use super::tight_obb::{Rims, box_volume, tight_frame};
 use nalgebra::{Matrix3, Point3, Vector3};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Slack of the arc and sidepodal tests (on unit vectors): a configuration
 /// this close to valid is evaluated too, so rounding never drops one.
@@ -48,15 +61,13 @@ const SLACK: f64 = 1e-9;
 
 /// A hull edge with its Gauss arc: the unit normals of its two faces.
 struct Edge {
+    /// One endpoint (a hull vertex index): extreme along every normal on
+    /// the arc.
+    v: u32,
     /// Unit direction, oriented so that `(a × b) · d > 0`.
     d: Vector3<f64>,
     a: Vector3<f64>,
     b: Vector3<f64>,
-    /// Unit mid-arc direction, and the sine and cosine of half the arc's
-    /// angle (for cheap filters).
-    mid: Vector3<f64>,
-    sin_half: f64,
-    cos_half: f64,
 }
 
 impl Edge {
@@ -75,13 +86,8 @@ impl Edge {
     }
 
     /// Whether some normal on this arc is perpendicular to some normal on
-    /// `o`'s arc.
+    /// `o`'s arc (the bilinear form's corners change sign).
     fn sidepodal(&self, o: &Edge) -> bool {
-        // Normals on the arcs lie within their half angles of the mids.
-        let (sin_reach, cos_reach) = self.reach(o);
-        if cos_reach > 0.0 && self.mid.dot(&o.mid).abs() > sin_reach + SLACK {
-            return false;
-        }
         let c = [
             self.a.dot(&o.a),
             self.a.dot(&o.b),
@@ -92,25 +98,52 @@ impl Edge {
         let hi = c.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         lo <= SLACK && hi >= -SLACK
     }
+}
 
-    /// Whether this arc and the opposite of `o`'s can meet (cheap filter).
-    fn may_oppose(&self, o: &Edge) -> bool {
-        -self.mid.dot(&o.mid) >= self.reach(o).1 - SLACK
+/// The edges' arcs as cones, one array per number for the all-pairs scan:
+/// unit mid-arc directions and the sine and cosine of each arc's half angle
+/// (every normal on an arc lies within its half angle of the mid).
+#[derive(Default)]
+struct Arcs {
+    mid: [Vec<f64>; 3],
+    sin: Vec<f64>,
+    cos: Vec<f64>,
+}
+
+/// Flag of [`Arcs::scan`]: the arcs may hold perpendicular normals.
+const MAY_BE_SIDEPODAL: u8 = 1;
+/// Flag of [`Arcs::scan`]: the first arc and the opposite of the second
+/// may meet.
+const MAY_OPPOSE: u8 = 2;
+
+impl Arcs {
+    fn mid(&self, i: usize) -> Vector3<f64> {
+        Vector3::new(self.mid[0][i], self.mid[1][i], self.mid[2][i])
     }
 
-    /// Sine and cosine of the sum of this arc's and `o`'s half angles.
-    fn reach(&self, o: &Edge) -> (f64, f64) {
-        (
-            self.sin_half * o.cos_half + self.cos_half * o.sin_half,
-            self.cos_half * o.cos_half - self.sin_half * o.sin_half,
-        )
+    /// Cheap filters of arc `i` against every arc `j > i`, by the reach of
+    /// their cones, into `flags[j − i − 1]`: [`MAY_BE_SIDEPODAL`] (before
+    /// [`Edge::sidepodal`]) and [`MAY_OPPOSE`].
+    fn scan(&self, i: usize, flags: &mut Vec<u8>) {
+        let (m, (si, ci)) = (self.mid(i), (self.sin[i], self.cos[i]));
+        let [x, y, z] = self.mid.each_ref().map(|c| &c[i + 1..]);
+        let (sin, cos) = (&self.sin[i + 1..], &self.cos[i + 1..]);
+        flags.clear();
+        flags.extend((0..sin.len()).map(|j| {
+            let d = m.x * x[j] + m.y * y[j] + m.z * z[j];
+            // Sine and cosine of the sum of both half angles.
+            let (s, c) = (si * cos[j] + ci * sin[j], ci * cos[j] - si * sin[j]);
+            u8::from((c <= 0.0) | (d.abs() <= s + SLACK)) | (u8::from(-d >= c - SLACK) << 1)
+        }));
     }
 }
 
 /// The hull's edges with a usable arc (both faces with reliable normals,
-/// not coplanar).
-fn edges(hull: &ConvexHull, rims: &Rims) -> Vec<Edge> {
-    rims.edges
+/// not coplanar), and their arcs as cones.
+fn edges(hull: &ConvexHull, rims: &Rims) -> (Vec<Edge>, Arcs) {
+    let mut arcs = Arcs::default();
+    let edges = rims
+        .edges
         .iter()
         .filter_map(|&[p, q, f, g]| {
             let (a, b) = (rims.normals[f as usize], rims.normals[g as usize]);
@@ -123,23 +156,28 @@ fn edges(hull: &ConvexHull, rims: &Rims) -> Vec<Edge> {
             if a.cross(&b).dot(&d) < 0.0 {
                 d = -d;
             }
-            Some(Edge {
-                d,
-                a,
-                b,
-                mid: (a + b).try_normalize(0.0)?,
-                sin_half: (0.5 * (1.0 - cos)).max(0.0).sqrt(),
-                cos_half: (0.5 * (1.0 + cos)).max(0.0).sqrt(),
-            })
+            let mid = (a + b).try_normalize(0.0)?;
+            for (c, x) in arcs.mid.iter_mut().zip(mid.iter()) {
+                c.push(*x);
+            }
+            arcs.sin.push((0.5 * (1.0 - cos)).max(0.0).sqrt());
+            arcs.cos.push((0.5 * (1.0 + cos)).max(0.0).sqrt());
+            Some(Edge { v: p, d, a, b })
         })
-        .collect()
+        .collect();
+    (edges, arcs)
 }
 
-/// The hull's vertex graph (compressed adjacency lists).
+/// The hull's vertex graph (compressed adjacency lists), with the extreme
+/// vertex along the centre of every cell of a cube map over directions, so
+/// that an ascent starts a step or two from its end.
 struct Graph<'h> {
     pts: &'h [Point3<f64>],
     start: Vec<u32>,
     next: Vec<u32>,
+    /// Cells per cube-face side, and the extreme vertex per cell.
+    res: usize,
+    cells: Vec<u32>,
 }
 
 impl<'h> Graph<'h> {
@@ -160,15 +198,56 @@ impl<'h> Graph<'h> {
                 fill[x as usize] += 1;
             }
         }
-        Graph { pts, start, next }
+        // About six cells per vertex: neighbouring cells then mostly share
+        // or neighbour their extreme vertex.
+        let res = ((pts.len() as f64).sqrt().ceil() as usize).clamp(1, 128);
+        let mut g = Graph {
+            pts,
+            start,
+            next,
+            res,
+            cells: Vec::with_capacity(6 * res * res),
+        };
+        let mut from = 0;
+        for c in 0..6 * res * res {
+            g.support(&g.cell_direction(c), &mut from, f64::INFINITY);
+            g.cells.push(from);
+        }
+        g
+    }
+
+    /// The (unnormalised) direction at the centre of cube-map cell `c`.
+    fn cell_direction(&self, c: usize) -> Vector3<f64> {
+        let (face, uv) = (c / (self.res * self.res), c % (self.res * self.res));
+        let at = |i: usize| 2.0 * (i as f64 + 0.5) / self.res as f64 - 1.0;
+        let (a, sign) = (face / 2, if face.is_multiple_of(2) { 1.0 } else { -1.0 });
+        let mut d = Vector3::zeros();
+        d[a] = sign;
+        d[(a + 1) % 3] = at(uv / self.res);
+        d[(a + 2) % 3] = at(uv % self.res);
+        d
+    }
+
+    /// A start for the ascent along `n` (finite, non-zero): the extreme
+    /// vertex of `n`'s cube-map cell.
+    fn near_start(&self, n: &Vector3<f64>) -> u32 {
+        let a = n.iamax();
+        let face = 2 * a + usize::from(n[a] < 0.0);
+        let cell = |x: f64| {
+            let i = ((x / n[a].abs() + 1.0) * 0.5 * self.res as f64) as usize;
+            i.min(self.res - 1)
+        };
+        let (u, v) = (cell(n[(a + 1) % 3]), cell(n[(a + 2) % 3]));
+        self.cells[(face * self.res + u) * self.res + v]
     }
 
     /// The greatest `n · p` over the hull, by steepest ascent from `*from`
-    /// (which is left at the maximising vertex).
-    fn support(&self, n: &Vector3<f64>, from: &mut u32) -> f64 {
+    /// (left at the last vertex reached). The ascent stops as soon as the
+    /// value exceeds `stop` (infinity: the maximum).
+    fn support(&self, n: &Vector3<f64>, from: &mut u32, stop: f64) -> f64 {
         let mut v = *from as usize;
         let mut best = n.dot(&self.pts[v].coords);
-        loop {
+        while best <= stop {
             let mut moved = false;
             for &w in &self.next[self.start[v] as usize..self.start[v + 1] as usize] {
                 let x = n.dot(&self.pts[w as usize].coords);
@@ -179,26 +258,113 @@ impl<'h> Graph<'h> {
                 }
             }
             if !moved {
-                *from = v as u32;
-                return best;
+                break;
             }
         }
+        *from = v as u32;
+        best
     }
 
-    /// Volume of the box with orthonormal axes `f` around the hull; `from`
-    /// holds a start vertex per support query, updated.
-    fn volume(&self, f: &[Vector3<f64>; 3], from: &mut [u32; 6]) -> f64 {
-        let mut v = 1.0;
-        for (k, n) in f.iter().enumerate() {
-            let (s, t) = from.split_at_mut(2 * k + 1);
-            v *= self.support(n, &mut s[2 * k]) + self.support(&-n, &mut t[0]);
+    /// A lower bound of the hull's width along every normal on `e`'s arc
+    /// (`mid`: its mid-arc direction). Along such `n` the width is at least
+    /// `n · (e.v − q)` for every hull vertex `q`, and on an arc shorter than
+    /// a half circle a linear function non-negative at both ends is least
+    /// at one of them; `q` is taken extreme against the arc's ends and
+    /// middle, the best of the three bounds kept.
+    fn arc_width(&self, e: &Edge, mid: &Vector3<f64>) -> f64 {
+        [e.a, e.b, *mid]
+            .iter()
+            .map(|n| {
+                let mut q = self.near_start(&-n);
+                self.support(&-n, &mut q, f64::INFINITY);
+                let x = self.pts[e.v as usize] - self.pts[q as usize];
+                e.a.dot(&x).min(e.b.dot(&x)).max(0.0)
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// Volume of the box with orthonormal axes `f` around the hull, or
+    /// `None` when it surely exceeds `bound`. The support along `f[m]`
+    /// (slot `2m`) and `−f[m]` (slot `2m + 1`) are found by ascents from
+    /// the `touch` vertices in their slots (vertices of edges flush with
+    /// that face: one neighbour scan) and elsewhere from the cube map.
+    /// Every start already bounds the widths from below (partial supports
+    /// only grow, and rounding is monotone), so a losing box is dropped as
+    /// soon as the product of those bounds exceeds `bound`, mostly before
+    /// any ascent. A returned volume is the product of the three full
+    /// widths, as if no bound were given.
+    fn volume_below(
+        &self,
+        f: &[Vector3<f64>; 3],
+        touch: [(usize, u32); 3],
+        bound: f64,
+    ) -> Option<f64> {
+        let dir = |s: usize| {
+            if s.is_multiple_of(2) {
+                f[s / 2]
+            } else {
+                -f[s / 2]
+            }
+        };
+        let mut from: [u32; 6] = std::array::from_fn(|s| self.near_start(&dir(s)));
+        for (s, v) in touch {
+            from[s] = v;
         }
-        v
+        let mut sup: [f64; 6] =
+            std::array::from_fn(|s| dir(s).dot(&self.pts[from[s] as usize].coords));
+        let width = |sup: &[f64; 6], m: usize| (sup[2 * m] + sup[2 * m + 1]).max(0.0);
+        let lower = |sup: &[f64; 6]| (0..3).fold(1.0, |v, m| v * width(sup, m));
+        if lower(&sup) > bound {
+            return None;
+        }
+        // The far sides first: their starts are only guesses.
+        for s in [1, 3, 5, 0, 2, 4] {
+            let others: f64 = (0..3)
+                .filter(|&m| m != s / 2)
+                .map(|m| width(&sup, m))
+                .product();
+            let stop = bound / others - sup[s ^ 1];
+            sup[s] = self.support(&dir(s), &mut from[s], stop);
+            if sup[s] > stop {
+                if lower(&sup) > bound {
+                    return None;
+                }
+                // The division rounded the wrong way: finish the ascent.
+                sup[s] = self.support(&dir(s), &mut from[s], f64::INFINITY);
+            }
+        }
+        Some((0..3).fold(1.0, |v, m| v * (sup[2 * m] + sup[2 * m + 1])))
     }
 }
 
-/// The frames of case 2 for edges `i`, `j`, `k` (at most two).
-fn three_edge_frames(ei: &Edge, ej: &Edge, ek: &Edge) -> impl Iterator<Item = [Vector3<f64>; 3]> {
+/// The least box volume found so far, shared by the threads: the bits of a
+/// non-negative `f64`, which order as the values do.
+struct Bound(AtomicU64);
+
+impl Bound {
+    fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    fn lower(&self, v: f64) {
+        self.0.fetch_min(v.to_bits(), Ordering::Relaxed);
+    }
+}
+
+/// The support slot of [`Graph::volume_below`] for box axis `m` on `side`
+/// (`1`: along the axis, `-1`: against it).
+fn slot(m: usize, side: i8) -> usize {
+    2 * m + usize::from(side < 0)
+}
+
+/// The frames of case 2 for edges `i`, `j`, `k` (at most two), with the
+/// sides of the box `j` and `k` touch (see [`Edge::side`]; `i` is on the
+/// first axis's positive side).
+fn three_edge_frames(
+    ei: &Edge,
+    ej: &Edge,
+    ek: &Edge,
+) -> impl Iterator<Item = ([Vector3<f64>; 3], [i8; 2])> {
     let (a, u) = (ei.a, ei.b - ei.a);
     let c = ej.d.dot(&ek.d);
     let (aj, bj, ak, bk) = (a.dot(&ej.d), u.dot(&ej.d), a.dot(&ek.d), u.dot(&ek.d));
@@ -225,12 +391,52 @@ fn three_edge_frames(ei: &Edge, ej: &Edge, ek: &Edge) -> impl Iterator<Item = [V
         }
         let n1 = (a + u * t.clamp(0.0, 1.0)).try_normalize(0.0)?;
         let n2 = n1.cross(&ej.d).try_normalize(1e-12)?;
-        if ej.side(&n2) == 0 {
+        let sj = ej.side(&n2);
+        if sj == 0 {
             return None;
         }
         let n3 = n1.cross(&n2);
-        (ek.side(&n3) != 0).then_some([n1, n2, n3])
+        let sk = ek.side(&n3);
+        (sk != 0).then_some(([n1, n2, n3], [sj, sk]))
     })
+}
+
+/// Every edge's sidepodal edges, both ways, ascending (compressed lists).
+struct Sidepodal {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Sidepodal {
+    /// From the lists of greater sidepodal indices.
+    fn new(greater: &[Vec<u32>]) -> Sidepodal {
+        let mut start = vec![0u32; greater.len() + 1];
+        for (i, l) in greater.iter().enumerate() {
+            start[i + 1] += l.len() as u32;
+            for &j in l {
+                start[j as usize + 1] += 1;
+            }
+        }
+        for i in 0..greater.len() {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![0u32; start[greater.len()] as usize];
+        // Rising i fills every list in ascending order.
+        for (i, l) in greater.iter().enumerate() {
+            for &j in l {
+                for (x, y) in [(i, j), (j as usize, i as u32)] {
+                    list[fill[x] as usize] = y;
+                    fill[x] += 1;
+                }
+            }
+        }
+        Sidepodal { start, list }
+    }
+
+    fn of(&self, i: usize) -> &[u32] {
+        &self.list[self.start[i] as usize..self.start[i + 1] as usize]
+    }
 }
 
 /// The frame of the minimum-volume box around `hull`'s vertices (see the
@@ -242,58 +448,112 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
     if hull.dimension < 3 {
         return face;
     }
+    let face_volume = box_volume(&face, &hull.vertices);
     let rims = Rims::new(hull);
-    let edges = edges(hull, &rims);
+    let (edges, arcs) = edges(hull, &rims);
     let graph = Graph::new(&hull.vertices, &rims);
-    // Sidepodal edges of each edge, greater indices only, ascending.
-    let near: Vec<Vec<u32>> = (0..edges.len())
+    // Boxes larger than the face rule's cannot win (the slack covers the
+    // two ways of rounding a volume), so they bound the search from the start.
+    let bound = Bound(AtomicU64::new(if face_volume.is_finite() {
+        (face_volume * (1.0 + 1e-9)).to_bits()
+    } else {
+        f64::INFINITY.to_bits()
+    }));
+    // Lower bounds of the width along each arc, and along any direction:
+    // the least width is met along a face normal or across two edges, so
+    // on some arc (unless a sliver face hides its normal; the slack covers
+    // coplanar faces' edges, left out within ~1.4e-6 rad of a kept arc).
+    let wmin: Vec<f64> = (0..edges.len())
         .into_par_iter()
-        .map(|i| {
-            (i + 1..edges.len())
-                .filter(|&j| edges[i].sidepodal(&edges[j]))
-                .map(|j| j as u32)
-                .collect()
-        })
+        .map(|i| graph.arc_width(&edges[i], &arcs.mid(i)))
         .collect();
+    let wany = if rims.normals.contains(&Vector3::zeros()) {
+        0.0
+    } else {
+        let c = hull
+            .vertices
+            .iter()
+            .fold(Vector3::zeros(), |s, p| s + p.coords)
+            / hull.vertices.len() as f64;
+        let r = hull
+            .vertices
+            .iter()
+            .map(|p| (p.coords - c).norm())
+            .fold(0.0, f64::max);
+        (wmin.iter().copied().fold(f64::INFINITY, f64::min) - 4e-6 * r).max(0.0)
+    };
+    // A product of width bounds above this rules a configuration out (the
+    // factor covers their rounding).
+    let beaten = |lower: f64| lower * (1.0 - 1e-12) > bound.get();
+    // Per edge, its sidepodal edges (of greater index, ascending, without
+    // the pairs that cannot make a box below the bound) and the edges of
+    // greater index whose arcs may meet its opposite.
+    let (near, opposed): (Vec<Vec<u32>>, Vec<Vec<u32>>) = (0..edges.len())
+        .into_par_iter()
+        .map_init(Vec::new, |flags, i| {
+            arcs.scan(i, flags);
+            let (mut near, mut opposed) = (Vec::new(), Vec::new());
+            for (x, &f) in flags.iter().enumerate().filter(|(_, f)| **f != 0) {
+                let j = i + 1 + x;
+                if f & MAY_BE_SIDEPODAL != 0
+                    && !beaten(wmin[i] * wmin[j] * wany)
+                    && edges[i].sidepodal(&edges[j])
+                {
+                    near.push(j as u32);
+                }
+                if f & MAY_OPPOSE != 0 {
+                    opposed.push(j as u32);
+                }
+            }
+            (near, opposed)
+        })
+        .unzip();
+    let around = Sidepodal::new(&near);
     let best = (0..edges.len())
         .into_par_iter()
         .map_init(
-            || [0u32; 6],
-            |from, i| {
+            || vec![0u64; edges.len().div_ceil(64)],
+            |mark, i| {
                 let ei = &edges[i];
-                let mut best = (f64::INFINITY, [Vector3::zeros(); 3]);
-                let mut take = |f: [Vector3<f64>; 3], from: &mut [u32; 6]| {
-                    let v = graph.volume(&f, from);
-                    if v < best.0 {
-                        best = (v, f);
+                let mut best: Option<(f64, [Vector3<f64>; 3])> = None;
+                let mut take = |f: [Vector3<f64>; 3], touch: [(usize, u32); 3]| {
+                    if let Some(v) = graph.volume_below(&f, touch, bound.get())
+                        && best.is_none_or(|b| v < b.0)
+                    {
+                        best = Some((v, f));
+                        bound.lower(v);
                     }
                 };
-                // Case 2: edges i < j < k, pairwise sidepodal.
-                for (x, &j) in near[i].iter().enumerate() {
+                // Case 2: edges i < j < k, pairwise sidepodal (k among
+                // j's greater sidepodal edges, marked when i's too).
+                for &j in &near[i] {
+                    mark[j as usize / 64] |= 1 << (j % 64);
+                }
+                for &j in &near[i] {
+                    let wij = wmin[i] * wmin[j as usize];
+                    if beaten(wij * wany) {
+                        continue;
+                    }
                     let ej = &edges[j as usize];
-                    let (mut p, mut q) = (
-                        near[i][x + 1..].iter().peekable(),
-                        near[j as usize].iter().peekable(),
-                    );
-                    while let (Some(&&k1), Some(&&k2)) = (p.peek(), q.peek()) {
-                        if k1 < k2 {
-                            p.next();
-                        } else if k2 < k1 {
-                            q.next();
-                        } else {
-                            for f in three_edge_frames(ei, ej, &edges[k1 as usize]) {
-                                take(f, from);
-                            }
-                            p.next();
-                            q.next();
+                    for &k in &near[j as usize] {
+                        if mark[k as usize / 64] & (1 << (k % 64)) == 0
+                            || beaten(wij * wmin[k as usize])
+                        {
+                            continue;
+                        }
+                        let ek = &edges[k as usize];
+                        for (f, [sj, sk]) in three_edge_frames(ei, ej, ek) {
+                            take(f, [(0, ei.v), (slot(1, sj), ej.v), (slot(2, sk), ek.v)]);
                         }
                     }
                 }
-                // Case 3: i and j on opposite faces, k beside them.
-                for ej in &edges[i + 1..] {
-                    if !ei.may_oppose(ej) {
-                        continue;
-                    }
+                for &j in &near[i] {
+                    mark[j as usize / 64] = 0;
+                }
+                // Case 3: i and j on opposite faces, k beside them (so
+                // sidepodal to i).
+                for &j in &opposed[i] {
+                    let ej = &edges[j as usize];
                     let Some(n1) = ei.d.cross(&ej.d).try_normalize(1e-12) else {
                         continue;
                     };
@@ -305,25 +565,36 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                     if ej.side(&n1) != -1 {
                         continue;
                     }
-                    for (k, ek) in edges.iter().enumerate() {
-                        if k == i || !ei.sidepodal(ek) {
+                    // Across n1 the width is known: i and j touch.
+                    let w1 = n1.dot(&(graph.pts[ei.v as usize] - graph.pts[ej.v as usize]));
+                    if beaten(w1 * wany * wany) {
+                        continue;
+                    }
+                    for &k in around.of(i) {
+                        if beaten(w1 * wmin[k as usize] * wany) {
                             continue;
                         }
-                        if let Some(n2) = n1.cross(&ek.d).try_normalize(1e-12)
-                            && ek.side(&n2) != 0
-                        {
-                            take([n1, n2, n1.cross(&n2)], from);
+                        let ek = &edges[k as usize];
+                        let Some(n2) = n1.cross(&ek.d).try_normalize(1e-12) else {
+                            continue;
+                        };
+                        let sk = ek.side(&n2);
+                        if sk != 0 {
+                            take(
+                                [n1, n2, n1.cross(&n2)],
+                                [(0, ei.v), (1, ej.v), (slot(1, sk), ek.v)],
+                            );
                         }
                     }
                 }
                 best
             },
         )
+        .flatten()
         .min_by(|a, b| a.0.total_cmp(&b.0));
     // The winner's volume is taken again over every vertex: steepest ascent
     // can stop short where the hull keeps non-extreme (coplanar) vertices,
     // and then the face rule's box must win.
-    let face_volume = box_volume(&face, &hull.vertices);
     best.map(|(_, f)| Matrix3::from_columns(&f))
         .filter(|f| box_volume(f, &hull.vertices) < face_volume)
         .unwrap_or(face)

@@ -358,7 +358,31 @@ fn render_draws_each_fitted_shape() {
     let kinds = [VolumeKind::Kdop(KdopKind::K14)];
     assert!(model_picture(&scene, &kinds, false, &o).unwrap() == render(&by_hand, &o).unwrap());
 
-    for bad in ["hull:3", "hull:x", "kdop:7", "capsule:2", "cone"] {
+    // The oriented k-DOP: the same family along the tight box's axes, the
+    // frame `fit --kdop` reports as `obb`.
+    let kinds = VolumeKind::parse_list("kdop-obb:18").unwrap();
+    assert_eq!(kinds, [VolumeKind::ObbKdop(KdopKind::K18)]);
+    let hull = fit::ConvexHull::new(&points).unwrap();
+    let tight = fit::obb(&points, &hull, fit::ObbMethod::Tight).unwrap();
+    let kdop = Kdop::new(&points, KdopKind::K18, tight.axes).unwrap();
+    let mut by_hand = RenderScene::new();
+    by_hand.add_mesh(scene.flatten());
+    by_hand.add_volume(
+        Volume::Polytope(kdop.vertices, kdop.faces),
+        "18-DOP (OBB frame)",
+    );
+    let oriented = model_picture(&scene, &kinds, false, &o).unwrap();
+    assert!(oriented == render(&by_hand, &o).unwrap());
+    assert!(count(&oriented, PALETTE[0]) > 300);
+
+    for bad in [
+        "hull:3",
+        "hull:x",
+        "kdop:7",
+        "kdop-obb:9",
+        "capsule:2",
+        "cone",
+    ] {
         let e = VolumeKind::parse_list(bad).unwrap_err().to_string();
         assert_eq!(e.lines().count(), 1, "{e}");
     }

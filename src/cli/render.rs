@@ -33,7 +33,9 @@ pub struct Args {
     /// `obb:pca|hull|fast|tight`; `sphere` (exact) or
     /// `sphere:centroid|ritter|exact`; `capsule` and `cylinder` (as fit
     /// --capsule, --cylinder); `kdop` (the 26-DOP) or
-    /// `kdop:6|10x|10y|10z|14|18|26` along the world axes (fit --kdop);
+    /// `kdop:6|10x|10y|10z|14|18|26` along the world axes, `kdop-obb` or
+    /// `kdop-obb:K` along the tight OBB's axes (fit --kdop, frames mesh and
+    /// obb);
     /// `hull` (at most 255 vertices and faces) or `hull:N` for 8 to 1024
     /// (fit --hull-max N); `decompose` (the convex parts of fit --decompose,
     /// its default 16 parts of at most 64 vertices).

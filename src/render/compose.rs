@@ -27,8 +27,12 @@ pub enum VolumeKind {
     Capsule,
     /// The near-minimal cylinder (`fit --cylinder`).
     Cylinder,
-    /// The k-DOP of the given family along the world axes (`fit --kdop`).
+    /// The k-DOP of the given family along the world axes (`fit --kdop`,
+    /// frame `mesh`).
     Kdop(KdopKind),
+    /// The k-DOP of the given family along the tight OBB's axes (`fit
+    /// --kdop`, frame `obb`: an oriented k-DOP).
+    ObbKdop(KdopKind),
     /// The convex hull within this many vertices and faces (`fit --hull-max`).
     Hull(usize),
     /// The convex parts of `fit --decompose` (its default options).
@@ -38,7 +42,8 @@ pub enum VolumeKind {
 impl VolumeKind {
     /// Parses a comma-separated list: `aabb`, `obb` (tight), `obb:pca`,
     /// `sphere` (exact), `sphere:ritter`, `capsule`, `cylinder`, `kdop`
-    /// (26) or `kdop:14`, `hull` (255) or `hull:64`, `decompose`.
+    /// (26) or `kdop:14`, `kdop-obb` or `kdop-obb:14`, `hull` (255) or
+    /// `hull:64`, `decompose`.
     pub fn parse_list(s: &str) -> Result<Vec<VolumeKind>> {
         s.split(',')
             .map(str::trim)
@@ -53,15 +58,18 @@ impl VolumeKind {
                     "capsule" if method.is_empty() => Ok(VolumeKind::Capsule),
                     "cylinder" if method.is_empty() => Ok(VolumeKind::Cylinder),
                     "decompose" if method.is_empty() => Ok(VolumeKind::Decompose),
-                    "kdop" => Ok(VolumeKind::Kdop(if method.is_empty() { KdopKind::K26 } else {
-                        method.parse().map_err(|_| Error::Input(format!("unknown k-DOP '{method}' in --volumes '{s}' (6, 10x, 10y, 10z, 14, 18 or 26)")))?
-                    })),
+                    "kdop" | "kdop-obb" => {
+                        let k = if method.is_empty() { KdopKind::K26 } else {
+                            method.parse().map_err(|_| Error::Input(format!("unknown k-DOP '{method}' in --volumes '{s}' (6, 10x, 10y, 10z, 14, 18 or 26)")))?
+                        };
+                        Ok(if kind == "kdop" { VolumeKind::Kdop(k) } else { VolumeKind::ObbKdop(k) })
+                    }
                     "hull" => Ok(VolumeKind::Hull(if method.is_empty() { DEFAULT_BUDGET } else {
                         method.parse().ok().filter(|n| (MIN_BUDGET..=MAX_BUDGET).contains(n)).ok_or_else(|| {
                             Error::Input(format!("hull budget '{method}' in --volumes '{s}': expected {MIN_BUDGET} to {MAX_BUDGET} vertices"))
                         })?
                     })),
-                    _ => Err(Error::Input(format!("unknown volume '{t}' in --volumes (expected aabb, obb[:METHOD], sphere[:METHOD], capsule, cylinder, kdop[:K], hull[:N], decompose)"))),
+                    _ => Err(Error::Input(format!("unknown volume '{t}' in --volumes (expected aabb, obb[:METHOD], sphere[:METHOD], capsule, cylinder, kdop[:K], kdop-obb[:K], hull[:N], decompose)"))),
                 }
             })
             .collect()
@@ -72,7 +80,7 @@ impl VolumeKind {
 /// or one mesh instance's; world frame), with their legend name: the same
 /// volumes `bvtool fit` reports — OBBs, spheres and the budget hull from
 /// the hull, capsule and cylinder searched from the PCA and tight-box
-/// axes, k-DOPs along the world axes — and for `decompose` the convex
+/// axes, k-DOPs along the world axes or the tight box's — and for `decompose` the convex
 /// parts of `mesh` (its vertices and triangles; the tight box for a flat
 /// mesh, as `export --shape decompose` does). `None` for a flat hull's
 /// k-DOP or budget hull, which have no polytope to draw.
@@ -113,9 +121,13 @@ fn group_volumes(
                 (vec![Volume::Cylinder(c)], "cylinder".into())
             }
         }
-        VolumeKind::Kdop(k) => {
-            let d = Kdop::new(points, k, Matrix3::identity()).expect("points");
-            let name = format!("{}-DOP", k.as_str());
+        VolumeKind::Kdop(k) | VolumeKind::ObbKdop(k) => {
+            let (axes, frame) = match kind {
+                VolumeKind::Kdop(_) => (Matrix3::identity(), ""),
+                _ => (tight().axes, " (OBB frame)"),
+            };
+            let d = Kdop::new(points, k, axes).expect("points");
+            let name = format!("{}-DOP{frame}", k.as_str());
             (polytope(hull, d.vertices, d.faces), name)
         }
         VolumeKind::Hull(max) => {

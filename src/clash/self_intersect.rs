@@ -8,8 +8,11 @@
 //! two children with themselves and with each other, two distinct nodes are
 //! pruned when their boxes are apart and otherwise the one with more
 //! triangles is split, so every unordered pair of triangles whose boxes may
-//! meet is reached exactly once. In a leaf pair each triangle pair's own
-//! boxes are compared before the exact rules run. The descent is split into
+//! meet is reached exactly once. Box tests come early: a child pair is
+//! tested when formed (and pushed only if its boxes overlap), and in a leaf
+//! pair each triangle's box is tested against the other leaf's before its
+//! pairs' own boxes are compared. The exact rules then read each triangle's
+//! plane (`Plane`), built once before the descent. The descent is split into
 //! independent node pairs near the root and run on every thread (rayon).
 //! Degenerate (zero-area) triangles are reported as a pair with themselves
 //! and take part in no other pair, as in CGAL.

@@ -4,6 +4,7 @@
 
 mod common;
 
+use bvtool::clash::adjacency::{adjacent_triangles_intersect, is_degenerate};
 use bvtool::clash::contain::Solid;
 use bvtool::clash::{
     ClashKind, ClashOptions, ClashScene, Grouping, SelfIntersections, self_intersections,
@@ -645,6 +646,80 @@ fn self_intersections_equal_brute_force() {
             .collect(),
     };
     assert!(selfx(&s).pairs.is_empty());
+}
+
+/// The neighbour rules as the search runs them — planes built once per
+/// triangle, their filtered sides reused by the segment tests — against
+/// the definition evaluated independently: two triangles sharing one
+/// vertex `v` intersect iff the edge opposite `v` in one meets the other
+/// ([`segment_triangle_intersect`], plain robust predicates); two sharing
+/// the edge `pq` iff `orient3d(p, q, r, s) = 0` and `r`, `s` lie strictly on
+/// one side of `pq`, decided on integer coordinates where the `f64` cross
+/// products are exact. Near-coplanar pairs (a corner moved by an ulp or a
+/// little more off the other's plane), exactly coplanar lattice pairs, and
+/// tiny and huge coordinates, where a wrong filter bound would misjudge a
+/// side.
+#[test]
+fn neighbour_rules_equal_their_definition() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut seen = [0usize; 2];
+    for k in 0..60_000 {
+        let scale = [1.0, 1e-9, 1e12, 2f64.powi(-300), 2f64.powi(200)][k % 5];
+        let lattice = (k / 5) % 2 == 0;
+        let p = |rng: &mut ChaCha8Rng| {
+            Point3::from(std::array::from_fn(|_| {
+                if lattice {
+                    rng.random_range(-3i32..4) as f64
+                } else {
+                    rng.random_range(-1.0..1.0)
+                }
+            }))
+        };
+        let v = p(&mut rng);
+        let (a1, a2) = (p(&mut rng), p(&mut rng));
+        // b's far corners: often in a's plane (a lattice combination of its
+        // edges), then maybe nudged off it by an ulp or 1e-12.
+        let in_plane = |rng: &mut ChaCha8Rng| {
+            if rng.random_range(0..3) == 0 {
+                return p(rng);
+            }
+            let (s, t) = (
+                rng.random_range(-2i32..3) as f64,
+                rng.random_range(-2i32..3) as f64,
+            );
+            let mut q = v + (a1 - v) * s + (a2 - v) * t;
+            match rng.random_range(0..3) {
+                0 => {}
+                1 => q.z = q.z.next_up(),
+                _ => q.y += 1e-12,
+            }
+            q
+        };
+        let (b1, b2) = (in_plane(&mut rng), in_plane(&mut rng));
+        let scaled = |t: [Point3<f64>; 3]| t.map(|c| c * scale);
+        let (a, b) = (scaled([v, a1, a2]), scaled([v, b1, b2]));
+        if is_degenerate(&a) || is_degenerate(&b) {
+            continue; // not subject to these rules
+        }
+        // One shared vertex (ids 0; then distinct).
+        let want = segment_triangle_intersect(&a[1], &a[2], &b)
+            || segment_triangle_intersect(&b[1], &b[2], &a);
+        let got = adjacent_triangles_intersect(&a, &[0, 1, 2], &b, &[0, 3, 4]);
+        assert_eq!(got, want, "shared vertex {a:?} {b:?}");
+        seen[want as usize] += 1;
+        // A shared edge `v a1` with `b1` as the other's third corner, on
+        // integer coordinates (exact cross products).
+        let (p0, q0, r0, s0) = (a[0], a[1], a[2], b[1]);
+        if lattice && scale == 1.0 && s0.iter().all(|x| x.fract() == 0.0) {
+            let (e, u, w) = (q0 - p0, r0 - p0, s0 - p0);
+            let coplanar = o3_sign(&p0, &q0, &r0, &s0) == 0;
+            let want = coplanar && e.cross(&u).dot(&e.cross(&w)) > 0.0;
+            let got =
+                adjacent_triangles_intersect(&[p0, q0, r0], &[0, 1, 2], &[q0, p0, s0], &[1, 0, 5]);
+            assert_eq!(got, want, "shared edge {p0:?} {q0:?} {r0:?} {s0:?}");
+        }
+    }
+    assert!(seen[0] > 5_000 && seen[1] > 5_000, "{seen:?}");
 }
 
 /// `clash --self --render` marks a face found per mesh (in the mesh's own

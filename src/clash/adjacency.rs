@@ -20,7 +20,7 @@
 //! reports each as a pair with itself and no other pair, and so does
 //! [`super::self_intersect`].
 
-use crate::query::triangle::{Plane, o2, proj, segment_triangle_intersect, triangles_intersect};
+use crate::query::triangle::{Plane, o2, planes_intersect, proj, segment_proper_triangle};
 use nalgebra::Point3;
 
 /// Whether two non-degenerate triangles of one mesh intersect, by the rules
@@ -31,6 +31,18 @@ pub fn adjacent_triangles_intersect(
     b: &[Point3<f64>; 3],
     ib: &[u32; 3],
 ) -> bool {
+    adjacent_planes_intersect(&Plane::new(a), ia, &Plane::new(b), ib)
+}
+
+/// [`adjacent_triangles_intersect`] on the triangles' planes, built once
+/// per triangle by a search that tests each against many.
+pub(crate) fn adjacent_planes_intersect(
+    pa: &Plane,
+    ia: &[u32; 3],
+    pb: &Plane,
+    ib: &[u32; 3],
+) -> bool {
+    let (a, b) = (pa.corners(), pb.corners());
     // Bit 3i + j: corner i of a is corner j of b (ids of a proper triangle
     // are distinct, so each row and column has at most one bit). Formed
     // without branches: most pairs a descent meets are neighbours.
@@ -41,7 +53,7 @@ pub fn adjacent_triangles_intersect(
         }
     }
     match shared.count_ones() {
-        0 => triangles_intersect(a, b),
+        0 => planes_intersect(pa, pb),
         1 => {
             let bit = shared.trailing_zeros() as usize;
             let (i, j) = (bit / 3, bit % 3);
@@ -51,17 +63,19 @@ pub fn adjacent_triangles_intersect(
                 &b[(j + 1) % 3],
                 &b[(j + 2) % 3],
             );
-            // Filter: when the far corners of one lie strictly on one side
-            // of the other's plane, that plane meets it only at `v`.
-            let one_side = |t: &[Point3<f64>; 3], p: &Point3<f64>, q: &Point3<f64>| {
-                let plane = Plane::new(t);
-                let s = plane.side(p);
-                s != 0 && s == plane.side(q)
-            };
-            if one_side(a, b1, b2) || one_side(b, a1, a2) {
+            // When the far corners of one lie strictly on one side of the
+            // other's plane, that plane meets it only at `v`. Otherwise the
+            // sides found are those the segment tests need (exact, filtered).
+            let (sb1, sb2) = (pa.side(b1), pa.side(b2));
+            if sb1 != 0 && sb1 == sb2 {
                 return false;
             }
-            segment_triangle_intersect(a1, a2, b) || segment_triangle_intersect(b1, b2, a)
+            let (sa1, sa2) = (pb.side(a1), pb.side(a2));
+            if sa1 != 0 && sa1 == sa2 {
+                return false;
+            }
+            segment_proper_triangle(a1, a2, b, sa1, sa2)
+                || segment_proper_triangle(b1, b2, a, sb1, sb2)
         }
         2 => {
             // The unshared corners: the row of a and the column of b with
@@ -72,7 +86,7 @@ pub fn adjacent_triangles_intersect(
                 .find(|i| shared & (ROW << (3 * i)) == 0)
                 .expect("one");
             let s = (0..3).find(|j| shared & (COLUMN << j) == 0).expect("one");
-            if Plane::new(a).side(&b[s]) != 0 {
+            if pa.side(&b[s]) != 0 {
                 return false;
             }
             let (p, q) = (&a[(r + 1) % 3], &a[(r + 2) % 3]);

@@ -7,17 +7,24 @@ use rayon::prelude::*;
 
 /// A welded id per point (ids are dense, from 0) and the number of ids.
 pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
-    // `+ 0.0` maps -0.0 to 0.0; finite coordinates then compare as their bits.
-    let key = |i: u32| {
-        let p = &points[i as usize];
-        [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f64::to_bits)
-    };
-    let mut order: Vec<u32> = (0..points.len() as u32).collect();
-    order.par_sort_unstable_by_key(|&i| key(i));
+    // `+ 0.0` maps -0.0 to 0.0; finite coordinates then compare as their
+    // bits. The keys are sorted with their indices (not the indices by key:
+    // every comparison would read two points).
+    let mut keyed: Vec<([u64; 3], u32)> = points
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (
+                [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f64::to_bits),
+                i as u32,
+            )
+        })
+        .collect();
+    keyed.par_sort_unstable();
     let mut ids = vec![0u32; points.len()];
     let mut count = 0usize;
-    for (k, &i) in order.iter().enumerate() {
-        if k > 0 && key(order[k - 1]) != key(i) {
+    for (k, &(key, i)) in keyed.iter().enumerate() {
+        if k > 0 && keyed[k - 1].0 != key {
             count += 1;
         }
         ids[i as usize] = count as u32;

@@ -37,9 +37,11 @@ const UNDERFLOW_ERR: f64 = 1e-300;
 
 /// A triangle's plane with the pieces of `orient3d` that do not depend on
 /// the query point, so that the sides of several points cost one dot
-/// product each.
-pub(crate) struct Plane<'a> {
-    t: &'a [Point3<f64>; 3],
+/// product each. It holds its corners by value: a search that keeps one per
+/// triangle then reads a triangle's corners and plane from one place.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plane {
+    t: [Point3<f64>; 3],
     /// `(t1 - t0) × (t2 - t0)`, rounded.
     normal: Vector3<f64>,
     /// Per coordinate, the permanent's factor of `|d - t0|` (the absolute
@@ -47,12 +49,12 @@ pub(crate) struct Plane<'a> {
     magnitude: Vector3<f64>,
 }
 
-impl<'a> Plane<'a> {
+impl Plane {
     #[inline]
-    pub(crate) fn new(t: &'a [Point3<f64>; 3]) -> Plane<'a> {
+    pub(crate) fn new(t: &[Point3<f64>; 3]) -> Plane {
         let (b, c) = (t[1] - t[0], t[2] - t[0]);
         Plane {
-            t,
+            t: *t,
             normal: b.cross(&c),
             magnitude: Vector3::new(
                 (b.y * c.z).abs() + (b.z * c.y).abs(),
@@ -77,6 +79,12 @@ impl<'a> Plane<'a> {
         } else {
             o3(&self.t[0], &self.t[1], &self.t[2], d)
         }
+    }
+
+    /// The triangle's corners.
+    #[inline]
+    pub(crate) fn corners(&self) -> &[Point3<f64>; 3] {
+        &self.t
     }
 
     /// Whether the triangle is degenerate (its corners collinear or
@@ -214,8 +222,8 @@ pub fn segment_triangle_intersect(p: &Point3<f64>, q: &Point3<f64>, t: &[Point3<
 }
 
 /// Segment against a non-degenerate triangle, given the exact plane sides
-/// `sp`, `sq` of the segment's ends.
-fn segment_proper_triangle(
+/// `sp`, `sq` of the segment's ends (as [`Plane::side`]).
+pub(crate) fn segment_proper_triangle(
     p: &Point3<f64>,
     q: &Point3<f64>,
     t: &[Point3<f64>; 3],
@@ -248,15 +256,20 @@ pub fn plane_side(t: &[Point3<f64>; 3], p: &Point3<f64>) -> i8 {
 
 /// Whether two closed triangles meet, exactly (see the module docs).
 pub fn triangles_intersect(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
+    planes_intersect(&Plane::new(a), &Plane::new(b))
+}
+
+/// [`triangles_intersect`] on the triangles' planes (built once for a
+/// triangle tested against many).
+pub(crate) fn planes_intersect(pa: &Plane, pb: &Plane) -> bool {
+    let (a, b) = (&pa.t, &pb.t);
     // Plane-side rejection: all of one triangle strictly on one side of the
     // other's plane. (A degenerate triangle gives all zeros: no rejection.)
-    let pa = Plane::new(a);
     let flat_a = pa.degenerate();
     let sb = pa.sides(flat_a, b);
     if sb[0] == sb[1] && sb[1] == sb[2] && sb[0] != 0 {
         return false;
     }
-    let pb = Plane::new(b);
     let flat_b = pb.degenerate();
     let sa = pb.sides(flat_b, a);
     if sa[0] == sa[1] && sa[1] == sa[2] && sa[0] != 0 {

@@ -158,15 +158,21 @@ impl AabbTree {
         codes.par_sort_unstable();
         let original: Vec<u32> = codes.par_iter().map(|c| c.1).collect();
         let keys: Vec<u64> = codes.par_iter().map(|c| c.0).collect();
-        drop(codes);
-        let boxes: Vec<Box32> = original
+        drop((codes, boxes));
+        // The boxes again in node order, from the welded corners: numbered
+        // in order of first use, they lie near each other in memory, where
+        // reading the first boxes through `original` would jump about.
+        let (vertices, triangles) = shared_vertices(mesh, &original);
+        let boxes: Vec<Box32> = triangles
             .par_iter()
-            .map(|&o| Box32::outward(&boxes[o as usize]))
+            .map(|t| {
+                let corners = t.map(|i| vertices[i as usize]);
+                Box32::outward(&Aabb::from_points(corners).expect("three corners"))
+            })
             .collect();
         let mut nodes = Vec::with_capacity(node_bound(boxes.len()));
         build_subtree(&boxes, &keys, 0, leaf_size, &mut nodes);
         nodes.shrink_to_fit();
-        let (vertices, triangles) = shared_vertices(mesh, &original);
         AabbTree {
             nodes,
             boxes,

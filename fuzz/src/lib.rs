@@ -110,6 +110,7 @@ pub fn pipeline(scene: &Scene) {
         hull_max: Some(64),
         best: true,
         decompose: None,
+        air: true,
     };
     if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {
         let json = serde_json::to_value(&v).expect("volumes serialize");

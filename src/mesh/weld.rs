@@ -5,20 +5,21 @@
 use nalgebra::Point3;
 use rayon::prelude::*;
 
+/// The key of a point's position: two finite points are the same position
+/// exactly when their keys are equal (`+ 0.0` maps `-0.0` to `0.0`; finite
+/// coordinates then compare as their bits).
+pub fn position_key(p: &Point3<f64>) -> [u64; 3] {
+    [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f64::to_bits)
+}
+
 /// A welded id per point (ids are dense, from 0) and the number of ids.
 pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
-    // `+ 0.0` maps -0.0 to 0.0; finite coordinates then compare as their
-    // bits. The keys are sorted with their indices (not the indices by key:
+    // The keys are sorted with their indices (not the indices by key:
     // every comparison would read two points).
     let mut keyed: Vec<([u64; 3], u32)> = points
         .par_iter()
         .enumerate()
-        .map(|(i, p)| {
-            (
-                [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f64::to_bits),
-                i as u32,
-            )
-        })
+        .map(|(i, p)| (position_key(p), i as u32))
         .collect();
     keyed.par_sort_unstable();
     let mut ids = vec![0u32; points.len()];

@@ -354,6 +354,13 @@ fn colliders_match_the_json_and_hold_every_vertex_over_random_scenes() {
         let f = bin::read(&bin::write(&d).unwrap()).unwrap();
         let what = format!("seed {seed}");
         assert_matches_json(&what, &d, &f.colliders);
+        // Three of the four parts are scaled non-uniformly: world frame, with the reason.
+        let reasons = f
+            .colliders
+            .records
+            .iter()
+            .filter(|r| r.world_reason != NONE);
+        assert!(reasons.count() >= 3 * shapes.len(), "{what}: world reasons");
         let n = assert_holds_every_vertex(&what, &s, &d, &f.colliders);
         assert!(n >= 4 * shapes.len(), "{n} colliders");
     }
@@ -406,7 +413,7 @@ fn one_line(e: &BinError) {
 #[test]
 fn collider_sections_with_huge_counts_or_past_the_end_are_out_of_range() {
     let good = with_colliders();
-    assert_eq!(get(&good, 4), 2, "version");
+    assert_eq!(get(&good, 4), 3, "version");
     assert_eq!(get(&good, 8), 96, "header size");
     for (field, section) in COLLIDER_SECTIONS {
         assert!(get(&good, field + 4) > 0, "{section} is filled");
@@ -456,9 +463,9 @@ fn truncated_collider_sections() {
     }
 }
 
-/// Offsets of collider 0's fields (record = 96 bytes).
+/// Offset of collider `k`'s record (104 bytes each).
 fn record(b: &[u8], k: usize) -> usize {
-    get(b, 64) as usize + 96 * k
+    get(b, 64) as usize + 104 * k
 }
 
 #[test]
@@ -498,6 +505,32 @@ fn bad_collider_records() {
     let mut b = good.clone();
     put(&mut b, at + 32, 4294967294);
     expect(&b, Some(0), "node name offset");
+    // The volume: NaN or negative; +∞ (a volume beyond f32) is read.
+    let mut b = good.clone();
+    b[at + 96..at + 100].copy_from_slice(&f32::NAN.to_le_bytes());
+    expect(&b, Some(0), "non-finite");
+    let mut b = good.clone();
+    b[at + 96..at + 100].copy_from_slice(&(-1.0f32).to_le_bytes());
+    expect(&b, Some(0), "negative volume");
+    let mut b = good.clone();
+    b[at + 96..at + 100].copy_from_slice(&f32::INFINITY.to_le_bytes());
+    assert_eq!(
+        bin::read(&b).unwrap().colliders.records[0].volume,
+        f32::INFINITY
+    );
+    // A world reason on a local-frame collider, and one inside a string.
+    assert_eq!(
+        get(&good, at + 100),
+        u32::MAX,
+        "chain.gltf's colliders are local"
+    );
+    let mut b = good.clone();
+    put(&mut b, at + 100, get(&good, at + 28));
+    expect(&b, Some(0), "world reason");
+    let mut b = good.clone();
+    put(&mut b, at + 8, 1);
+    put(&mut b, at + 100, get(&good, at + 28) + 1);
+    expect(&b, Some(0), "world reason offset");
     // Collider 1 is the hull: its ranges and indices.
     let hull = record(&good, 1);
     assert_eq!(get(&good, hull), 4, "a convex record");

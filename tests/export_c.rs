@@ -204,8 +204,8 @@ static void colliders(uint32_t n, const bvt_collider *c, uint32_t nv, const floa
         default: break;
         }
         for (int k = 0; k < 3; k++) printf(" %.9g", (double)size[k]);
-        printf(" %u %u %u %u | %s\n", r->first_vertex, r->vertex_count, r->first_triangle,
-               r->triangle_count, s + r->name);
+        printf(" %u %u %u %u %.9g %u | %s\n", r->first_vertex, r->vertex_count, r->first_triangle,
+               r->triangle_count, (double)r->volume, r->world_reason, s + r->name);
     }
     for (uint32_t i = 0; i < nv; i++) printf("v %.9g %.9g %.9g\n", (double)v[i][0], (double)v[i][1], (double)v[i][2]);
     for (uint32_t i = 0; i < nt; i++) printf("t %u %u %u\n", t[i][0], t[i][1], t[i][2]);
@@ -227,7 +227,7 @@ fn printed_colliders(out: &str) -> Colliders {
             "collider" => {
                 let mut rec = Vec::new();
                 for (k, w) in words.iter().enumerate() {
-                    let bits = if (10..20).contains(&k) {
+                    let bits = if (10..20).contains(&k) || k == 24 {
                         w.parse::<f32>().unwrap().to_bits()
                     } else {
                         w.parse::<u32>().unwrap()
@@ -323,11 +323,11 @@ int main(int argc, char **argv) {{
     if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) return 4;
     fclose(f);
     const bvt_header *h = (const bvt_header *)b;
-    if (len < 96 || memcmp(h->magic, "BVT1", 4) != 0 || h->version != 2 || h->header_size != 96
+    if (len < 96 || memcmp(h->magic, "BVT1", 4) != 0 || h->version != 3 || h->header_size != 96
         || h->file_size != (uint32_t)len) return 5;
     const bvt_section *s[9] = {{&h->volumes, &h->nodes, &h->vertices, &h->triangles, &h->sources,
                                &h->colliders, &h->collider_vertices, &h->collider_triangles, &h->strings}};
-    const uint32_t stride[9] = {{128, 80, 12, 12, 20, 96, 12, 12, 1}};
+    const uint32_t stride[9] = {{128, 80, 12, 12, 20, 104, 12, 12, 1}};
     for (int i = 0; i < 9; i++)
         if (s[i]->offset % 16 || (unsigned long long)s[i]->offset + (unsigned long long)s[i]->count * stride[i] > (unsigned long long)len) return 6;
     report(h->volumes.count, (const bvt_volume *)(b + h->volumes.offset),

@@ -8,7 +8,7 @@
 //! nodes (80 bytes: OBB, left, right, first triangle, triangle count),
 //! vertices (3 × f32), triangles (3 × u32, tree order), triangle sources
 //! (5 × u32), and the colliders ([`bin_collider`](super::bin_collider)):
-//! records (96 bytes), convex vertices (3 × f32), convex triangles
+//! records (104 bytes), convex vertices (3 × f32), convex triangles
 //! (3 × u32) and the string table (bytes). Every shape is rounded outwards
 //! to `f32` ([`f32box`](super::f32box), [`collider_f32`](super::collider_f32)).
 
@@ -18,8 +18,9 @@ use super::f32box::{self, AabbF32, ObbF32, SphereF32};
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"BVT1";
-/// The binary format's version (2 added the collider sections).
-pub const VERSION: u32 = 2;
+/// The binary format's version (2 added the collider sections, 3 the
+/// colliders' volume and world reason).
+pub const VERSION: u32 = 3;
 /// Header size in bytes.
 pub const HEADER_SIZE: usize = 96;
 /// Every section starts on a multiple of this.
@@ -114,7 +115,7 @@ pub enum BinError {
     #[error("bad magic {0:?} (expected \"BVT1\")")]
     BadMagic([u8; 4]),
     /// A version this reader does not know.
-    #[error("unsupported version {0} (this reader reads version 2)")]
+    #[error("unsupported version {0} (this reader reads version 3; export the model again)")]
     Version(u32),
     /// A header size other than 96.
     #[error("header size {0} (expected 96)")]

@@ -1,4 +1,4 @@
-//! The colliders of the binary and C forms: one 96-byte record per
+//! The colliders of the binary and C forms: one 104-byte record per
 //! collider, the convex polytopes' `f32` vertices and triangles in two
 //! shared arrays, and the names in a string table — built once from the
 //! export document for both forms, and decoded (validated) by
@@ -9,17 +9,21 @@
 //! scope, node/instance/mesh/primitive, the collider's, node's and mesh's
 //! names (byte offsets into the string table), a placement (centre and
 //! rotation (x, y, z, w) taking +Y to a round shape's axis), the size of
-//! the kind, and for a convex polytope its range of vertices and of
-//! triangles (vertex indices relative to its first vertex).
+//! the kind, for a convex polytope its range of vertices and of
+//! triangles (vertex indices relative to its first vertex), the volume,
+//! and why an instance's collider is in the world frame (an offset into
+//! the string table).
 
 use super::ExportDoc;
 use super::bin::NONE;
 use super::collider::{Geometry, Shape};
 use super::collider_f32::{ColliderF32, fan, rounded};
+use super::f32box::round_up;
 use std::collections::HashMap;
 
-/// Bytes per collider record.
-pub const RECORD: usize = 96;
+/// Bytes per collider record (96 in version 2, which had no volume and no
+/// world reason).
+pub const RECORD: usize = 104;
 
 /// Collider flag: the collider is in the world frame (else in its mesh
 /// instance's local frame: place it by the instance's node).
@@ -102,6 +106,12 @@ pub struct BinCollider {
     pub first_triangle: u32,
     /// Its triangle count (0 for other kinds).
     pub triangle_count: u32,
+    /// The volume (JSON `volume`, model units³), rounded up to `f32`: `+∞`
+    /// beyond `f32`'s range (above 3.4 × 10³⁸).
+    pub volume: f32,
+    /// Why an instance's collider is in the world frame (JSON
+    /// `world_reason`): byte offset into the string table, or [`NONE`].
+    pub world_reason: u32,
 }
 
 /// The collider sections: records, the polytopes' vertices and triangles,
@@ -165,6 +175,8 @@ impl Colliders {
                 vertex_count: 0,
                 first_triangle: 0,
                 triangle_count: 0,
+                volume: round_up(c.volume),
+                world_reason: c.world_reason.as_deref().map_or(NONE, |s| strings.add(s)),
             };
             let rotation = |q: [f64; 4]| q.map(|x| x as f32);
             match rounded(&c.geometry) {
@@ -244,7 +256,7 @@ impl BinCollider {
         ]
     }
 
-    /// The record's last four words: first vertex, vertex count, first
+    /// The record's words 20 to 23: first vertex, vertex count, first
     /// triangle, triangle count.
     pub fn ranges(&self) -> [u32; 4] {
         [
@@ -256,16 +268,19 @@ impl BinCollider {
     }
 }
 
-/// Appends the little-endian record of `r` to `out`.
+/// Appends the little-endian record of `r` to `out`: [`BinCollider::ids`],
+/// centre, rotation and size (`f32` bits), [`BinCollider::ranges`], volume
+/// (`f32` bits), world reason.
 pub fn encode(r: &BinCollider, out: &mut Vec<u8>) {
     let floats = r.center.iter().chain(&r.rotation_xyzw).chain(&r.size);
     let words = r.ids().into_iter().chain(floats.map(|x| x.to_bits()));
-    for w in words.chain(r.ranges()) {
+    let tail = [r.volume.to_bits(), r.world_reason];
+    for w in words.chain(r.ranges()).chain(tail) {
         out.extend_from_slice(&w.to_le_bytes());
     }
 }
 
-/// Decodes one record (96 bytes at the start of `b`); `Err` says what is
+/// Decodes one record ([`RECORD`] bytes at the start of `b`); `Err` says what is
 /// wrong with its kind, shape or flags.
 pub fn decode(b: &[u8]) -> Result<BinCollider, String> {
     let u = |k: usize| u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().expect("4 bytes"));
@@ -298,12 +313,15 @@ pub fn decode(b: &[u8]) -> Result<BinCollider, String> {
         vertex_count: u(21),
         first_triangle: u(22),
         triangle_count: u(23),
+        volume: f(24),
+        world_reason: u(25),
     })
 }
 
-/// Checks decoded collider sections: every record's numbers finite, sizes
-/// non-negative, rotation of unit length (within 10⁻³), a scene collider
-/// in the world frame with no ids, a convex polytope's ranges within the
+/// Checks decoded collider sections: every record's numbers finite (the
+/// volume may be `+∞`), sizes and volume non-negative, rotation of unit length (within 10⁻³), a scene
+/// collider in the world frame with no ids, a world reason only on an
+/// instance's world-frame collider, a convex polytope's ranges within the
 /// shared arrays (other kinds' empty) and its indices within its own
 /// vertices, every name offset at the start of a NUL-terminated UTF-8
 /// string of the table. `Err` is (collider index or `None` for the
@@ -336,11 +354,14 @@ pub fn validate(c: &Colliders) -> Result<(), (Option<usize>, String)> {
     for (i, r) in c.records.iter().enumerate() {
         let bad = |why: String| Err((Some(i), why));
         let numbers = r.center.iter().chain(&r.rotation_xyzw).chain(&r.size);
-        if !numbers.clone().all(|x| x.is_finite()) {
+        if !numbers.clone().all(|x| x.is_finite()) || r.volume.is_nan() {
             return bad("non-finite number".into());
         }
         if r.size.iter().any(|&x| x < 0.0) {
             return bad(format!("negative size {:?}", r.size));
+        }
+        if r.volume < 0.0 {
+            return bad(format!("negative volume {}", r.volume));
         }
         let norm: f64 = r.rotation_xyzw.iter().map(|&x| (x as f64).powi(2)).sum();
         if (norm.sqrt() - 1.0).abs() > 1e-3 {
@@ -354,10 +375,14 @@ pub fn validate(c: &Colliders) -> Result<(), (Option<usize>, String)> {
         if scene && (r.flags & FLAG_WORLD == 0 || ids.iter().any(|&x| x != NONE)) {
             return bad("a scene collider must be in the world frame, with no ids".into());
         }
+        if r.world_reason != NONE && (scene || r.flags & FLAG_WORLD == 0) {
+            return bad("only an instance's world-frame collider has a world reason".into());
+        }
         for (field, at) in [
             ("name", r.name),
             ("node name", r.node_name),
             ("mesh name", r.mesh_name),
+            ("world reason", r.world_reason),
         ] {
             let optional = field != "name" && at == NONE;
             if !optional && starts.binary_search(&at).is_err() {

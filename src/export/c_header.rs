@@ -91,7 +91,9 @@ typedef struct bvt_cylinder_size { float radius, half_height, zero; } bvt_cylind
    cylinder |q_y| <= half_height and hypot(q_x, q_z) <= radius; convex: p in
    the hull of vertices [first_vertex, first_vertex + vertex_count)
    (triangles index them from first_vertex). Names are byte offsets into
-   the string table (BVT_NONE: no name). 96 bytes. */
+   the string table (BVT_NONE: no name). volume: the shape's, rounded up
+   (model units^3); world_reason: why an instance's collider is in the world
+   frame (a string offset; BVT_NONE when it is not). 104 bytes. */
 typedef struct bvt_collider {
     uint32_t kind, asked, flags;
     uint32_t node, instance, mesh, primitive;
@@ -106,6 +108,8 @@ typedef struct bvt_collider {
         bvt_cylinder_size cylinder;
     } shape;
     uint32_t first_vertex, vertex_count, first_triangle, triangle_count;
+    float volume;
+    uint32_t world_reason;
 } bvt_collider;
 
 /* A section of the binary form: byte offset (16-byte aligned) and record count. */
@@ -116,7 +120,7 @@ typedef struct bvt_section {
 /* The binary form's header. 96 bytes. */
 typedef struct bvt_header {
     char magic[4];            /* "BVT1" */
-    uint32_t version;         /* 2 */
+    uint32_t version;         /* 3 */
     uint32_t header_size;     /* 96 */
     uint32_t flags;           /* 1: tree present; 2: per-mesh volumes in local frames */
     uint32_t file_size;
@@ -131,7 +135,7 @@ typedef char bvt_check_obb[sizeof(bvt_obb) == 64 ? 1 : -1];
 typedef char bvt_check_volume[sizeof(bvt_volume) == 128 ? 1 : -1];
 typedef char bvt_check_node[sizeof(bvt_node) == 80 ? 1 : -1];
 typedef char bvt_check_source[sizeof(bvt_source) == 20 ? 1 : -1];
-typedef char bvt_check_collider[sizeof(bvt_collider) == 96 ? 1 : -1];
+typedef char bvt_check_collider[sizeof(bvt_collider) == 104 ? 1 : -1];
 typedef char bvt_check_header[sizeof(bvt_header) == 96 ? 1 : -1];
 #endif /* BVT_TYPES_H */
 "#;
@@ -214,12 +218,14 @@ fn colliders(s: &mut String, p: &str, up: &str, c: &Colliders) {
         for r in &c.records {
             let _ = writeln!(
                 s,
-                "    {{{}, {}, {}, {{{}}}, {}}},",
+                "    {{{}, {}, {}, {{{}}}, {}, {}, {}}},",
                 r.ids().map(uint).join(", "),
                 floats(&r.center),
                 floats(&r.rotation_xyzw),
                 floats(&r.size),
-                r.ranges().map(uint).join(", ")
+                r.ranges().map(uint).join(", "),
+                lit(r.volume),
+                uint(r.world_reason)
             );
         }
         s.push_str("};\n");

@@ -141,6 +141,18 @@ pub fn assert_matches_json(what: &str, doc: &ExportDoc, c: &Colliders) {
         assert_eq!(r.flags & FLAG_WORLD != 0, d.frame == "world", "{what}");
         assert_eq!(r.flags & FLAG_SCENE != 0, d.scope == "scene", "{what}");
         assert_eq!(r.asked, d.asked, "{what}");
+        assert_eq!(
+            c.string(r.world_reason),
+            d.world_reason.as_deref(),
+            "{what}"
+        );
+        let volume = r.volume as f64;
+        assert!(
+            volume >= d.volume && volume <= d.volume * (1.0 + eps),
+            "{what}: volume {} became {}",
+            d.volume,
+            r.volume
+        );
         let amax = |v: &[f64; 3]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let placement = |center: &[f64; 3], q: &[f64; 4], reach: f64| {
             near(&what, center, &r.center, eps * amax(center));

@@ -436,6 +436,59 @@ fn selfx(m: &TriMesh) -> SelfIntersections {
     want
 }
 
+/// Closed fans around one vertex that a certificate of an embedded star
+/// must refuse, each against the brute force (which tests every pair):
+/// flat fans winding twice round the centre (their triangles overlap) and
+/// with one pleat (a sector turning back), found intersecting; the same
+/// fans lifted into a helix or a cone, whose answer the brute force
+/// decides. And one plain fan, embedded: no pair.
+#[test]
+fn stars_that_wind_twice_or_fold_back() {
+    // A fan round (0,0,0) through corners at `angles` (degrees) and
+    // heights `z(i)`, closed: triangle i is (centre, corner i, corner i+1).
+    let fan = |angles: &[f64], z: &dyn Fn(usize) -> f64| {
+        let mut pts = vec![[0.0, 0.0, 0.0]];
+        for (i, a) in angles.iter().enumerate() {
+            let (s, c) = a.to_radians().sin_cos();
+            let r = 1.0 + 0.05 * i as f64;
+            pts.push([r * c, r * s, z(i)]);
+        }
+        let n = angles.len() as u32;
+        let tris: Vec<[u32; 3]> = (0..n).map(|i| [0, 1 + i, 1 + (i + 1) % n]).collect();
+        mesh(&pts, &tris)
+    };
+    let twice: Vec<f64> = (0..10).map(|i| 72.0 * i as f64).collect();
+    let pleat = [0.0, 60.0, 120.0, 90.0, 180.0, 240.0, 300.0];
+    let plain: Vec<f64> = (0..6).map(|i| 60.0 * i as f64).collect();
+    for (name, angles) in [("twice", &twice[..]), ("pleat", &pleat[..])] {
+        let flat = selfx(&fan(angles, &|_| 0.0));
+        assert!(
+            !flat.pairs.is_empty(),
+            "{name}: a flat fan that overlaps itself"
+        );
+        selfx(&fan(angles, &|i| 0.3 * i as f64));
+        selfx(&fan(angles, &|_| 0.5));
+    }
+    assert!(
+        selfx(&fan(&plain, &|i| 0.1 * (i % 2) as f64))
+            .pairs
+            .is_empty()
+    );
+    // Whole closed meshes of such fans: each fan's cone closed by a cap
+    // fan round a second centre below (the brute force decides).
+    for angles in [&twice[..], &pleat[..], &plain[..]] {
+        let mut m = fan(angles, &|_| 0.0);
+        let n = angles.len() as u32;
+        m.vertices.push(Point3::new(0.1, 0.05, -1.0));
+        let bottom = n + 1;
+        for i in 0..n {
+            m.triangles.push([bottom, 1 + (i + 1) % n, 1 + i]);
+            m.sources.push(TriangleSource::unplaced(0, n + i));
+        }
+        selfx(&m);
+    }
+}
+
 /// CGAL's adjacency rules, one configuration each, with vertices split
 /// (distinct indices, equal positions) as files have them.
 #[test]

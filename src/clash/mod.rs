@@ -13,6 +13,7 @@ pub mod adjacency;
 pub mod broad;
 pub mod contain;
 pub mod detect;
+mod embedded_star;
 pub mod parts;
 pub mod self_intersect;
 pub mod shapes;

@@ -11,13 +11,16 @@
 //! meet is reached exactly once. Box tests come early: a child pair is
 //! tested when formed (and pushed only if its boxes overlap), and in a leaf
 //! pair each triangle's box is tested against the other leaf's before its
-//! pairs' own boxes are compared. The exact rules then read each triangle's
-//! plane (`Plane`), built once before the descent. The descent is split into
+//! pairs' own boxes are compared. A pair sharing a vertex whose star is
+//! certified embedded ([`super::embedded_star`]) is settled without a test;
+//! the exact rules then read each triangle's plane (`Plane`), built once
+//! before the descent. The descent is split into
 //! independent node pairs near the root and run on every thread (rayon).
 //! Degenerate (zero-area) triangles are reported as a pair with themselves
 //! and take part in no other pair, as in CGAL.
 
 use super::adjacency::{adjacent_planes_intersect, adjacent_triangles_intersect, is_degenerate};
+use super::embedded_star::embedded_corners;
 use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::triangle::Plane;
@@ -62,11 +65,15 @@ struct Ctx<'a> {
     /// meets a dozen others, most of them neighbours whose tests are plane
     /// sides.
     planes: Vec<Plane>,
+    /// Per triangle (tree order), bit `i` set when its corner `i`'s star is
+    /// embedded: the triangles around it meet no other way than the rules
+    /// allow.
+    embedded: Vec<u8>,
 }
 
 impl Ctx<'_> {
     /// Tests triangles `k` and `l` (tree order) and records the pair.
-    #[inline]
+    #[inline(always)]
     fn test(&self, k: usize, l: usize, out: &mut Vec<(u32, u32)>) {
         let t = self.tree;
         if !self.boxes[k].overlaps(&self.boxes[l]) {
@@ -74,10 +81,26 @@ impl Ctx<'_> {
         }
         // The tree's vertex indices are welded ids: equal positions, one id.
         let (ids, planes) = (&t.triangles, &self.planes);
+        if self.share_embedded(&ids[k], self.embedded[k], &ids[l]) {
+            return;
+        }
         if adjacent_planes_intersect(&planes[k], &ids[k], &planes[l], &ids[l]) {
             let (a, b) = (t.original[k], t.original[l]);
             out.push((a.min(b), a.max(b)));
         }
+    }
+
+    /// Whether triangles with welded ids `a` and `b` share a corner of `a`
+    /// marked in `embedded` (bit `i`: corner `i`'s star is embedded).
+    /// Without branches: nearly every pair the descent tests is a pair of
+    /// neighbours on a mesh whose stars are nearly all embedded.
+    #[inline]
+    fn share_embedded(&self, a: &[u32; 3], embedded: u8, b: &[u32; 3]) -> bool {
+        let mut shared = 0u8;
+        for (i, v) in a.iter().enumerate() {
+            shared |= (((*v == b[0]) | (*v == b[1]) | (*v == b[2])) as u8) << i;
+        }
+        shared & embedded != 0
     }
 
     /// Pushes the node pair `(i, j)`, `i ≠ j`, when their boxes overlap
@@ -144,6 +167,7 @@ pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
         tree,
         boxes,
         planes,
+        embedded: embedded_corners(tree),
     };
     let mut pairs = Vec::new();
     if !tree.nodes.is_empty() {

@@ -1,7 +1,7 @@
 //! The 3-D convex hull of a point set (quickhull with exact orientation tests).
 
 use super::covariance;
-use crate::mesh::weld::position_key;
+use crate::mesh::weld::distinct;
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
 use robust::{Coord3D, orient3d};
@@ -291,6 +291,10 @@ impl ConvexHull {
     /// [`new`](Self::new) on finite points of a safe magnitude.
     fn of_finite(points: &[Point3<f64>]) -> ConvexHull {
         let filter = SideFilter::new(points);
+        // Without repeats (the first copy of each, in order): files without
+        // shared vertices (STL, split normals) list a point up to six times,
+        // and each copy of a point on a hull plane costs the exact predicate
+        // its full work (the float filter cannot sign a zero).
         let kept = akl_toussaint(points, filter).map(|kept| distinct(&kept));
         let points = kept.as_deref().unwrap_or(points);
         match initial_simplex(points) {
@@ -670,39 +674,6 @@ fn akl_toussaint(pts: &[Point3<f64>], filter: SideFilter) -> Option<Vec<Point3<f
             })
             .collect(),
     )
-}
-
-/// The points without repeats (the first copy of each, in order): files
-/// without shared vertices (STL, split normals) list a point up to six
-/// times, and each copy of a point on a hull plane costs the exact
-/// predicate its full work (the float filter cannot sign a zero). Same
-/// position as the weld's ([`position_key`]), found by an open-addressing
-/// table of indices rather than the weld's sort: no ids are needed, only the
-/// first copies, in order.
-fn distinct(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
-    let bits = (2 * pts.len()).next_power_of_two().trailing_zeros().max(4);
-    let mut table = vec![u32::MAX; 1 << bits];
-    let mask = table.len() - 1;
-    let mut out = Vec::with_capacity(pts.len());
-    for p in pts {
-        let k = position_key(p);
-        let h = k[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ k[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            ^ k[2].wrapping_mul(0x1656_67B1_9E37_79F9);
-        let mut slot = (h >> (64 - bits)) as usize;
-        loop {
-            match table[slot] {
-                u32::MAX => {
-                    table[slot] = out.len() as u32;
-                    out.push(*p);
-                    break;
-                }
-                i if position_key(&out[i as usize]) == k => break,
-                _ => slot = (slot + 1) & mask,
-            }
-        }
-    }
-    out
 }
 
 /// The hull of coplanar (or collinear, or coincident) points: the 2-D hull

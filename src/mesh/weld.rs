@@ -3,7 +3,6 @@
 //! file — files split vertices for normals and UVs.
 
 use nalgebra::Point3;
-use rayon::prelude::*;
 
 /// The key of a point's position: two finite points are the same position
 /// exactly when their keys are equal (`+ 0.0` maps `-0.0` to `0.0`; finite
@@ -12,25 +11,56 @@ pub fn position_key(p: &Point3<f64>) -> [u64; 3] {
     [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f64::to_bits)
 }
 
-/// A welded id per point (ids are dense, from 0) and the number of ids.
+/// A welded id per point and the number of ids: ids are dense, from 0, in
+/// order of first appearance. One pass with an open-addressing table on
+/// the keys' bits (measured against sorting the keys with their indices in
+/// parallel: a fraction of the instructions, on one thread).
 pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
-    // The keys are sorted with their indices (not the indices by key:
-    // every comparison would read two points).
-    let mut keyed: Vec<([u64; 3], u32)> = points
-        .par_iter()
-        .enumerate()
-        .map(|(i, p)| (position_key(p), i as u32))
-        .collect();
-    keyed.par_sort_unstable();
+    let bits = (2 * points.len())
+        .next_power_of_two()
+        .trailing_zeros()
+        .max(4);
+    // Each slot holds the index of the first point of its position.
+    let mut table = vec![u32::MAX; 1 << bits];
+    let mask = table.len() - 1;
     let mut ids = vec![0u32; points.len()];
-    let mut count = 0usize;
-    for (k, &(key, i)) in keyed.iter().enumerate() {
-        if k > 0 && keyed[k - 1].0 != key {
-            count += 1;
+    let mut count = 0u32;
+    for (i, p) in points.iter().enumerate() {
+        let k = position_key(p);
+        let h = k[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ k[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ k[2].wrapping_mul(0x1656_67B1_9E37_79F9);
+        let mut slot = (h >> (64 - bits)) as usize;
+        loop {
+            match table[slot] {
+                u32::MAX => {
+                    table[slot] = i as u32;
+                    ids[i] = count;
+                    count += 1;
+                    break;
+                }
+                j if position_key(&points[j as usize]) == k => {
+                    ids[i] = ids[j as usize];
+                    break;
+                }
+                _ => slot = (slot + 1) & mask,
+            }
         }
-        ids[i as usize] = count as u32;
     }
-    (ids, if points.is_empty() { 0 } else { count + 1 })
+    (ids, count as usize)
+}
+
+/// The points at distinct positions, each once, in order of first
+/// appearance.
+pub fn distinct(points: &[Point3<f64>]) -> Vec<Point3<f64>> {
+    let (ids, count) = weld(points);
+    let mut out = Vec::with_capacity(count);
+    for (p, &id) in points.iter().zip(&ids) {
+        if id as usize == out.len() {
+            out.push(*p);
+        }
+    }
+    out
 }
 
 /// The welded corners of every triangle.

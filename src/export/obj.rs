@@ -5,7 +5,7 @@
 //! `mesh N`; see [`render_names`]), then one per collider.
 
 use super::ExportDoc;
-use super::collider::instance_index;
+use super::collider::{instance_index, placement};
 use super::collider_mesh::{Naming, collider_mesh, name};
 use crate::mesh::Scene;
 use nalgebra::Matrix4;
@@ -93,13 +93,9 @@ pub fn to_string(scene: &Scene, doc: &ExportDoc, naming: Naming) -> String {
     let mut counts: HashMap<String, usize> = HashMap::new();
     for c in &doc.colliders {
         let k = c.instance_key().map(|key| index[&key]);
-        let inst = k.map(|k| &scene.instances[k]);
         let render = k.map_or_else(|| "scene".to_string(), |k| names[k].clone());
         let n = counts.entry(render.clone()).or_default();
-        let transform = match inst {
-            Some(i) if c.frame == "local" => i.transform,
-            _ => Matrix4::identity(),
-        };
+        let transform = placement(scene, &index, c).unwrap_or_else(Matrix4::identity);
         let m = collider_mesh(c, name(c, naming, &render, *n), &transform);
         *n += 1;
         let pts: Vec<[f64; 3]> = m.vertices.iter().map(|v| v.map(|x| x as f64)).collect();

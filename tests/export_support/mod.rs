@@ -103,6 +103,7 @@ pub fn scene(seed: u64, offset: f64, format: Format, path: &str) -> Scene {
             primitive: 0,
             transform: placed(&mut rng, scale, offset),
             geometry,
+            skin: None,
         })
         .collect();
     Scene {

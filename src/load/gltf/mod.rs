@@ -36,6 +36,7 @@ mod json;
 mod meshopt;
 mod primitive;
 mod scene;
+mod skin;
 mod validate;
 
 /// Internal error message, turned into [`Error::Load`] at the entry point.

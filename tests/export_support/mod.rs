@@ -7,6 +7,7 @@
 pub mod bin_check;
 pub mod gltf_check;
 pub mod schema;
+pub mod skin_oracle;
 
 use bvtool::export::{ExportDoc, ExportOptions, Shape};
 use bvtool::fit::{ObbMethod, SphereMethod};

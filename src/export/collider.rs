@@ -17,6 +17,13 @@
 //! collider is fitted to the placed vertices in the **world** frame
 //! instead (`frame: "world"`, with the reason), so it is exact but static.
 //!
+//! **Skinned meshes** get one collider per bone instead
+//! ([`crate::mesh::skin::Skinning::bones`]): each joint's dominant vertices
+//! at the displayed pose, in the joint node's frame, go through the same
+//! per-instance fit as a mesh instance's and hang under the joint node
+//! (`joint` names it); a joint whose world matrix is not a similarity gets
+//! its bone's collider in the world frame.
+//!
 //! The whole-scene collider (`whole`) is fitted in the world frame from the
 //! same fit `bvtool fit` reports for the file.
 

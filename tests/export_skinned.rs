@@ -461,7 +461,7 @@ fn unnormalised_weights_and_a_second_set_give_the_same_bones() {
 fn hostile_skins_are_one_line_errors() {
     let dir = scratch("skinned-hostile");
     type Edit = fn(&mut Value, &mut Vec<u8>);
-    let cases: [(&str, Edit, &str); 9] = [
+    let cases: [(&str, Edit, &str); 10] = [
         (
             "joint_range",
             |d, _| d["skins"][0]["joints"] = json!([1, 2]),
@@ -495,7 +495,12 @@ fn hostile_skins_are_one_line_errors() {
         (
             "weights_negative",
             |_, b| b[AT[3]..AT[3] + 4].copy_from_slice(&(-1f32).to_le_bytes()),
-            "vertex 0 has weight -1",
+            "the weights of vertex 0 sum to -1, not more than 0",
+        ),
+        (
+            "weights_nan",
+            |_, b| b[AT[3] + 4..AT[3] + 8].copy_from_slice(&f32::NAN.to_le_bytes()),
+            "WEIGHTS_0: vertex 0 has weight NaN, not a finite number",
         ),
         (
             "joint_missing",
@@ -505,7 +510,7 @@ fn hostile_skins_are_one_line_errors() {
         (
             "no_weights",
             |d, _| d["accessors"][3]["bufferView"] = Value::Null,
-            "vertex 0 has no positive weight",
+            "the weights of vertex 0 sum to 0, not more than 0",
         ),
     ];
     for (name, edit, want) in cases {
@@ -548,6 +553,24 @@ fn real_skinned_models_get_one_collider_per_bone() {
             p.vertices.len()
         );
         assert!(checked > 0, "{rel}");
+        if rel.contains("CesiumMan") {
+            // The Draco file's influences come from its Draco stream, which
+            // the gltf crate cannot read: it must give the same bones as the
+            // plain file, volumes within Draco's quantisation (3%).
+            let draco = rel.replace("glTF/", "glTF-Draco/");
+            let (d, _) = export(&models.join(&draco), &ALL_SHAPES);
+            assert_eq!(d.colliders.len(), doc.colliders.len(), "{draco}");
+            for (a, b) in d.colliders.iter().zip(&doc.colliders) {
+                assert_eq!(a.joint, b.joint, "{draco}");
+                assert!(
+                    (a.volume - b.volume).abs() <= 0.03 * b.volume,
+                    "{draco}: {} {} vs {}",
+                    a.name,
+                    a.volume,
+                    b.volume
+                );
+            }
+        }
         let file = dir.join("skinned.gltf");
         std::fs::write(&file, &bytes).unwrap();
         if let Some((errors, report)) = validator_errors(&file) {

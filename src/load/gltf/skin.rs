@@ -5,21 +5,26 @@
 //! - `JOINTS_n`: VEC4 of unsigned byte or short, not normalized;
 //!   `WEIGHTS_n`: VEC4 of float, or of unsigned byte or short normalized;
 //!   both with the POSITION count, in pairs (every `JOINTS_n` has its
-//!   `WEIGHTS_n`); weights finite and non-negative, each vertex's summing to
-//!   more than 0 (they are divided by their sum when displayed).
+//!   `WEIGHTS_n`); weights finite, each vertex's summing to more than 0
+//!   (they are divided by their sum when displayed; a negative weight,
+//!   which Draco's quantisation leaves behind, e.g. −0.0039 in CesiumMan,
+//!   is used as a viewer's shader uses it).
+//! - `KHR_draco_mesh_compression` primitives: the pairs the extension maps
+//!   are decoded from the Draco stream (joint indices integers from 0 to
+//!   65535), the others read from their accessors; the accessors' declared
+//!   types and counts are checked either way.
 //! - `skins[s]`: every joint a node of the scene; `inverseBindMatrices`
 //!   MAT4 of float with at least one matrix per joint, finite and affine
 //!   (last row 0, 0, 0, 1).
 //! - Every joint index of a primitive below the number of joints of the
 //!   skin of each node placing it (checked by [`super::scene`]).
 //!
-//! Not read: the influences of `KHR_draco_mesh_compression` primitives
-//! (they live in the Draco stream) and of POINTS primitives (their vertices
-//! are renumbered); such instances load unskinned, in their bind pose.
+//! Not read: the influences of POINTS primitives (their vertices are
+//! renumbered); such instances load unskinned, in their bind pose.
 
 use super::buffers::Buffers;
 use super::json::{Primitive, Root};
-use super::{Msg, accessor};
+use super::{Msg, accessor, draco};
 use crate::mesh::skin::{Joint, Skin, Weights};
 use nalgebra::Matrix4;
 use std::sync::Arc;
@@ -28,15 +33,14 @@ use std::sync::Arc;
 const POINTS: u32 = 0;
 
 /// The influences of primitive `p` with `vertex_count` positions; `None`
-/// when it has no `JOINTS_0` (or is Draco-compressed or POINTS).
+/// when it has no `JOINTS_0` (or is a POINTS primitive).
 pub fn weights(
     root: &Root,
     bufs: &Buffers,
     p: &Primitive,
     vertex_count: usize,
 ) -> Result<Option<Weights>, Msg> {
-    let draco = p.extensions.as_ref().is_some_and(|e| e.draco.is_some());
-    if draco || p.mode == POINTS {
+    if p.mode == POINTS {
         return Ok(None);
     }
     let sets = |prefix: &str| -> Vec<String> {
@@ -53,33 +57,30 @@ pub fn weights(
     if joints.is_empty() {
         return Ok(None);
     }
-    // Every set is read (and charged to the decoding budget) before the
-    // interleaved influences are allocated.
+    let names: Vec<String> = joints
+        .iter()
+        .flat_map(|n| [format!("JOINTS_{n}"), format!("WEIGHTS_{n}")])
+        .collect();
+    // Every set is read (and charged to the decoding budget, or decoded
+    // from the Draco stream) before the interleaved influences are
+    // allocated.
+    let values = attributes(root, bufs, p, &names, vertex_count)?;
     let mut read_sets = Vec::with_capacity(joints.len());
-    for n in &joints {
-        let j = read(
-            root,
-            bufs,
-            p.attributes[&format!("JOINTS_{n}")],
-            vertex_count,
-            |c, norm| matches!(c, accessor::UNSIGNED_BYTE | accessor::UNSIGNED_SHORT) && !norm,
-        )
-        .map_err(|e| format!("JOINTS_{n}: {e}"))?;
-        let w = read(
-            root,
-            bufs,
-            p.attributes[&format!("WEIGHTS_{n}")],
-            vertex_count,
-            |c, norm| match c {
-                accessor::FLOAT => !norm,
-                accessor::UNSIGNED_BYTE | accessor::UNSIGNED_SHORT => norm,
-                _ => false,
-            },
-        )
-        .map_err(|e| format!("WEIGHTS_{n}: {e}"))?;
-        if let Some(k) = w.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
+    for (pair, n) in values.chunks_exact(2).zip(&joints) {
+        let (j, w) = (&pair[0], &pair[1]);
+        if let Some(k) = j
+            .iter()
+            .position(|x| !(x.fract() == 0.0 && (0.0..=65535.0).contains(x)))
+        {
             return Err(format!(
-                "WEIGHTS_{n}: vertex {} has weight {}, not a finite non-negative number",
+                "JOINTS_{n}: vertex {} has joint index {}, not an integer from 0 to 65535",
+                k / 4,
+                j[k]
+            ));
+        }
+        if let Some(k) = w.iter().position(|x| !x.is_finite()) {
+            return Err(format!(
+                "WEIGHTS_{n}: vertex {} has weight {}, not a finite number",
                 k / 4,
                 w[k]
             ));
@@ -99,25 +100,69 @@ pub fn weights(
             out.weights.extend_from_slice(&w[4 * v..4 * v + 4]);
         }
     }
-    if let Some(v) = out
+    if let Some((v, w)) = out
         .weights
         .chunks_exact(per_vertex)
-        .position(|w| w.iter().sum::<f64>() <= 0.0)
+        .enumerate()
+        .find(|(_, w)| !(w.iter().sum::<f64>() > 0.0))
     {
-        return Err(format!("WEIGHTS: vertex {v} has no positive weight"));
+        return Err(format!(
+            "WEIGHTS: the weights of vertex {v} sum to {}, not more than 0",
+            w.iter().sum::<f64>()
+        ));
     }
     Ok(Some(out))
 }
 
-/// Accessor `i` as VEC4 of `count` elements whose component type (and
-/// `normalized`) `allowed` accepts, checked before it is read.
-fn read(
+/// The values of the VEC4 attributes `names` of `p`, in order: from the
+/// Draco stream for those its `KHR_draco_mesh_compression` maps (decoded
+/// once), else from their accessors. Every accessor's declared type and
+/// count is checked either way.
+fn attributes(
     root: &Root,
     bufs: &Buffers,
+    p: &Primitive,
+    names: &[String],
+    vertex_count: usize,
+) -> Result<Vec<Vec<f64>>, Msg> {
+    let draco = p.extensions.as_ref().and_then(|e| e.draco.as_ref());
+    let in_draco = |name: &String| draco.and_then(|d| d.attributes.get(name).copied());
+    let ids: Vec<u32> = names.iter().filter_map(in_draco).collect();
+    let mut decoded = match draco {
+        Some(d) if !ids.is_empty() => {
+            draco::attributes(bufs.view(d.buffer_view)?, &ids, vertex_count)?.into_iter()
+        }
+        _ => Vec::new().into_iter(),
+    };
+    names
+        .iter()
+        .map(|name| {
+            let weights = name.starts_with("WEIGHTS_");
+            let allowed = |c: u32, norm: bool| match c {
+                accessor::FLOAT => weights && !norm,
+                accessor::UNSIGNED_BYTE | accessor::UNSIGNED_SHORT => weights == norm,
+                _ => false,
+            };
+            let i = p.attributes[name];
+            check(root, i, vertex_count, allowed).map_err(|e| format!("{name}: {e}"))?;
+            match in_draco(name) {
+                Some(_) => Ok(decoded.next().expect("one decoded attribute per Draco id")),
+                None => Ok(accessor::read(root, bufs, i)
+                    .map_err(|e| format!("{name}: {e}"))?
+                    .0),
+            }
+        })
+        .collect()
+}
+
+/// Checks that accessor `i` is a VEC4 of `count` elements whose component
+/// type (and `normalized`) `allowed` accepts.
+fn check(
+    root: &Root,
     i: u32,
     count: usize,
     allowed: impl Fn(u32, bool) -> bool,
-) -> Result<Vec<f64>, Msg> {
+) -> Result<(), Msg> {
     let a = accessor::get(root, i)?;
     if a.kind != "VEC4" || !allowed(a.component_type, a.normalized) {
         return Err(format!(
@@ -133,7 +178,7 @@ fn read(
             a.count
         ));
     }
-    Ok(accessor::read(root, bufs, i)?.0)
+    Ok(())
 }
 
 /// Skin `s` placed by the scene: `world[n]` is node `n`'s world matrix, or

@@ -146,6 +146,25 @@ fn under(gl: &[Collider], j: usize) -> Vec<&Collider> {
     gl.iter().filter(|c| c.parent == Some(j)).collect()
 }
 
+/// Asserts `c` holds every vertex of `vertices` (displayed); how many.
+fn assert_inside<'a>(
+    what: &str,
+    c: &Collider,
+    vertices: impl Iterator<Item = &'a skin_oracle::Vertex>,
+) -> usize {
+    let mut n = 0;
+    for v in vertices {
+        assert!(
+            holds(c, &v.displayed),
+            "{what}: {} misses {}",
+            c.name,
+            v.displayed
+        );
+        n += 1;
+    }
+    n
+}
+
 /// (a): the one skinned primitive of `o`, skinned by the oracle; every
 /// collider of `doc` names a joint that is some vertex's dominant joint,
 /// each such joint has one collider per shape, hung under the joint's
@@ -202,17 +221,8 @@ fn assert_bones_contained(
                 "{what}"
             );
         }
-        let mut n = 0;
-        for v in p.vertices.iter().filter(|v| v.joint == j.node as usize) {
-            assert!(
-                holds(g, &v.displayed),
-                "{what}: {} misses {}",
-                c.name,
-                v.displayed
-            );
-            n += 1;
-        }
-        assert!(n > 0);
+        let mine = p.vertices.iter().filter(|v| v.joint == j.node as usize);
+        assert!(assert_inside(what, g, mine) > 0);
     }
     (p, world)
 }
@@ -256,16 +266,12 @@ fn assert_follows_repose(
     }
     let p = skin_oracle::skinned(&o).remove(0);
     let mut checked = 0;
-    for v in p.vertices.iter().filter(|v| v.full) {
-        for c in under(&after, v.joint) {
-            assert!(
-                holds(c, &v.displayed),
-                "{what}: {} misses {} after the re-pose",
-                c.name,
-                v.displayed
-            );
-            checked += 1;
-        }
+    for c in &after {
+        let full = p
+            .vertices
+            .iter()
+            .filter(|v| v.full && c.parent == Some(v.joint));
+        checked += assert_inside(&format!("{what} re-posed"), c, full);
     }
     checked
 }

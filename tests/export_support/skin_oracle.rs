@@ -14,6 +14,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// One referenced vertex of a skinned primitive, displayed.
 #[derive(Clone, Debug)]
 pub struct Vertex {
+    /// Its index in the POSITION accessor.
+    pub index: u32,
     /// Its position at the file's pose (world).
     pub displayed: Point3<f64>,
     /// The node of its dominant joint.
@@ -34,6 +36,16 @@ pub struct Primitive {
 }
 
 impl Primitive {
+    /// Whether it is the primitive a collider of the export bounds.
+    pub fn bounded_by(&self, c: &bvtool::export::ColliderDoc) -> bool {
+        (c.node, c.mesh, c.primitive)
+            == (
+                Some(self.node as u32),
+                Some(self.mesh as u32),
+                Some(self.primitive as u32),
+            )
+    }
+
     /// The joint nodes that are some vertex's dominant joint.
     pub fn bones(&self) -> BTreeSet<usize> {
         self.vertices.iter().map(|v| v.joint).collect()
@@ -104,6 +116,7 @@ pub fn skinned(o: &Out) -> Vec<Primitive> {
                         }
                     }
                     Vertex {
+                        index: v,
                         displayed,
                         joint: joints[best],
                         full: per_joint.values().filter(|&&w| w > 0.0).count() == 1,

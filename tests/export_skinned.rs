@@ -18,7 +18,7 @@ use bvtool::export::gltf::{GltfOptions, write};
 use bvtool::export::{ExportDoc, Shape, bin, obj};
 use bvtool::fit::ConvexHull;
 use export_support::gltf_check::{
-    Collider, Out, colliders, holds, parse, scratch, validator_errors,
+    Collider, Out, colliders, holds, parse, scratch, validator_errors, world_nodes,
 };
 use export_support::schema::schema_errors;
 use export_support::skin_oracle::{self, Primitive};
@@ -638,6 +638,67 @@ fn real_skinned_models_get_one_collider_per_bone() {
         std::fs::write(&file, &bytes).unwrap();
         if let Some((errors, report)) = validator_errors(&file) {
             assert_eq!(errors, 0, "{rel}: {report}");
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// glTF with Unreal's naming: each bone's `UBX_` collider mesh hangs under
+/// its joint's node (the hand's, in the world frame, under the world-frame
+/// root) and, placed by its node, holds its joint's displayed vertices.
+#[test]
+fn arm_named_collider_meshes_hang_under_their_joints() {
+    let dir = scratch("skinned-named");
+    let path = arm(&dir, "arm", |_, _| {});
+    let scene = bvtool::load::load(&path, &Default::default()).unwrap();
+    let doc = doc_with(&scene, &[Shape::Box], false);
+    let opts = GltfOptions {
+        naming: Some(Naming::Unreal),
+        ..Default::default()
+    };
+    let o = parse(&write(&scene, &doc, &opts).unwrap());
+    let p = skin_oracle::skinned(&o).remove(0);
+    let world: std::collections::HashMap<usize, Matrix4<f64>> =
+        world_nodes(&o.json).into_iter().collect();
+    let nodes: Vec<_> = o
+        .doc
+        .nodes()
+        .filter(|n| n.name().is_some_and(|s| s.starts_with("UBX_")))
+        .collect();
+    assert_eq!(nodes.len(), doc.colliders.len());
+    for (c, node) in doc.colliders.iter().zip(nodes) {
+        let j = c.joint.as_ref().unwrap().node as usize;
+        let parent = o
+            .doc
+            .nodes()
+            .find(|n| n.children().any(|k| k.index() == node.index()))
+            .unwrap();
+        if c.frame == "local" {
+            assert_eq!(parent.index(), j, "{}", c.name);
+        } else {
+            assert_eq!(parent.name(), Some("bvtool colliders (world frame)"));
+        }
+        let m = world[&node.index()];
+        let pts: Vec<Point3<f64>> = node
+            .mesh()
+            .unwrap()
+            .primitives()
+            .flat_map(|q| {
+                q.reader(|_| Some(&o.bin[..]))
+                    .read_positions()
+                    .unwrap()
+                    .collect::<Vec<_>>()
+            })
+            .map(|q| m.transform_point(&Point3::new(q[0] as f64, q[1] as f64, q[2] as f64)))
+            .collect();
+        let hull = ConvexHull::new(&pts).unwrap();
+        for v in p.vertices.iter().filter(|v| v.joint == j) {
+            assert!(
+                hull.contains(&v.displayed),
+                "{} misses {}",
+                c.name,
+                v.displayed
+            );
         }
     }
     std::fs::remove_dir_all(dir).ok();

@@ -703,3 +703,38 @@ fn arm_named_collider_meshes_hang_under_their_joints() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A joint scaled by 10⁻¹⁰⁰ whose vertex is pulled half-way to another
+/// joint would, in its own frame, put that vertex ~10¹⁰⁰ away: its bone's
+/// colliders are fitted in the world frame instead, with the reason, and
+/// still hold every vertex.
+#[test]
+fn a_tiny_joint_scale_puts_its_bone_in_the_world_frame() {
+    let dir = scratch("skinned-tiny");
+    let path = arm(&dir, "tiny", |doc, bin| {
+        doc["nodes"][2]["scale"] = json!([1e-100, 1e-100, 1e-100]);
+        // Ring 3: 0.4 shoulder, 0.6 elbow.
+        for v in 12..16 {
+            let at = AT[3] + 16 * v;
+            bin[at..at + 4].copy_from_slice(&0.4f32.to_le_bytes());
+            bin[at + 4..at + 8].copy_from_slice(&0.6f32.to_le_bytes());
+        }
+    });
+    let (doc, bytes) = export(&path, &[Shape::Box, Shape::Sphere]);
+    let o = parse(&bytes);
+    assert_bones_contained("tiny", &o, &doc, 2);
+    let elbow: Vec<_> = doc
+        .colliders
+        .iter()
+        .filter(|c| c.joint.as_ref().unwrap().node == 2)
+        .collect();
+    assert_eq!(elbow.len(), 2);
+    for c in elbow {
+        assert_eq!(c.frame, "world");
+        assert_eq!(
+            c.world_reason.as_deref(),
+            Some(bvtool::mesh::skin::OUT_OF_RANGE)
+        );
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

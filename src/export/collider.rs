@@ -501,8 +501,7 @@ pub fn colliders(
                     node: j.node,
                     name: j.name.as_deref().map(str::to_owned),
                 }),
-                reason: (!bone.in_joint_frame)
-                    .then_some("non-uniform scale or shear in the joint node's world transform"),
+                reason: bone.world_reason,
             };
             // A bone's geometry is its own: nothing to share.
             target.colliders(scene, shapes, fit, None, &mut out)?;

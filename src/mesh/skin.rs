@@ -17,9 +17,17 @@
 //! `joints`). A bone is a joint with its dominant vertices
 //! ([`Skinning::bones`]).
 
-use super::{Geometry, MeshInstance, is_similarity};
+use super::{Geometry, MAX_COORDINATE, MeshInstance, is_similarity};
 use nalgebra::{Matrix4, Point3};
 use std::sync::Arc;
+
+/// Why a bone is in the world frame: its joint's world matrix is not a
+/// similarity ([`super::is_similarity`]) or not invertible.
+pub const NOT_SIMILAR: &str = "non-uniform scale or shear in the joint node's world transform";
+
+/// Why a bone is in the world frame: in the joint's frame (a tiny scale)
+/// its vertices would leave the accepted range ([`MAX_COORDINATE`]).
+pub const OUT_OF_RANGE: &str = "the joint node's scale is so small that its vertices would leave the accepted range in its frame";
 
 /// One joint of a skin.
 #[derive(Clone, Debug)]
@@ -81,10 +89,10 @@ pub struct Pose {
 pub struct Bone {
     /// The joint (index into [`Skin::joints`]).
     pub joint: usize,
-    /// Whether `instance` is in the joint node's frame (its world matrix an
-    /// invertible similarity, [`super::is_similarity`]); else it is in the world frame, with the identity as
-    /// its transform.
-    pub in_joint_frame: bool,
+    /// Why `instance` is in the world frame, with the identity as its
+    /// transform (`None`: it is in the joint node's frame):
+    /// [`NOT_SIMILAR`] or [`OUT_OF_RANGE`].
+    pub world_reason: Option<&'static str>,
     /// The joint's vertices, displayed: node and names of the skinned
     /// instance, transform the joint's world matrix (or the identity),
     /// positions in that frame; triangles are the instance's triangles all
@@ -162,14 +170,27 @@ impl Skinning {
             if mine.is_empty() {
                 continue;
             }
-            let inverse = joint
+            let displayed = mine.iter().map(|&v| pose.positions[v as usize]);
+            let (world_reason, transform, positions) = match joint
                 .world
                 .try_inverse()
-                .filter(|i| is_similarity(&joint.world) && i.iter().all(|x| x.is_finite()));
-            let in_joint_frame = inverse.is_some();
-            let (transform, to_frame) = match inverse {
-                Some(inverse) => (joint.world, inverse),
-                None => (Matrix4::identity(), Matrix4::identity()),
+                .filter(|_| is_similarity(&joint.world))
+            {
+                None => (Some(NOT_SIMILAR), Matrix4::identity(), displayed.collect()),
+                Some(inverse) => {
+                    let local: Vec<Point3<f64>> =
+                        displayed.map(|p| inverse.transform_point(&p)).collect();
+                    if local
+                        .iter()
+                        .flat_map(|p| p.iter())
+                        .all(|x| x.abs() <= MAX_COORDINATE)
+                    {
+                        (None, joint.world, local)
+                    } else {
+                        let displayed = mine.iter().map(|&v| pose.positions[v as usize]);
+                        (Some(OUT_OF_RANGE), Matrix4::identity(), displayed.collect())
+                    }
+                }
             };
             let mut new_index = vec![u32::MAX; g.positions.len()];
             for (k, &v) in mine.iter().enumerate() {
@@ -190,13 +211,9 @@ impl Skinning {
                     .filter(|&k| !covered[k as usize])
                     .map(|k| [k, k, k]),
             );
-            let positions = mine
-                .iter()
-                .map(|&v| to_frame.transform_point(&pose.positions[v as usize]))
-                .collect();
             out.push(Bone {
                 joint: j,
-                in_joint_frame,
+                world_reason,
                 instance: MeshInstance {
                     transform,
                     geometry: Arc::new(Geometry {

@@ -104,7 +104,7 @@ pub fn weights(
         .weights
         .chunks_exact(per_vertex)
         .enumerate()
-        .find(|(_, w)| !(w.iter().sum::<f64>() > 0.0))
+        .find(|(_, w)| w.iter().sum::<f64>() <= 0.0)
     {
         return Err(format!(
             "WEIGHTS: the weights of vertex {v} sum to {}, not more than 0",

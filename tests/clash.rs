@@ -80,6 +80,7 @@ fn place(node: u32, mesh: u32, g: &Arc<Geometry>, transform: Matrix4<f64>) -> Me
         primitive: 0,
         transform,
         geometry: Arc::clone(g),
+        skin: None,
     }
 }
 

@@ -96,6 +96,21 @@ pub fn pipeline(scene: &Scene) {
     if n == 0 || n > PIPELINE_MAX_TRIANGLES {
         return;
     }
+    // Each skinned instance's bones (what `export --shape` fits): every
+    // vertex in the accepted range, in its joint's frame or the world's.
+    for inst in &scene.instances {
+        let Some(skin) = &inst.skin else { continue };
+        for bone in skin.bones(inst, true) {
+            let g = &bone.instance.geometry;
+            assert!(
+                g.positions
+                    .iter()
+                    .flat_map(|p| p.iter())
+                    .all(|x| x.abs() <= bvtool::mesh::MAX_COORDINATE),
+                "a bone's vertex out of range"
+            );
+        }
+    }
     let opts = FitOptions {
         obb_methods: ObbMethod::ALL.to_vec(),
         sphere_methods: SphereMethod::ALL.to_vec(),

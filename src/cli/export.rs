@@ -28,10 +28,15 @@ use std::path::PathBuf;
 /// the mesh's own vertices in its node's frame and attached to that node in
 /// glTF, so it moves with the node; a node whose world transform has a
 /// non-uniform scale or shear, and GPU instances, get a collider fitted in
-/// the world frame instead (static). --whole adds one for the whole scene.
-/// In bin and c a collider carries its node, mesh and primitive (indices
-/// and names) and whether it is in the node's frame: place it by that
-/// node's world transform. `obj` (stdout unless -o) writes the meshes and the colliders as convex
+/// the world frame instead (static). A skinned glTF mesh gets one collider
+/// per bone instead: each vertex goes to the joint that weighs most on it,
+/// and each joint's vertices, as displayed at the file's pose, are fitted
+/// in that joint's frame and attached to the joint node, so the collider
+/// moves with the bone. --whole adds one for the whole scene.
+/// In bin and c a collider carries its node (a bone's: the joint node), mesh
+/// and primitive (indices and names) and whether it is in the node's frame:
+/// place it by that node's world transform. `obj` (stdout unless -o) writes
+/// the meshes (skinned ones as displayed) and the colliders as convex
 /// meshes named for Unreal or Godot (--naming), in the world frame.
 #[derive(clap::Args, Debug)]
 pub struct Args {

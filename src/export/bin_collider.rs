@@ -78,7 +78,8 @@ pub struct BinCollider {
     pub asked: Shape,
     /// [`FLAG_WORLD`], [`FLAG_SCENE`].
     pub flags: u32,
-    /// glTF node ([`NONE`] for OBJ/STL and the scene).
+    /// glTF node it hangs under: the instance's, or for a bone of a
+    /// skinned mesh the joint's ([`NONE`] for OBJ/STL and the scene).
     pub node: u32,
     /// GPU instance ([`NONE`] for the scene).
     pub instance: u32,
@@ -88,7 +89,7 @@ pub struct BinCollider {
     pub primitive: u32,
     /// The collider's name: byte offset into the string table.
     pub name: u32,
-    /// The node's name (offset), or [`NONE`].
+    /// The name of `node` (offset), or [`NONE`].
     pub node_name: u32,
     /// The mesh's name (offset), or [`NONE`].
     pub mesh_name: u32,
@@ -161,12 +162,16 @@ impl Colliders {
                 asked: c.asked,
                 flags: if c.frame == "world" { FLAG_WORLD } else { 0 }
                     | if c.scope == "scene" { FLAG_SCENE } else { 0 },
-                node: id(c.node),
+                node: id(c.placement_node()),
                 instance: id(c.instance),
                 mesh: id(c.mesh),
                 primitive: id(c.primitive),
                 name: strings.add(&c.name),
-                node_name: c.node_name.as_deref().map_or(NONE, |s| strings.add(s)),
+                node_name: c
+                    .joint
+                    .as_ref()
+                    .map_or(c.node_name.as_deref(), |j| j.name.as_deref())
+                    .map_or(NONE, |s| strings.add(s)),
                 mesh_name: c.mesh_name.as_deref().map_or(NONE, |s| strings.add(s)),
                 center: [0.0; 3],
                 rotation_xyzw: [0.0, 0.0, 0.0, 1.0],

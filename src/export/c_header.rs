@@ -81,7 +81,7 @@ typedef struct bvt_cylinder_size { float radius, half_height, zero; } bvt_cylind
 #define BVT_ASKED_BEST 6u
 #define BVT_ASKED_DECOMPOSE 7u
 /* flags */
-#define BVT_COLLIDER_WORLD 1u /* world frame (else the instance's local frame: place it by its node) */
+#define BVT_COLLIDER_WORLD 1u /* world frame (else the local frame of node: place it by that node; for a skinned mesh's bone, node is the joint's) */
 #define BVT_COLLIDER_SCENE 2u /* the whole scene's (ids all BVT_NONE) */
 
 /* A collider. A point p (in the collider's frame: the node's local frame

@@ -17,6 +17,13 @@
 //! collider is fitted to the placed vertices in the **world** frame
 //! instead (`frame: "world"`, with the reason), so it is exact but static.
 //!
+//! **Skinned meshes** get one collider per bone instead
+//! ([`crate::mesh::skin::Skinning::bones`]): each joint's dominant vertices
+//! at the displayed pose, in the joint node's frame, go through the same
+//! per-instance fit as a mesh instance's and hang under the joint node
+//! (`joint` names it); a joint whose world matrix is not a similarity gets
+//! its bone's collider in the world frame.
+//!
 //! The whole-scene collider (`whole`) is fitted in the world frame from the
 //! same fit `bvtool fit` reports for the file.
 
@@ -24,9 +31,9 @@ use super::document::ObbDoc;
 use crate::error::Result;
 use crate::fit::decompose::{DecomposeError, DecomposeOptions, MAX_PART_VERTICES, decompose};
 use crate::fit::{KdopKind, hull_budget};
-use crate::mesh::{MeshInstance, Scene, instance_points};
+use crate::mesh::{MeshInstance, Scene, instance_points, is_similarity};
 use crate::report::fit::{FitOptions, Frame, Volumes, fit_instance};
-use nalgebra::{Matrix3, Point3};
+use nalgebra::{Matrix4, Point3};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -152,7 +159,12 @@ pub struct ColliderDoc {
     pub mesh_name: Option<String>,
     /// Primitive within the mesh (`null` for the scene).
     pub primitive: Option<u32>,
-    /// `local` (the mesh's own frame: attach it to the node) or `world`.
+    /// For one bone of a skinned mesh, the joint whose vertices it bounds
+    /// and whose node it hangs under (`null` otherwise).
+    #[serde(default)]
+    pub joint: Option<JointDoc>,
+    /// `local` (the frame of the node it hangs under — the joint's node
+    /// when `joint` is set, else `node` — attach it there) or `world`.
     pub frame: String,
     /// Why an instance's collider is in the world frame (`null` otherwise).
     pub world_reason: Option<String>,
@@ -167,6 +179,29 @@ pub struct ColliderDoc {
     pub volume: f64,
 }
 
+/// The joint of a skinned mesh whose bone a collider bounds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JointDoc {
+    /// The glTF skin.
+    pub skin: u32,
+    /// The joint's index in the skin's `joints` (as `JOINTS_n` name it).
+    pub index: u32,
+    /// The joint's glTF node.
+    pub node: u32,
+    /// The node's name.
+    pub name: Option<String>,
+}
+
+impl JointDoc {
+    /// `joint N 'name'`, N the joint's node.
+    fn label(&self) -> String {
+        match &self.name {
+            Some(n) => format!("joint {} '{n}'", self.node),
+            None => format!("joint {}", self.node),
+        }
+    }
+}
+
 /// What names a mesh instance in a scene: node, GPU instance, mesh,
 /// primitive (unique per instance: glTF places a primitive once per node
 /// and GPU instance; OBJ and STL have one instance per object or solid).
@@ -176,6 +211,12 @@ impl ColliderDoc {
     /// The key of the instance it bounds (`None` for the whole scene).
     pub fn instance_key(&self) -> Option<InstanceKey> {
         Some((self.node, self.instance?, self.mesh?, self.primitive?))
+    }
+
+    /// The node a local-frame collider hangs under: the joint's for a
+    /// bone, else the instance's (`None` for OBJ/STL and the scene).
+    pub fn placement_node(&self) -> Option<u32> {
+        self.joint.as_ref().map(|j| j.node).or(self.node)
     }
 }
 
@@ -187,6 +228,26 @@ pub fn instance_index(scene: &Scene) -> HashMap<InstanceKey, usize> {
         .enumerate()
         .map(|(k, i)| ((i.node, i.instance, i.mesh, i.primitive), k))
         .collect()
+}
+
+/// The world matrix of the node a local-frame collider `c` of `scene`
+/// hangs under — its joint's for a bone, else its instance's transform —
+/// given `index` ([`instance_index`]); `None` for world-frame and scene
+/// colliders.
+pub fn placement(
+    scene: &Scene,
+    index: &HashMap<InstanceKey, usize>,
+    c: &ColliderDoc,
+) -> Option<Matrix4<f64>> {
+    if c.frame != "local" {
+        return None;
+    }
+    let inst = &scene.instances[*index.get(&c.instance_key()?)?];
+    match (&c.joint, &inst.skin) {
+        (Some(j), Some(s)) => s.skin.joints.get(j.index as usize).map(|j| j.world),
+        (Some(_), None) => None,
+        (None, _) => Some(inst.transform),
+    }
 }
 
 /// The fit options that make the volumes `shapes` need, on top of `fit`.
@@ -223,11 +284,8 @@ pub fn world_reason(inst: &MeshInstance, gpu_instanced: bool) -> Option<&'static
     if gpu_instanced {
         return Some("EXT_mesh_gpu_instancing instance (no node of its own)");
     }
-    let a: Matrix3<f64> = inst.transform.fixed_view::<3, 3>(0, 0).into_owned();
-    let g = a.transpose() * a;
-    let s2 = g.trace() / 3.0;
-    let similar = s2 > 0.0 && (g - Matrix3::identity() * s2).amax() <= 1e-6 * s2;
-    (!similar).then_some("non-uniform scale or shear in the node's world transform")
+    (!is_similarity(&inst.transform))
+        .then_some("non-uniform scale or shear in the node's world transform")
 }
 
 /// How a collider names what it bounds: `node N 'name' [instance I] mesh M
@@ -393,9 +451,18 @@ fn convex_parts(
     }
 }
 
+/// The fits of geometries placed by several instances, made once.
+#[derive(Default)]
+struct Cache {
+    volumes: HashMap<*const crate::mesh::Geometry, Volumes>,
+    parts: HashMap<*const crate::mesh::Geometry, Option<Parts>>,
+}
+
 /// The colliders of `scene`: for each shape in `shapes`, one per mesh
-/// instance with triangles (none for a point cloud), then (with `whole`, from `scene_volumes`, the
-/// world fit made with [`fit_options`]) one for the whole scene.
+/// instance with triangles (none for a point cloud) — for a skinned
+/// instance, one per bone ([`crate::mesh::skin::Skinning::bones`]) — then
+/// (with `whole`, from `scene_volumes`, the world fit made with
+/// [`fit_options`]) one for the whole scene.
 pub fn colliders(
     scene: &Scene,
     shapes: &[Shape],
@@ -406,65 +473,38 @@ pub fn colliders(
         return Ok(Vec::new());
     }
     let gpu = super::gltf::gpu_instanced_nodes(scene)?;
-    let mut local: HashMap<*const crate::mesh::Geometry, Volumes> = HashMap::new();
-    let mut local_parts: HashMap<*const crate::mesh::Geometry, Option<Parts>> = HashMap::new();
+    let mut cache = Cache::default();
     let mut out = Vec::new();
     for inst in &scene.instances {
         if inst.geometry.triangles.is_empty() {
             continue;
         }
-        let reason = world_reason(inst, inst.node.is_some_and(|n| gpu.contains(&n)));
-        let world;
-        let v = match reason {
-            Some(_) => {
-                world = fit_instance(scene, inst, Frame::World, fit)?;
-                &world
-            }
-            None => match local.entry(Arc::as_ptr(&inst.geometry)) {
-                Entry::Occupied(e) => e.into_mut(),
-                Entry::Vacant(e) => e.insert(fit_instance(scene, inst, Frame::Local, fit)?),
-            },
+        let Some(skinning) = &inst.skin else {
+            let reason = world_reason(inst, inst.node.is_some_and(|n| gpu.contains(&n)));
+            let target = Target {
+                inst,
+                fitted: inst,
+                joint: None,
+                reason,
+            };
+            target.colliders(scene, shapes, fit, Some(&mut cache), &mut out)?;
+            continue;
         };
-        let points = || {
-            let mut pts = Vec::new();
-            instance_points(inst, fit.all_vertices, reason.is_some(), &mut pts);
-            pts
-        };
-        let g = &inst.geometry;
-        let mut parts = || -> Result<Option<Parts>> {
-            match reason {
-                Some(_) => {
-                    let placed: Vec<_> = g.positions.iter().map(|p| inst.to_world(p)).collect();
-                    convex_parts(scene, &placed, &g.triangles, fit)
-                }
-                None => Ok(match local_parts.entry(Arc::as_ptr(g)) {
-                    Entry::Occupied(e) => e.get().clone(),
-                    Entry::Vacant(e) => e
-                        .insert(convex_parts(scene, &g.positions, &g.triangles, fit)?)
-                        .clone(),
+        for bone in skinning.bones(inst, fit.all_vertices) {
+            let j = &skinning.skin.joints[bone.joint];
+            let target = Target {
+                inst,
+                fitted: &bone.instance,
+                joint: Some(JointDoc {
+                    skin: skinning.skin.index,
+                    index: bone.joint as u32,
+                    node: j.node,
+                    name: j.name.as_deref().map(str::to_owned),
                 }),
-            }
-        };
-        for &asked in shapes {
-            let made = made(v, asked, &points, &mut parts)?;
-            out.extend(
-                made.into_iter()
-                    .map(|(name, geometry, volume)| ColliderDoc {
-                        scope: "instance".into(),
-                        node: inst.node,
-                        node_name: inst.node_name.as_deref().map(str::to_owned),
-                        instance: Some(inst.instance),
-                        mesh: Some(inst.mesh),
-                        mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
-                        primitive: Some(inst.primitive),
-                        frame: if reason.is_some() { "world" } else { "local" }.into(),
-                        world_reason: reason.map(str::to_owned),
-                        asked,
-                        name: format!("{name} of {}", label(Some(inst))),
-                        geometry,
-                        volume,
-                    }),
-            );
+                reason: bone.world_reason,
+            };
+            // A bone's geometry is its own: nothing to share.
+            target.colliders(scene, shapes, fit, None, &mut out)?;
         }
     }
     if let Some(v) = scene_volumes {
@@ -485,6 +525,7 @@ pub fn colliders(
                         mesh: None,
                         mesh_name: None,
                         primitive: None,
+                        joint: None,
                         frame: "world".into(),
                         world_reason: None,
                         asked,
@@ -496,6 +537,99 @@ pub fn colliders(
         }
     }
     Ok(out)
+}
+
+/// What one instance collider is fitted to: the mesh instance `inst`
+/// itself, or one bone of it (`joint`), whose displayed vertices in the
+/// joint's frame `fitted` holds; in the world frame when `reason` says why.
+struct Target<'a> {
+    inst: &'a MeshInstance,
+    fitted: &'a MeshInstance,
+    joint: Option<JointDoc>,
+    reason: Option<&'static str>,
+}
+
+impl Target<'_> {
+    /// Appends to `out` the colliders of `shapes` fitted to `self.fitted`
+    /// (local fits shared through `cache` by the instances of a geometry).
+    fn colliders(
+        &self,
+        scene: &Scene,
+        shapes: &[Shape],
+        fit: &FitOptions,
+        cache: Option<&mut Cache>,
+        out: &mut Vec<ColliderDoc>,
+    ) -> Result<()> {
+        let (inst, fitted, reason) = (self.inst, self.fitted, self.reason);
+        let (volumes, mut parts_cache) = match cache {
+            Some(c) => (Some(&mut c.volumes), Some(&mut c.parts)),
+            None => (None, None),
+        };
+        let fresh;
+        let v = match (reason, volumes) {
+            (None, Some(c)) => match c.entry(Arc::as_ptr(&fitted.geometry)) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => e.insert(fit_instance(scene, fitted, Frame::Local, fit)?),
+            },
+            _ => {
+                let frame = if reason.is_some() {
+                    Frame::World
+                } else {
+                    Frame::Local
+                };
+                fresh = fit_instance(scene, fitted, frame, fit)?;
+                &fresh
+            }
+        };
+        let points = || {
+            let mut pts = Vec::new();
+            instance_points(fitted, fit.all_vertices, reason.is_some(), &mut pts);
+            pts
+        };
+        let g = &fitted.geometry;
+        let mut parts = || -> Result<Option<Parts>> {
+            if reason.is_some() {
+                let placed: Vec<_> = g.positions.iter().map(|p| fitted.to_world(p)).collect();
+                return convex_parts(scene, &placed, &g.triangles, fit);
+            }
+            match parts_cache.as_deref_mut() {
+                Some(c) => Ok(match c.entry(Arc::as_ptr(g)) {
+                    Entry::Occupied(e) => e.get().clone(),
+                    Entry::Vacant(e) => e
+                        .insert(convex_parts(scene, &g.positions, &g.triangles, fit)?)
+                        .clone(),
+                }),
+                None => convex_parts(scene, &g.positions, &g.triangles, fit),
+            }
+        };
+        let what = match &self.joint {
+            Some(j) => format!("{} of {}", j.label(), label(Some(inst))),
+            None => label(Some(inst)),
+        };
+        for &asked in shapes {
+            let made = made(v, asked, &points, &mut parts)?;
+            out.extend(
+                made.into_iter()
+                    .map(|(name, geometry, volume)| ColliderDoc {
+                        scope: "instance".into(),
+                        node: inst.node,
+                        node_name: inst.node_name.as_deref().map(str::to_owned),
+                        instance: Some(inst.instance),
+                        mesh: Some(inst.mesh),
+                        mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
+                        primitive: Some(inst.primitive),
+                        joint: self.joint.clone(),
+                        frame: if reason.is_some() { "world" } else { "local" }.into(),
+                        world_reason: reason.map(str::to_owned),
+                        asked,
+                        name: format!("{name} of {what}"),
+                        geometry,
+                        volume,
+                    }),
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The colliders `asked` makes from the fitted `v` — one, or one per convex

@@ -9,7 +9,7 @@
 //! fresh glTF holding the mesh (one node per mesh instance) and the colliders.
 
 use super::ExportDoc;
-use super::collider::{ColliderDoc, Geometry, instance_index};
+use super::collider::{ColliderDoc, Geometry, instance_index, placement};
 use super::collider_f32::{ColliderF32, fan, rounded};
 use super::collider_mesh::{self, Naming};
 use super::f32box;
@@ -78,7 +78,10 @@ pub fn write(scene: &Scene, doc: &ExportDoc, opts: &GltfOptions) -> Result<Vec<u
         }
         match &fresh_nodes {
             Some(nodes) => nodes[instance_of(c)?],
-            None => c.node.map(|n| n as usize).filter(|&n| n < node_count),
+            None => c
+                .placement_node()
+                .map(|n| n as usize)
+                .filter(|&n| n < node_count),
         }
     };
     add_colliders(
@@ -560,11 +563,10 @@ fn add_colliders(
     parent_of: &dyn Fn(&ColliderDoc) -> Option<usize>,
     instance_of: &dyn Fn(&ColliderDoc) -> Option<usize>,
 ) {
+    let index = instance_index(scene);
     // Hangs collider node `n` where `c` belongs.
     let attach = |d: &mut Doc, n: usize, c: &ColliderDoc, world: &mut Vec<usize>| {
-        let placement = instance_of(c)
-            .filter(|_| c.frame == "local")
-            .map(|k| scene.instances[k].transform);
+        let placement = placement(scene, &index, c);
         match (parent_of(c), placement) {
             (Some(parent), _) => arr_mut(&mut d.json["nodes"][parent], "children").push(json!(n)),
             (None, Some(m)) => world.push(push(

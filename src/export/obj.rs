@@ -2,10 +2,11 @@
 //! named by an engine's convention ([`super::collider_mesh`]), all in the
 //! world frame (OBJ has no node transforms): one `o` object per mesh
 //! instance with triangles, named after its node (else its mesh, else
-//! `mesh N`; see [`render_names`]), then one per collider.
+//! `mesh N`; see [`render_names`]), a skinned mesh at its displayed pose
+//! ([`crate::mesh::skin`]), then one per collider.
 
 use super::ExportDoc;
-use super::collider::instance_index;
+use super::collider::{instance_index, placement};
 use super::collider_mesh::{Naming, collider_mesh, name};
 use crate::mesh::Scene;
 use nalgebra::Matrix4;
@@ -69,16 +70,20 @@ pub fn to_string(scene: &Scene, doc: &ExportDoc, naming: Naming) -> String {
         .zip(&names)
         .filter(|(i, _)| !i.geometry.triangles.is_empty())
     {
-        let pts: Vec<[f64; 3]> = inst
-            .geometry
-            .positions
-            .iter()
-            .map(|p| {
-                let q = inst.to_world(p);
-                [q.x, q.y, q.z]
-            })
-            .collect();
-        let tris: Vec<[u32; 3]> = if inst.is_mirrored() {
+        // A skinned mesh as displayed, where its bones' colliders are.
+        let pts: Vec<[f64; 3]> = match &inst.skin {
+            Some(s) => s.pose(&inst.geometry).positions,
+            None => inst
+                .geometry
+                .positions
+                .iter()
+                .map(|p| inst.to_world(p))
+                .collect(),
+        }
+        .iter()
+        .map(|q| [q.x, q.y, q.z])
+        .collect();
+        let tris: Vec<[u32; 3]> = if inst.is_mirrored() && inst.skin.is_none() {
             inst.geometry
                 .triangles
                 .iter()
@@ -93,13 +98,9 @@ pub fn to_string(scene: &Scene, doc: &ExportDoc, naming: Naming) -> String {
     let mut counts: HashMap<String, usize> = HashMap::new();
     for c in &doc.colliders {
         let k = c.instance_key().map(|key| index[&key]);
-        let inst = k.map(|k| &scene.instances[k]);
         let render = k.map_or_else(|| "scene".to_string(), |k| names[k].clone());
         let n = counts.entry(render.clone()).or_default();
-        let transform = match inst {
-            Some(i) if c.frame == "local" => i.transform,
-            _ => Matrix4::identity(),
-        };
+        let transform = placement(scene, &index, c).unwrap_or_else(Matrix4::identity);
         let m = collider_mesh(c, name(c, naming, &render, *n), &transform);
         *n += 1;
         let pts: Vec<[f64; 3]> = m.vertices.iter().map(|v| v.map(|x| x as f64)).collect();

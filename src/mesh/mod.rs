@@ -5,6 +5,7 @@
 //! the author used). Positions are kept in `f64` from the moment they are read.
 
 pub mod closed;
+pub mod skin;
 pub mod weld;
 
 use crate::error::{Error, Result};
@@ -104,6 +105,11 @@ pub struct MeshInstance {
     pub transform: Matrix4<f64>,
     /// The geometry, in local coordinates.
     pub geometry: Arc<Geometry>,
+    /// For a glTF skinned mesh, its skin and vertex influences (`None`
+    /// otherwise). `transform` and `geometry` stay the bind pose every
+    /// command but `export` works on; [`skin::Skinning::pose`] gives the
+    /// displayed pose.
+    pub skin: Option<skin::Skinning>,
 }
 
 impl MeshInstance {
@@ -119,6 +125,7 @@ impl MeshInstance {
             primitive: 0,
             transform: Matrix4::identity(),
             geometry: Arc::new(geometry),
+            skin: None,
         }
     }
 
@@ -287,6 +294,39 @@ impl Scene {
                 }
             }
         }
+        self.check_skinned_range(&out_of_range, &refuse)
+    }
+
+    /// [`Scene::check_range`] for the displayed pose of every skinned
+    /// instance (each distinct skin, influences and geometry once).
+    fn check_skinned_range(
+        &self,
+        out_of_range: &dyn Fn(f64) -> bool,
+        refuse: &dyn Fn(String, f64) -> Error,
+    ) -> Result<()> {
+        let mut seen = HashSet::new();
+        for inst in &self.instances {
+            let Some(s) = &inst.skin else { continue };
+            let key = (
+                Arc::as_ptr(&s.skin),
+                Arc::as_ptr(&s.weights),
+                Arc::as_ptr(&inst.geometry),
+            );
+            if !seen.insert(key) {
+                continue;
+            }
+            for (k, p) in s.pose(&inst.geometry).positions.iter().enumerate() {
+                if let Some(&v) = p.iter().find(|v| out_of_range(**v)) {
+                    return Err(refuse(
+                        format!(
+                            "skin {} displays vertex {k} of mesh {} at world coordinate",
+                            s.skin.index, inst.mesh
+                        ),
+                        v,
+                    ));
+                }
+            }
+        }
         Ok(())
     }
 
@@ -314,6 +354,18 @@ impl Scene {
         }
         mesh
     }
+}
+
+/// Whether the affine `m`'s linear part is a similarity: a rotation
+/// (possibly mirrored) times a positive uniform scale, its columns
+/// orthogonal and of equal length within a relative 10⁻⁶. A similarity
+/// maps a box, sphere, capsule, cylinder or convex polytope to the same
+/// kind of shape.
+pub fn is_similarity(m: &Matrix4<f64>) -> bool {
+    let a: nalgebra::Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let g = a.transpose() * a;
+    let s2 = g.trace() / 3.0;
+    s2 > 0.0 && (g - nalgebra::Matrix3::identity() * s2).amax() <= 1e-6 * s2
 }
 
 /// The world-space points of `instances`, in order: each one's referenced

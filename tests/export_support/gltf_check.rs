@@ -293,7 +293,7 @@ pub fn assert_contains(o: &Out, s: &Scene, doc: &ExportDoc) -> Seen {
             seen.local += 1;
             let parent = g.parent.expect("a local collider hangs under a node");
             if matches!(s.format, Format::Gltf | Format::Glb) {
-                assert_eq!(Some(parent as u32), c.node, "{}", c.name);
+                assert_eq!(Some(parent as u32), c.placement_node(), "{}", c.name);
             } else {
                 assert!(o.json["nodes"][parent]["mesh"].is_u64(), "{}", c.name);
             }

@@ -7,6 +7,7 @@
 pub mod bin_check;
 pub mod gltf_check;
 pub mod schema;
+pub mod skin_oracle;
 
 use bvtool::export::{ExportDoc, ExportOptions, Shape};
 use bvtool::fit::{ObbMethod, SphereMethod};
@@ -103,6 +104,7 @@ pub fn scene(seed: u64, offset: f64, format: Format, path: &str) -> Scene {
             primitive: 0,
             transform: placed(&mut rng, scale, offset),
             geometry,
+            skin: None,
         })
         .collect();
     Scene {

@@ -20,11 +20,11 @@ use nalgebra::Point3;
 pub const MAX_UNBACKED_ZEROS: u64 = 1 << 16;
 
 const BYTE: u32 = 5120;
-const UNSIGNED_BYTE: u32 = 5121;
+pub const UNSIGNED_BYTE: u32 = 5121;
 const SHORT: u32 = 5122;
-const UNSIGNED_SHORT: u32 = 5123;
+pub const UNSIGNED_SHORT: u32 = 5123;
 const UNSIGNED_INT: u32 = 5125;
-const FLOAT: u32 = 5126;
+pub const FLOAT: u32 = 5126;
 
 /// Size in bytes of one component of `component_type`.
 fn component_size(component_type: u32) -> Option<usize> {
@@ -43,6 +43,7 @@ fn component_count(kind: &str) -> Option<usize> {
         "VEC2" => Some(2),
         "VEC3" => Some(3),
         "VEC4" => Some(4),
+        "MAT4" => Some(16),
         _ => None,
     }
 }
@@ -115,6 +116,10 @@ pub fn read(root: &Root, bufs: &Buffers, i: u32) -> Result<(Vec<f64>, usize), Ms
     })?;
     let n = component_count(&a.kind)
         .ok_or_else(|| format!("accessor {i}: type '{}' is not read by this loader", a.kind))?;
+    if n == 16 && a.component_type != FLOAT {
+        // Byte and short matrices pad their columns, which is not read.
+        return Err(format!("accessor {i}: a MAT4 must be of FLOAT"));
+    }
     let elem = (size * n) as u64;
     bufs.charge(a.count)
         .map_err(|e| format!("accessor {i}: {e}"))?;

@@ -2,7 +2,8 @@
 //! `draco-core` decoder (which applies Draco's own dequantization, so
 //! positions come back as floats). Positions are the Draco attribute whose
 //! unique id the extension maps to POSITION; triangles are the Draco faces,
-//! whose point ids index those positions.
+//! whose point ids index those positions. A skinned primitive's
+//! `JOINTS_n`/`WEIGHTS_n` come from the same stream ([`attributes`]).
 
 use super::Msg;
 use nalgebra::Point3;
@@ -51,4 +52,39 @@ pub fn decode(bytes: &[u8], position_id: u32) -> Result<Decoded, Msg> {
         triangles.push(t);
     }
     Ok((positions, triangles))
+}
+
+/// The values of the Draco attributes `ids` (unique ids), each with four
+/// components per point, as f64 (integers as their values), decoded from
+/// one pass over the stream of `point_count` points.
+pub fn attributes(bytes: &[u8], ids: &[u32], point_count: usize) -> Result<Vec<Vec<f64>>, Msg> {
+    let mut buffer = draco_core::DecoderBuffer::new(bytes);
+    let mut mesh = draco_core::Mesh::new();
+    draco_core::MeshDecoder::new()
+        .decode(&mut buffer, &mut mesh)
+        .map_err(|e| format!("KHR_draco_mesh_compression data could not be decoded: {e}"))?;
+    if mesh.num_points() != point_count {
+        return Err(format!(
+            "KHR_draco_mesh_compression: {} points, not {point_count}",
+            mesh.num_points()
+        ));
+    }
+    ids.iter()
+        .map(|&id| {
+            let attr = mesh
+                .attribute_by_unique_id(id)
+                .ok_or_else(|| format!("KHR_draco_mesh_compression: no Draco attribute {id}"))?;
+            if attr.num_components() != 4 {
+                return Err(format!(
+                    "KHR_draco_mesh_compression: attribute {id} has {} components, not 4",
+                    attr.num_components()
+                ));
+            }
+            Ok(attr
+                .read_f32s(point_count, 4)
+                .into_iter()
+                .map(f64::from)
+                .collect())
+        })
+        .collect()
 }

@@ -18,6 +18,8 @@ pub struct Root {
     #[serde(default)]
     pub meshes: Vec<Mesh>,
     #[serde(default)]
+    pub skins: Vec<SkinDef>,
+    #[serde(default)]
     pub accessors: Vec<Accessor>,
     #[serde(default)]
     pub buffer_views: Vec<BufferView>,
@@ -51,6 +53,7 @@ pub struct Node {
     #[serde(default)]
     pub children: Vec<u32>,
     pub mesh: Option<u32>,
+    pub skin: Option<u32>,
     pub matrix: Option<[f64; 16]>,
     pub translation: Option<[f64; 3]>,
     pub rotation: Option<[f64; 4]>,
@@ -69,6 +72,14 @@ pub struct NodeExtensions {
 #[derive(Deserialize, Debug)]
 pub struct GpuInstancing {
     pub attributes: BTreeMap<String, u32>,
+}
+
+/// One entry of `skins`.
+#[derive(Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct SkinDef {
+    pub joints: Vec<u32>,
+    pub inverse_bind_matrices: Option<u32>,
 }
 
 /// One entry of `meshes`.

@@ -12,14 +12,17 @@
 //! `EXT_meshopt_compression`, `KHR_draco_mesh_compression` and
 //! `EXT_mesh_gpu_instancing`. Skinned and morphed meshes load in their bind
 //! pose: POSITION exactly as stored, with no skinning or morph weights
-//! applied. Images are never read.
+//! applied; a skinned instance also carries its skin and its vertices'
+//! joint influences (`skin.rs`), from which [`crate::mesh::skin`] gives the
+//! displayed pose. Images are never read.
 //!
 //! What is refused, each with a one-line [`Error::Load`] naming the file:
 //! `asset.minVersion` above 2.0, unknown `extensionsRequired`, wrong JSON
 //! types, missing or short buffers, accessors outside their buffer view,
 //! indices out of range or holding the primitive-restart value, TRIANGLES
 //! counts that are not a multiple of 3, primitives without POSITION,
-//! non-finite positions, node cycles, and URIs leaving the model's folder
+//! non-finite positions, node cycles, malformed skins (see `skin.rs`), and
+//! URIs leaving the model's folder
 //! (unless [`LoadOptions::allow_external_uris`]).
 
 use super::LoadOptions;
@@ -36,6 +39,7 @@ mod json;
 mod meshopt;
 mod primitive;
 mod scene;
+mod skin;
 mod validate;
 
 /// Internal error message, turned into [`Error::Load`] at the entry point.

@@ -12,7 +12,8 @@
 
 use super::buffers::Buffers;
 use super::json::{Node, Root};
-use super::{Msg, accessor, primitive};
+use super::{Msg, accessor, primitive, skin};
+use crate::mesh::skin::{Skin, Skinning, Weights};
 use crate::mesh::{Geometry, MeshInstance};
 use nalgebra::{Matrix4, Quaternion, Translation3, UnitQuaternion, Vector3};
 use std::collections::HashMap;
@@ -31,6 +32,11 @@ pub fn flatten(
     let mut cache: HashMap<(u32, u32), Option<Arc<Geometry>>> = HashMap::new();
     let mut out = Vec::new();
     let mut skipped = 0;
+    // Node world matrices (for joints), and the skinned instances to bind
+    // once every joint's is known: (instance, node, skin, influences).
+    let mut globals: Vec<Option<Matrix4<f64>>> = vec![None; root.nodes.len()];
+    let mut weights_cache: HashMap<(u32, u32), Option<Arc<Weights>>> = HashMap::new();
+    let mut skinned: Vec<(usize, u32, u32, Arc<Weights>)> = Vec::new();
     let mut stack: Vec<(u32, Matrix4<f64>)> = roots
         .iter()
         .rev()
@@ -47,6 +53,14 @@ pub fn flatten(
             ));
         }
         let world = parent * local_matrix(node).map_err(|e| format!("node {n}: {e}"))?;
+        globals[n as usize] = Some(world);
+        // A GPU-instanced node's instances are not skinned (the extension
+        // does not say how the two combine).
+        let skin_of = node.skin.filter(|_| {
+            node.extensions
+                .as_ref()
+                .is_none_or(|e| e.gpu_instancing.is_none())
+        });
         if let Some(m) = node.mesh {
             let mesh = root
                 .meshes
@@ -81,6 +95,19 @@ pub fn flatten(
                     skipped += placements.len();
                     continue;
                 };
+                if let Some(s) = skin_of {
+                    let w = match weights_cache.entry(key) {
+                        Entry::Occupied(e) => e.into_mut(),
+                        Entry::Vacant(e) => e.insert(
+                            skin::weights(root, bufs, p, geometry.positions.len())
+                                .map_err(|e| format!("mesh {m} primitive {k}: {e}"))?
+                                .map(Arc::new),
+                        ),
+                    };
+                    if let Some(w) = w {
+                        skinned.push((out.len(), n, s, Arc::clone(w)));
+                    }
+                }
                 for (instance, local) in placements.iter().enumerate() {
                     out.push(MeshInstance {
                         node: Some(n),
@@ -91,13 +118,49 @@ pub fn flatten(
                         primitive: k as u32,
                         transform: world * local,
                         geometry: Arc::clone(geometry),
+                        skin: None,
                     });
                 }
             }
         }
         stack.extend(node.children.iter().rev().map(|&c| (c, world)));
     }
+    bind_skins(root, bufs, &globals, skinned, &mut out)?;
     Ok((out, skipped))
+}
+
+/// Binds each skinned instance `(instance, node, skin, influences)` to its
+/// skin (each skin read once, its joints placed by `globals`), after
+/// checking that every joint index of the influences names a joint of it.
+fn bind_skins(
+    root: &Root,
+    bufs: &Buffers,
+    globals: &[Option<Matrix4<f64>>],
+    skinned: Vec<(usize, u32, u32, Arc<Weights>)>,
+    out: &mut [MeshInstance],
+) -> Result<(), Msg> {
+    let mut skins: HashMap<u32, Arc<Skin>> = HashMap::new();
+    for (i, n, s, weights) in skinned {
+        let skin = match skins.entry(s) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(Arc::new(
+                skin::skin(root, bufs, s, globals).map_err(|e| format!("skin {s}: {e}"))?,
+            )),
+        };
+        let joints = skin.joints.len();
+        if let Some(&j) = weights.joints.iter().find(|&&j| j as usize >= joints) {
+            let inst = &out[i];
+            return Err(format!(
+                "node {n}: mesh {} primitive {}: JOINTS names joint {j}, but skin {s} has {joints} joints",
+                inst.mesh, inst.primitive
+            ));
+        }
+        out[i].skin = Some(Skinning {
+            skin: Arc::clone(skin),
+            weights,
+        });
+    }
+    Ok(())
 }
 
 /// The nodes to start from: the default scene's, else the first scene's,

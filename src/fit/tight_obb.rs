@@ -244,7 +244,7 @@ fn refine(mut axes: Matrix3<f64>, pts: &[Point3<f64>]) -> (f64, Matrix3<f64>) {
 /// How many face directions get the exact min-rectangle treatment; beyond
 /// that the directions with the most hull area are used (the rest of the
 /// search is left to [`refine`]).
-const MAX_DIRECTIONS: usize = 16384;
+pub(crate) const MAX_DIRECTIONS: usize = 16384;
 /// How many of the best candidates are refined.
 const REFINED: usize = 4;
 /// Directions of the probe set that gives cheap lower bounds.

@@ -24,7 +24,7 @@ use super::embedded_star::embedded_corners;
 use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::triangle::Plane;
-use crate::tree::{AabbTree, Box32};
+use crate::tree::{AabbTree, Box32, radix};
 use nalgebra::Point3;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -197,9 +197,8 @@ pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
         .map(|k| tree.original[k])
         .collect();
     degenerate.sort_unstable();
-    pairs.sort_unstable();
     pairs.extend(degenerate.iter().map(|&d| (d, d)));
-    pairs.sort_unstable();
+    radix::sort_by_key(&mut pairs, |&(a, b)| (a as u64) << 32 | b as u64);
     SelfIntersections {
         pairs,
         degenerate,

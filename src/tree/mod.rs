@@ -6,6 +6,7 @@ pub mod aabb_tree;
 mod flat;
 pub mod node;
 pub mod obb_tree;
+pub mod radix;
 pub mod stats;
 pub mod twins;
 

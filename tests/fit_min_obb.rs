@@ -267,3 +267,38 @@ fn rounded_slabs_with_ties_against_brute_force() {
         }
     }
 }
+
+/// A rectangle whose corners each come twice, a rounding's width apart
+/// (as a box's top and bottom corners project along its face normal),
+/// turned by many angles: the calipers must not follow the noise-length
+/// edges' meaningless directions (they once returned areas far below the
+/// rectangle's, or a worse side, which made `tight` miss a cube's box).
+#[test]
+fn min_area_rect_ignores_noise_length_edges() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for case in 0..500 {
+        let (w, h) = (rng.random_range(0.5..4.0), rng.random_range(0.5..4.0));
+        let turn = rng.random_range(0.0..std::f64::consts::TAU);
+        let (s, c) = turn.sin_cos();
+        let mut pts: Vec<Vector2<f64>> = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+            .iter()
+            .flat_map(|&(x, y)| {
+                let p = Vector2::new(c * x - s * y, s * x + c * y);
+                let noise = Vector2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                [p, p + noise * 4e-16]
+            })
+            .collect();
+        let poly = convex_hull_2d(&mut pts);
+        let (area, side) = min_area_rect(&poly);
+        assert!(
+            (area - w * h).abs() <= 1e-9 * w * h,
+            "case {case}: area {area}, rectangle {}",
+            w * h
+        );
+        // The side runs along one of the rectangle's.
+        let along = (side.x * c + side.y * s)
+            .abs()
+            .max((side.y * c - side.x * s).abs());
+        assert!(along > 1.0 - 1e-9, "case {case}: side {side}");
+    }
+}

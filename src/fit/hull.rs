@@ -264,6 +264,11 @@ impl ConvexHull {
     ///
     /// Errors on empty input or a non-finite coordinate.
     pub fn new(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
+        super::pool::on_pool(|| ConvexHull::checked(points))
+    }
+
+    /// [`new`](Self::new), on the calling thread.
+    fn checked(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
         if points.is_empty() {
             return Err(HullError::Empty);
         }

@@ -128,6 +128,16 @@ pub fn obb(points: &[Point3<f64>], hull: &ConvexHull, m: ObbMethod) -> Option<Ob
 pub fn obb_with_covariance(
     points: &[Point3<f64>],
     hull: &ConvexHull,
+    covariance: impl FnOnce() -> Option<Matrix3<f64>> + Send,
+    m: ObbMethod,
+) -> Option<Obb> {
+    super::pool::on_pool(|| obb_on_pool(points, hull, covariance, m))
+}
+
+/// [`obb_with_covariance`], on the calling thread.
+fn obb_on_pool(
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
     covariance: impl FnOnce() -> Option<Matrix3<f64>>,
     m: ObbMethod,
 ) -> Option<Obb> {

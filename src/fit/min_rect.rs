@@ -27,28 +27,43 @@ pub fn convex_hull_2d(pts: &mut [Vector2<f64>]) -> Vec<Vector2<f64>> {
     hull
 }
 
+/// Edges shorter than this fraction of the polygon's extent are rounding
+/// noise (two hull vertices that project to nearly one point, as a box's
+/// top and bottom corners do along its face normal): their direction means
+/// nothing, and following it would break the calipers' monotone sweep.
+/// Skipping them changes the least area by at most about this fraction.
+const NOISE_EDGE: f64 = 1e-10;
+
 /// Rotating calipers (Toussaint 1983) over a convex polygon given
 /// counter-clockwise: the minimum-area enclosing rectangle has a side flush
 /// with a polygon edge, so for each edge the three support points (farthest
 /// forward, backward and across) advance monotonically — O(m) in total.
+/// Edges of noise length ([`NOISE_EDGE`]) are not tried as directions.
 /// Returns `(area, unit direction of the flush side)`. Polygons of fewer than
-/// three vertices give area 0 along their extent (or the x axis).
+/// three vertices (or whose edges are all of noise length) give area 0 along
+/// their extent (or the x axis).
 pub fn min_area_rect(poly: &[Vector2<f64>]) -> (f64, Vector2<f64>) {
     let m = poly.len();
-    if m < 3 {
-        let d = if m == 2 {
-            poly[1] - poly[0]
-        } else {
-            Vector2::x()
+    let extent = poly
+        .iter()
+        .flat_map(|p| poly.first().map(|q| (p - q).amax()))
+        .fold(0.0, f64::max);
+    let edge = |i: usize| {
+        let e = poly[(i + 1) % m] - poly[i];
+        let n = e.norm();
+        (n > NOISE_EDGE * extent && n.is_finite()).then(|| e / n)
+    };
+    let Some((first, e0)) = (m >= 3)
+        .then(|| (0..m).find_map(|i| edge(i).map(|e| (i, e))))
+        .flatten()
+    else {
+        let d = match m {
+            0 | 1 => Vector2::x(),
+            _ => poly[m - 1] - poly[0],
         };
         let n = d.norm();
         return (0.0, if n > 0.0 { d / n } else { Vector2::x() });
-    }
-    let edge = |i: usize| {
-        let e = poly[(i + 1) % m] - poly[i];
-        e / e.norm()
     };
-    let e0 = edge(0);
     let argmax = |f: &dyn Fn(&Vector2<f64>) -> f64| {
         (0..m)
             .max_by(|&a, &b| f(&poly[a]).total_cmp(&f(&poly[b])))
@@ -60,11 +75,10 @@ pub fn min_area_rect(poly: &[Vector2<f64>]) -> (f64, Vector2<f64>) {
         argmax(&|p| -e0.dot(p)),
     );
     let mut best = (f64::INFINITY, e0);
-    for i in 0..m {
-        let e = edge(i);
-        if !e.iter().all(|x| x.is_finite()) {
+    for i in (first..m + first).map(|i| i % m) {
+        let Some(e) = edge(i) else {
             continue;
-        }
+        };
         // Inward normal of a counter-clockwise polygon: (-e.y, e.x).
         let n = Vector2::new(-e.y, e.x);
         let advance = |k: &mut usize, f: &dyn Fn(&Vector2<f64>) -> f64| {

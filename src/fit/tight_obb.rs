@@ -287,16 +287,39 @@ fn probe_set(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
 /// 2. plus the given `extra` frames (PCA, hull covariance, identity);
 /// 3. local search on the rotation group from the best few.
 ///
-/// Step 1 is pruned without changing its outcome: the flush box of a probe
-/// subset of the vertices (see `probe_set`) is a lower bound of the
-/// direction's box volume (lower height, smaller min rectangle), so
-/// directions are evaluated in increasing bound order, in batches, until the
-/// bound of the next one exceeds the `REFINED`-th best volume found.
-///
-/// The result is never worse than the best candidate, in particular than
-/// any `extra` frame such as the AABB's. Flat hulls (dimension < 3) use the
-/// plane normal of their principal frame as the one direction.
+/// Steps 1 and 2 are `face_frames`. The result is never worse than the
+/// best candidate, in particular than any `extra` frame such as the
+/// AABB's. Flat hulls (dimension < 3) use the plane normal of their
+/// principal frame as the one direction.
 pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
+    let cands = face_frames(hull, extra, REFINED);
+    if hull.dimension < 3 {
+        // A flat box is already optimal in its plane; do not tilt it.
+        return cands.first().map_or_else(Matrix3::identity, |c| c.1);
+    }
+    cands
+        .par_iter()
+        .map(|c| refine(c.1, &hull.vertices))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or_else(Matrix3::identity, |c| c.1)
+}
+
+/// The `keep` smallest boxes (volume and frame, ascending) among the
+/// `extra` frames and, for every distinct hull face direction (up to
+/// [`MAX_DIRECTIONS`]), the box flush with that face whose base is the
+/// exact minimum-area rectangle of the projection (steps 1 and 2 of
+/// [`tight_frame`]). Flat hulls use their principal plane's normal.
+///
+/// Pruned without changing the outcome: the flush box of a probe subset of
+/// the vertices (see `probe_set`) is a lower bound of the direction's box
+/// volume (lower height, smaller min rectangle), so directions are
+/// evaluated in increasing bound order, in batches, until the bound of the
+/// next one exceeds the `keep`-th best volume found.
+pub(crate) fn face_frames(
+    hull: &ConvexHull,
+    extra: &[Matrix3<f64>],
+    keep: usize,
+) -> Vec<(f64, Matrix3<f64>)> {
     let pts = &hull.vertices;
     let mut dirs = if hull.dimension == 3 {
         face_directions(hull)
@@ -315,7 +338,7 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
         .collect();
     let keep_best = |cands: &mut Vec<(f64, Matrix3<f64>)>| {
         cands.sort_by(|a, b| a.0.total_cmp(&b.0));
-        cands.truncate(REFINED);
+        cands.truncate(keep);
     };
     if hull.dimension == 3 {
         let rims = Rims::new(hull);
@@ -331,7 +354,7 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
         for batch in order.chunks(BATCH) {
             keep_best(&mut cands);
             // The slack absorbs rounding in the bound's evaluation.
-            let cut = match cands.get(REFINED - 1) {
+            let cut = match cands.get(keep - 1) {
                 Some(c) => c.0 * (1.0 + 1e-9),
                 None => f64::INFINITY,
             };
@@ -359,13 +382,5 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
         );
     }
     keep_best(&mut cands);
-    if hull.dimension < 3 {
-        // A flat box is already optimal in its plane; do not tilt it.
-        return cands.first().map_or_else(Matrix3::identity, |c| c.1);
-    }
     cands
-        .par_iter()
-        .map(|c| refine(c.1, pts))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map_or_else(Matrix3::identity, |c| c.1)
 }

@@ -128,6 +128,19 @@ fn decomposition_is_deterministic_and_frame_independent() {
     let c = decompose(&far.vertices, &far.triangles, &opts).unwrap();
     check(&far, &c);
     assert!((c.parts_volume / a.parts_volume - 1.0).abs() < 0.05);
+    // Any size: V-HACD sees the mesh in units of its box (a U 1e-43 across,
+    // found by the fuzzer, made parry's voxelizer panic).
+    let u = u_shape();
+    let unit = decompose(&u.vertices, &u.triangles, &opts).unwrap();
+    for scale in [1e-43, 1e-90, 1e90] {
+        let sized = mesh(
+            u.vertices.iter().map(|p| p * scale).collect(),
+            u.triangles.clone(),
+        );
+        let d = decompose(&sized.vertices, &sized.triangles, &opts).unwrap();
+        check(&sized, &d);
+        assert_eq!(d.parts.len(), unit.parts.len(), "scale {scale}");
+    }
 }
 
 #[test]

@@ -146,6 +146,10 @@ impl DecomposeOptions {
     }
 }
 
+/// Longest box sides (model units) handed to V-HACD as they are; a mesh
+/// outside this range is handed over in units of its longest side.
+const ORDINARY_SIZE: (f64, f64) = (1e-4, 1e7);
+
 /// Decomposes the mesh (`points`, `triangles`, in one frame) into convex
 /// parts (see the module docs for the method and its guarantees).
 pub fn decompose(
@@ -166,12 +170,23 @@ pub fn decompose(
         return Err(DecomposeError::Flat);
     }
     // V-HACD works in f32: hand it coordinates relative to the box centre,
-    // so that a model far from the origin keeps its precision.
+    // so that a model far from the origin keeps its precision, and a model
+    // of unusual size in units of its box's longest side, so that the voxel
+    // arithmetic never meets f32's subnormals or overflow (a model 1e-43
+    // across made its voxelizer index out of range and panic). The parts
+    // are scaled back; containment is then re-established exactly, on the
+    // f64 points (below).
     let bounds = Aabb::from_points(&used).ok_or(DecomposeError::Empty)?;
     let origin = Point3::from((bounds.min.coords + bounds.max.coords) * 0.5);
+    let extent = (bounds.max - bounds.min).max();
+    let unit = if (ORDINARY_SIZE.0..=ORDINARY_SIZE.1).contains(&extent) {
+        1.0
+    } else {
+        extent
+    };
     let local: Vec<_> = points
         .iter()
-        .map(|p| parry_bridge::vec3(&Point3::from(p - origin)))
+        .map(|p| parry_bridge::vec3(&Point3::from((p - origin) / unit)))
         .collect();
     let params = VHACDParameters {
         resolution: opts.resolution,
@@ -184,7 +199,7 @@ pub fn decompose(
         .into_iter()
         .map(|(vs, _)| {
             vs.into_iter()
-                .map(|v| parry_bridge::point(v) + origin.coords)
+                .map(|v| parry_bridge::point(v) * unit + origin.coords)
                 .collect::<Vec<_>>()
         })
         .filter(|vs| !vs.is_empty())

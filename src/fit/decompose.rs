@@ -147,7 +147,10 @@ impl DecomposeOptions {
 }
 
 /// Longest box sides (model units) handed to V-HACD as they are; a mesh
-/// outside this range is handed over in units of its longest side.
+/// outside this range is handed over in units of its longest side. Not
+/// every mesh: V-HACD's `f32` voxels then land differently, and on one
+/// corpus model a part came back that the vertex-budget check refuses
+/// (`tests/fit_decompose.rs`), a budget-cut matter left for later.
 const ORDINARY_SIZE: (f64, f64) = (1e-4, 1e7);
 
 /// Decomposes the mesh (`points`, `triangles`, in one frame) into convex

@@ -44,10 +44,9 @@ const NOISE_EDGE: f64 = 1e-10;
 /// their extent (or the x axis).
 pub fn min_area_rect(poly: &[Vector2<f64>]) -> (f64, Vector2<f64>) {
     let m = poly.len();
-    let extent = poly
-        .iter()
-        .flat_map(|p| poly.first().map(|q| (p - q).amax()))
-        .fold(0.0, f64::max);
+    let extent = poly.first().map_or(0.0, |q| {
+        poly.iter().map(|p| (p - q).amax()).fold(0.0, f64::max)
+    });
     let edge = |i: usize| {
         let e = poly[(i + 1) % m] - poly[i];
         let n = e.norm();

@@ -560,14 +560,14 @@ impl Sidepodal {
 /// the `extra` frames. Flat hulls (dimension < 3) get the face rule's flat
 /// box, already minimal in its plane.
 pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
+    let rims = Rims::new(hull);
     // Case 1, and the bound the edge configurations must beat.
-    let Some(&(face_volume, face)) = face_frames(hull, extra, 1).first() else {
+    let Some(&(face_volume, face)) = face_frames(hull, &rims, extra, 1).first() else {
         return Matrix3::identity();
     };
     if hull.dimension < 3 {
         return face;
     }
-    let rims = Rims::new(hull);
     let (edges, arcs) = edges(hull, &rims);
     let graph = Graph::new(&hull.vertices, &rims);
     // Boxes larger than the face rule's cannot win (the slack covers the

@@ -292,7 +292,7 @@ fn probe_set(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
 /// AABB's. Flat hulls (dimension < 3) use the plane normal of their
 /// principal frame as the one direction.
 pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
-    let cands = face_frames(hull, extra, REFINED);
+    let cands = face_frames(hull, &Rims::new(hull), extra, REFINED);
     if hull.dimension < 3 {
         // A flat box is already optimal in its plane; do not tilt it.
         return cands.first().map_or_else(Matrix3::identity, |c| c.1);
@@ -308,7 +308,8 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
 /// `extra` frames and, for every distinct hull face direction (up to
 /// [`MAX_DIRECTIONS`]), the box flush with that face whose base is the
 /// exact minimum-area rectangle of the projection (steps 1 and 2 of
-/// [`tight_frame`]). Flat hulls use their principal plane's normal.
+/// [`tight_frame`]), given the hull's `rims` (which the caller may need
+/// too). Flat hulls use their principal plane's normal.
 ///
 /// Pruned without changing the outcome: the flush box of a probe subset of
 /// the vertices (see `probe_set`) is a lower bound of the direction's box
@@ -317,6 +318,7 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
 /// next one exceeds the `keep`-th best volume found.
 pub(crate) fn face_frames(
     hull: &ConvexHull,
+    rims: &Rims,
     extra: &[Matrix3<f64>],
     keep: usize,
 ) -> Vec<(f64, Matrix3<f64>)> {
@@ -341,7 +343,6 @@ pub(crate) fn face_frames(
         cands.truncate(keep);
     };
     if hull.dimension == 3 {
-        let rims = Rims::new(hull);
         let probe = probe_set(pts);
         let mut order: Vec<(f64, &Vector3<f64>)> = dirs
             .par_iter()

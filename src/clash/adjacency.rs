@@ -66,11 +66,11 @@ pub(crate) fn adjacent_planes_intersect(
             // When the far corners of one lie strictly on one side of the
             // other's plane, that plane meets it only at `v`. Otherwise the
             // sides found are those the segment tests need (exact, filtered).
-            let (sb1, sb2) = (pa.side(b1), pa.side(b2));
+            let [sb1, sb2] = pa.sides_of([b1, b2]);
             if sb1 != 0 && sb1 == sb2 {
                 return false;
             }
-            let (sa1, sa2) = (pb.side(a1), pb.side(a2));
+            let [sa1, sa2] = pb.sides_of([a1, a2]);
             if sa1 != 0 && sa1 == sa2 {
                 return false;
             }

@@ -24,7 +24,7 @@ use super::embedded_star::embedded_corners;
 use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::triangle::Plane;
-use crate::tree::{AabbTree, Box32, radix};
+use crate::tree::{AabbTree, radix};
 use nalgebra::Point3;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -58,30 +58,36 @@ impl SelfIntersections {
 /// What every leaf test of one descent reads.
 struct Ctx<'a> {
     tree: &'a AabbTree,
-    /// The triangles' boxes in the tree's order, a degenerate triangle's
-    /// empty (so that it meets no other: one test prunes both ways).
-    boxes: Vec<Box32>,
     /// The triangles' planes in the tree's order, built once: a triangle
     /// meets a dozen others, most of them neighbours whose tests are plane
     /// sides.
     planes: Vec<Plane>,
     /// Per triangle (tree order), bit `i` set when its corner `i`'s star is
-    /// embedded: the triangles around it meet no other way than the rules
-    /// allow.
-    embedded: Vec<u8>,
+    /// embedded (the triangles around it meet no other way than the rules
+    /// allow), and [`DEGENERATE`] when it has zero area (it takes part in
+    /// no pair). Flags rather than an empty box: a copy of the tree's boxes
+    /// would cost more fresh memory than the flag's test costs time.
+    flags: Vec<u8>,
 }
+
+/// The flag of a degenerate triangle in [`Ctx::flags`].
+const DEGENERATE: u8 = 1 << 3;
 
 impl Ctx<'_> {
     /// Tests triangles `k` and `l` (tree order) and records the pair.
     #[inline(always)]
     fn test(&self, k: usize, l: usize, out: &mut Vec<(u32, u32)>) {
         let t = self.tree;
-        if !self.boxes[k].overlaps(&self.boxes[l]) {
+        if !t.boxes[k].overlaps(&t.boxes[l]) {
+            return;
+        }
+        let flags = self.flags[k];
+        if (flags | self.flags[l]) & DEGENERATE != 0 {
             return;
         }
         // The tree's vertex indices are welded ids: equal positions, one id.
         let (ids, planes) = (&t.triangles, &self.planes);
-        if self.share_embedded(&ids[k], self.embedded[k], &ids[l]) {
+        if self.share_embedded(&ids[k], flags, &ids[l]) {
             return;
         }
         if adjacent_planes_intersect(&planes[k], &ids[k], &planes[l], &ids[l]) {
@@ -91,7 +97,8 @@ impl Ctx<'_> {
     }
 
     /// Whether triangles with welded ids `a` and `b` share a corner of `a`
-    /// marked in `embedded` (bit `i`: corner `i`'s star is embedded).
+    /// marked in `embedded` (bit `i`: corner `i`'s star is embedded; higher
+    /// bits ignored).
     /// Without branches: nearly every pair the descent tests is a pair of
     /// neighbours on a mesh whose stars are nearly all embedded.
     #[inline]
@@ -142,7 +149,7 @@ impl Ctx<'_> {
             let (sa, sb) = (a.start as usize, b.start as usize);
             for k in sa..sa + a.count as usize {
                 // Most of a leaf's triangles miss the other leaf's box.
-                if !self.boxes[k].overlaps(&b.bx) {
+                if !self.tree.boxes[k].overlaps(&b.bx) {
                     continue;
                 }
                 for l in sb..sb + b.count as usize {
@@ -155,19 +162,25 @@ impl Ctx<'_> {
 
 /// The self-intersections of the mesh `tree` was built from.
 pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
-    let planes: Vec<Plane> = (0..tree.triangles.len())
-        .into_par_iter()
-        .map(|k| Plane::new(&tree.corners(k)))
-        .collect();
-    let degenerate: Vec<bool> = planes.par_iter().map(Plane::degenerate).collect();
-    let boxes = (tree.boxes.par_iter().zip(&degenerate))
-        .map(|(b, &d)| if d { Box32::EMPTY } else { *b })
-        .collect();
+    // The stars' certificate begins with a sequential pass: beside the
+    // planes, not before them.
+    let (planes, mut flags) = rayon::join(
+        || -> Vec<Plane> {
+            (0..tree.triangles.len())
+                .into_par_iter()
+                .map(|k| Plane::new(&tree.corners(k)))
+                .collect()
+        },
+        || embedded_corners(tree),
+    );
+    flags
+        .par_iter_mut()
+        .zip(&planes)
+        .for_each(|(f, p)| *f |= DEGENERATE * p.degenerate() as u8);
     let ctx = Ctx {
         tree,
-        boxes,
         planes,
-        embedded: embedded_corners(tree),
+        flags,
     };
     let mut pairs = Vec::new();
     if !tree.nodes.is_empty() {
@@ -193,7 +206,7 @@ pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
         pairs.extend(found.into_iter().flatten());
     }
     let mut degenerate: Vec<u32> = (0..tree.triangles.len())
-        .filter(|&k| degenerate[k])
+        .filter(|&k| ctx.flags[k] & DEGENERATE != 0)
         .map(|k| tree.original[k])
         .collect();
     degenerate.sort_unstable();

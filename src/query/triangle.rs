@@ -20,6 +20,7 @@
 
 use nalgebra::{Point3, Vector3};
 use robust::{Coord, Coord3D, orient2d, orient3d};
+use wide::f64x4;
 
 /// Shewchuk's forward error bound for a 3×3 determinant of coordinate
 /// differences (`o3derrboundA = (7 + 56ε)ε`, ε = 2⁻⁵³), rounded up to 9ε.
@@ -76,7 +77,43 @@ impl Plane {
             -1
         } else if det < -bound {
             1
-        } else if self.axis_plane_holds(d) {
+        } else {
+            self.near_side(d)
+        }
+    }
+
+    /// [`Plane::side`] of up to four points at once: the filter's
+    /// determinants and bounds in one pass of vector lanes (a search tests
+    /// two or three corners of a triangle against a plane far more often
+    /// than one point), the exact fallback per point the filter leaves
+    /// undecided.
+    #[inline]
+    pub(crate) fn sides_of<const N: usize>(&self, p: [&Point3<f64>; N]) -> [i8; N] {
+        const { assert!(N >= 1 && N <= 4) };
+        let lanes = |k: usize| {
+            let o = self.t[0][k];
+            f64x4::new(std::array::from_fn(|i| p[i.min(N - 1)][k] - o))
+        };
+        let (x, y, z) = (lanes(0), lanes(1), lanes(2));
+        let (n, m) = (&self.normal, &self.magnitude);
+        let det = x * n.x + y * n.y + z * n.z;
+        let bound = (x.abs() * m.x + y.abs() * m.y + z.abs() * m.z) * O3_ERR + UNDERFLOW_ERR;
+        let (below, above) = (
+            det.simd_gt(bound).to_bitmask(),
+            det.simd_lt(-bound).to_bitmask(),
+        );
+        std::array::from_fn(|i| match (below >> i & 1, above >> i & 1) {
+            (1, _) => -1,
+            (_, 1) => 1,
+            _ => self.near_side(p[i]),
+        })
+    }
+
+    /// The side of a point the filter could not decide: within rounding of
+    /// the plane, so often exactly on it.
+    #[inline(never)]
+    fn near_side(&self, d: &Point3<f64>) -> i8 {
+        if self.axis_plane_holds(d) {
             // Exact zeros are the adaptive `orient3d`'s slowest case, and
             // the commonest: floors and walls of modelled scenes.
             0
@@ -122,7 +159,7 @@ impl Plane {
         if degenerate {
             [0; 3]
         } else {
-            [self.side(&p[0]), self.side(&p[1]), self.side(&p[2])]
+            self.sides_of([&p[0], &p[1], &p[2]])
         }
     }
 }
@@ -366,13 +403,15 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The filtered plane side equals robust `orient3d`'s sign on points
-    /// within rounding of the plane (where the filter is tested hardest),
-    /// far from it, and at mixed magnitudes.
+    /// The filtered plane side, one point at a time and in lanes of up to
+    /// four, equals robust `orient3d`'s sign on points within rounding of
+    /// the plane (where the filter is tested hardest), far from it, and at
+    /// mixed magnitudes.
     #[test]
     fn plane_side_filter_matches_orient3d() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut p = |s: f64| Point3::new(rng.random::<f64>(), rng.random(), rng.random()) * s;
+        let mut lanes = Vec::new();
         for k in 0..200_000 {
             let s = [1e-3, 1.0, 1e3][k % 3];
             let t = [p(s), p(s), p(s)];
@@ -382,7 +421,19 @@ mod tests {
             let nudge = [0.0, f64::EPSILON * s, 1e-9 * s, 1.0 * s][k % 4];
             let d = on + Vector3::new(nudge, -nudge, nudge * 0.5);
             let want = o3(&t[0], &t[1], &t[2], &d);
-            assert_eq!(Plane::new(&t).side(&d), want, "{t:?} {d:?}");
+            let plane = Plane::new(&t);
+            assert_eq!(plane.side(&d), want, "{t:?} {d:?}");
+            // The same point among the last few (other planes' points, so
+            // mixed sides), in each lane.
+            lanes.insert(0, d);
+            lanes.truncate(4);
+            if let [a, b, c, e] = lanes[..] {
+                let want = [a, b, c, e].map(|q| o3(&t[0], &t[1], &t[2], &q));
+                assert_eq!(plane.sides_of([&a, &b, &c, &e]), want);
+                assert_eq!(plane.sides_of([&e, &c, &a]), [want[3], want[2], want[0]]);
+                assert_eq!(plane.sides_of([&b, &a]), [want[1], want[0]]);
+                assert_eq!(plane.sides_of([&c]), [want[2]]);
+            }
         }
         // Integer-valued points on the plane: exactly coplanar, sign 0.
         let t = [

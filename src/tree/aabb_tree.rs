@@ -138,11 +138,17 @@ impl AabbTree {
     /// empty tree (no nodes).
     pub fn build_with_leaf_size(mesh: &TriMesh, leaf_size: usize) -> AabbTree {
         let leaf_size = leaf_size.max(1);
-        let boxes: Vec<Aabb> = (0..mesh.triangles.len())
+        // Each triangle's box is found again where it is needed (the total,
+        // its code, its `Box32` in node order) rather than kept: a pass over
+        // the corners costs less than fresh memory for a box per triangle.
+        let bounds = |i: usize| Aabb::from_points(mesh.triangle(i)).expect("three corners");
+        let triangles = 0..mesh.triangles.len();
+        let Some(total) = triangles
+            .clone()
             .into_par_iter()
-            .map(|i| Aabb::from_points(mesh.triangle(i)).expect("three corners"))
-            .collect();
-        let Some(total) = boxes.par_iter().copied().reduce_with(|a, b| a.union(&b)) else {
+            .map(bounds)
+            .reduce_with(|a, b| a.union(&b))
+        else {
             return AabbTree {
                 nodes: Vec::new(),
                 boxes: Vec::new(),
@@ -151,29 +157,30 @@ impl AabbTree {
                 original: Vec::new(),
             };
         };
-        let mut codes: Vec<(u64, u32)> = boxes
-            .par_iter()
-            .enumerate()
-            .map(|(i, b)| (morton(b, &total), i as u32))
+        let mut codes: Vec<(u64, u32)> = triangles
+            .into_par_iter()
+            .map(|i| (morton(&bounds(i), &total), i as u32))
             .collect();
         radix::sort_by_key(&mut codes, |c| c.0);
         let original: Vec<u32> = codes.par_iter().map(|c| c.1).collect();
         let keys: Vec<u64> = codes.par_iter().map(|c| c.0).collect();
-        drop((codes, boxes));
-        // The boxes again in node order, from the welded corners: numbered
-        // in order of first use, they lie near each other in memory, where
-        // reading the first boxes through `original` would jump about.
-        let (vertices, triangles) = shared_vertices(mesh, &original);
-        let boxes: Vec<Box32> = triangles
-            .par_iter()
-            .map(|t| {
-                let corners = t.map(|i| vertices[i as usize]);
-                Box32::outward(&Aabb::from_points(corners).expect("three corners"))
-            })
-            .collect();
-        let mut nodes = Vec::with_capacity(node_bound(boxes.len()));
-        build_subtree(&boxes, &keys, 0, leaf_size, &mut nodes);
-        nodes.shrink_to_fit();
+        drop(codes);
+        // Welding and numbering the vertices is one sequential pass: it runs
+        // beside the boxes (again, now in node order) and the nodes, which
+        // do not need it and share out between threads.
+        let ((vertices, triangles), (boxes, nodes)) = rayon::join(
+            || shared_vertices(mesh, &original),
+            || {
+                let boxes: Vec<Box32> = original
+                    .par_iter()
+                    .map(|&o| Box32::outward(&bounds(o as usize)))
+                    .collect();
+                let mut nodes = Vec::with_capacity(node_bound(boxes.len()));
+                build_subtree(&boxes, &keys, 0, leaf_size, &mut nodes);
+                nodes.shrink_to_fit();
+                (boxes, nodes)
+            },
+        );
         AabbTree {
             nodes,
             boxes,

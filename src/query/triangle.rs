@@ -173,10 +173,29 @@ fn c3(p: &Point3<f64>) -> Coord3D<f64> {
     }
 }
 
-/// The sign of `orient3d(a, b, c, d)`: +1, -1 or 0, exactly.
+/// The sign of `orient3d(a, b, c, d)`: +1, -1 or 0, exactly. Shewchuk's
+/// static filter here, inline (the rounded determinant against `O3_ERR`
+/// times its permanent, as [`Plane::side`]), and robust `orient3d` only for
+/// what the filter leaves undecided: the exact triangle tests make hundreds
+/// of thousands of these calls, nearly all decided by the filter.
 #[inline]
 pub(crate) fn o3(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>, d: &Point3<f64>) -> i8 {
-    sign(orient3d(c3(a), c3(b), c3(c), c3(d)))
+    let (ad, bd, cd) = (a - d, b - d, c - d);
+    let (bc, cb) = (bd.x * cd.y, cd.x * bd.y);
+    let (ca, ac) = (cd.x * ad.y, ad.x * cd.y);
+    let (ab, ba) = (ad.x * bd.y, bd.x * ad.y);
+    let det = ad.z * (bc - cb) + bd.z * (ca - ac) + cd.z * (ab - ba);
+    let permanent = (bc.abs() + cb.abs()) * ad.z.abs()
+        + (ca.abs() + ac.abs()) * bd.z.abs()
+        + (ab.abs() + ba.abs()) * cd.z.abs();
+    let bound = O3_ERR * permanent + UNDERFLOW_ERR;
+    if det > bound {
+        1
+    } else if det < -bound {
+        -1
+    } else {
+        sign(orient3d(c3(a), c3(b), c3(c), c3(d)))
+    }
 }
 
 #[inline]
@@ -403,10 +422,15 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The filtered plane side, one point at a time and in lanes of up to
-    /// four, equals robust `orient3d`'s sign on points within rounding of
-    /// the plane (where the filter is tested hardest), far from it, and at
-    /// mixed magnitudes.
+    /// Robust `orient3d`'s sign, unfiltered: the oracle of the filters.
+    fn exact_o3(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>, d: &Point3<f64>) -> i8 {
+        sign(orient3d(c3(a), c3(b), c3(c), c3(d)))
+    }
+
+    /// The filtered `o3` and plane side, one point at a time and in lanes of
+    /// up to four, equal robust `orient3d`'s sign on points within rounding
+    /// of the plane (where the filters are tested hardest), far from it,
+    /// and at mixed magnitudes.
     #[test]
     fn plane_side_filter_matches_orient3d() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -420,7 +444,8 @@ mod tests {
             let on = t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * v;
             let nudge = [0.0, f64::EPSILON * s, 1e-9 * s, 1.0 * s][k % 4];
             let d = on + Vector3::new(nudge, -nudge, nudge * 0.5);
-            let want = o3(&t[0], &t[1], &t[2], &d);
+            let want = exact_o3(&t[0], &t[1], &t[2], &d);
+            assert_eq!(o3(&t[0], &t[1], &t[2], &d), want, "{t:?} {d:?}");
             let plane = Plane::new(&t);
             assert_eq!(plane.side(&d), want, "{t:?} {d:?}");
             // The same point among the last few (other planes' points, so
@@ -428,7 +453,7 @@ mod tests {
             lanes.insert(0, d);
             lanes.truncate(4);
             if let [a, b, c, e] = lanes[..] {
-                let want = [a, b, c, e].map(|q| o3(&t[0], &t[1], &t[2], &q));
+                let want = [a, b, c, e].map(|q| exact_o3(&t[0], &t[1], &t[2], &q));
                 assert_eq!(plane.sides_of([&a, &b, &c, &e]), want);
                 assert_eq!(plane.sides_of([&e, &c, &a]), [want[3], want[2], want[0]]);
                 assert_eq!(plane.sides_of([&b, &a]), [want[1], want[0]]);
@@ -443,6 +468,18 @@ mod tests {
         ];
         let d = t[1] + (t[2] - t[0]) * 2.0;
         assert_eq!(Plane::new(&t).side(&d), 0);
+        assert_eq!(o3(&t[0], &t[1], &t[2], &d), 0);
+        // Subnormal and huge coordinates: the filter's additive bound and
+        // overflow to infinity fall back to the exact predicate.
+        for s in [1e-310, 1e-160, 1e150, 1e300] {
+            let t = t.map(|p| p * s);
+            for d in [t[1] + (t[2] - t[0]) * 2.0, Point3::new(1.0, 1.0, 1.0) * s] {
+                assert_eq!(
+                    o3(&t[0], &t[1], &t[2], &d),
+                    exact_o3(&t[0], &t[1], &t[2], &d)
+                );
+            }
+        }
     }
 
     /// The filtered degeneracy test equals the exact [`collinear`] test on

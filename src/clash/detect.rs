@@ -68,7 +68,7 @@ impl ClashKind {
 pub fn crosses(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> bool {
     let straddles = |t: &[Point3<f64>; 3], p: &[Point3<f64>; 3]| {
         let plane = Plane::new(t);
-        let s = p.map(|c| plane.side(&c));
+        let s = plane.sides_of([&p[0], &p[1], &p[2]]);
         s.contains(&1) && s.contains(&-1)
     };
     straddles(a, b) && straddles(b, a)

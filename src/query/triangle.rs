@@ -70,16 +70,7 @@ impl Plane {
     /// Shewchuk's static error bound, robust `orient3d` otherwise.
     #[inline]
     pub(crate) fn side(&self, d: &Point3<f64>) -> i8 {
-        let v = d - self.t[0];
-        let det = v.dot(&self.normal);
-        let bound = O3_ERR * v.abs().dot(&self.magnitude) + UNDERFLOW_ERR;
-        if det > bound {
-            -1
-        } else if det < -bound {
-            1
-        } else {
-            self.near_side(d)
-        }
+        self.sides_of([d])[0]
     }
 
     /// [`Plane::side`] of up to four points at once: the filter's

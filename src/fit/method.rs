@@ -108,10 +108,13 @@ pub fn sphere_with_hull(
 /// one**, so no method is ever worse than the AABB and `fast` and `tight`
 /// never worse than `pca` or `hull` (nor `tight` than `fast`). Axes are
 /// right-handed; the box contains every point (rounding margin of
-/// [`Obb::from_frame_and_points`]). `None` for no points.
+/// [`Obb::from_frame_and_points`]). Extents are taken over the hull's
+/// vertices only ([`obb_with_covariance`]): every point is a convex
+/// combination of them, exactly, so it projects within their range along
+/// any axis. `None` for no points.
 pub fn obb(points: &[Point3<f64>], hull: &ConvexHull, m: ObbMethod) -> Option<Obb> {
     obb_with_covariance(
-        points,
+        &hull.vertices,
         hull,
         || covariance::of_points(points).map(|(_, c)| c),
         m,

@@ -269,21 +269,23 @@ impl CubeMap {
     }
 
     /// The cell of `n` (finite, non-zero).
+    #[inline]
     fn cell(&self, n: &Vector3<f64>) -> usize {
         let (x, y, z) = (n.x.abs(), n.y.abs(), n.z.abs());
-        let a = if x >= y && x >= z {
-            0
+        // The major axis, and the two others in cyclic order after it.
+        let (face, major, u, v) = if x >= y && x >= z {
+            (usize::from(n.x < 0.0), x, n.y, n.z)
         } else if y >= z {
-            1
+            (2 + usize::from(n.y < 0.0), y, n.z, n.x)
         } else {
-            2
+            (4 + usize::from(n.z < 0.0), z, n.x, n.y)
         };
-        let face = 2 * a + usize::from(n[a] < 0.0);
         let half = 0.5 * self.res as f64;
-        let scale = half / n[a].abs();
-        let at = |x: f64| ((x * scale + half) as usize).min(self.res - 1);
-        let (u, v) = (at(n[(a + 1) % 3]), at(n[(a + 2) % 3]));
-        (face * self.res + u) * self.res + v
+        let scale = half / major;
+        // In [0, res] (the ray leaves the cube through this face); `as`
+        // saturates, and the far edge folds into the last cell.
+        let at = |c: f64| ((c * scale + half) as usize).min(self.res - 1);
+        (face * self.res + at(u)) * self.res + at(v)
     }
 
     /// The (unnormalised) direction at the centre of cell `c`.
@@ -565,7 +567,9 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
     let Some(&(face_volume, face)) = face_frames(hull, &rims, extra, 1).first() else {
         return Matrix3::identity();
     };
-    if hull.dimension < 3 {
+    // No box holds less than the hull: a face box within rounding of the
+    // hull's volume (a box-shaped hull) is already the minimum.
+    if hull.dimension < 3 || face_volume <= hull.volume() * (1.0 + 1e-9) {
         return face;
     }
     let (edges, arcs) = edges(hull, &rims);
@@ -725,4 +729,44 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
     best.map(|(_, f)| Matrix3::from_columns(&f))
         .filter(|f| box_volume(f, &hull.vertices) < face_volume)
         .unwrap_or(face)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CubeMap;
+    use nalgebra::Vector3;
+
+    /// Every cell's centre direction falls in that cell, at every
+    /// resolution the search uses, and a direction's cell is on the cube
+    /// face its largest coordinate names (ties included: along ±x first,
+    /// then ±y), whatever its length.
+    #[test]
+    fn cells_round_trip_and_follow_the_major_axis() {
+        for n in [1, 6, 50, 600, 6 * 128 * 128, usize::MAX / 8] {
+            let map = CubeMap::new(n);
+            for c in 0..map.cells() {
+                assert_eq!(map.cell(&map.direction(c)), c, "res {}", map.res);
+                assert_eq!(map.cell(&(map.direction(c) * 1e-300)), c);
+            }
+        }
+        let map = CubeMap::new(600);
+        let face = |n: Vector3<f64>| map.cell(&n) / (map.res * map.res);
+        let cases = [
+            ([1.0, 1.0, 1.0], 0),
+            ([-1.0, 1.0, -1.0], 1),
+            ([0.5, 1.0, 1.0], 2),
+            ([0.5, -1.0, 0.9], 3),
+            ([0.5, 0.9, 1.0], 4),
+            ([0.0, 0.0, -1e-200], 5),
+        ];
+        for (n, f) in cases {
+            assert_eq!(face(Vector3::from(n)), f, "{n:?}");
+        }
+        // The far edges of a face fold into its last row and column.
+        let res = map.res;
+        assert_eq!(
+            map.cell(&Vector3::new(1.0, 1.0 - 1e-16, -1.0)),
+            res * res - res
+        );
+    }
 }

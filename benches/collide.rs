@@ -10,6 +10,12 @@
 //! `REPEAT` times, the median per pose, then the median over poses), so that
 //! the figures compare directly.
 //!
+//! The `node_fit` group sets the two ways of fitting node boxes
+//! ([`NodeFit`]) side by side on four pairs of different shapes and sizes —
+//! the bunny, `2CylinderEngine` (CAD), a KUKA iiwa14 link pair and the duck
+//! against the teddy's convex parts — at their `benches/data` poses: build,
+//! first and all contacts, each tree's medians printed as above.
+//!
 //! Needs the model corpus (`BVTOOL_MODELS` or `../shared/models`); without it
 //! the bench does nothing.
 
@@ -17,7 +23,7 @@ mod common;
 
 use bvtool::query::parry_check::ParryPair;
 use bvtool::query::{ContactMode, collide};
-use bvtool::tree::{DEFAULT_LEAF_SIZE, ObbTree};
+use bvtool::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree};
 use common::{REPEAT, median, median_per_query, model, poses};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -90,5 +96,83 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The pairs of the `node_fit` group: name, mesh A, mesh B, pose file.
+const PAIRS: [(&str, &str, &str, &str); 4] = [
+    (
+        "bunny69k",
+        "obj/common-3d-test-models/stanford-bunny.obj",
+        "obj/common-3d-test-models/stanford-bunny.obj",
+        "bunny69k_poses.json",
+    ),
+    (
+        "engine",
+        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
+        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
+        "engine_poses.json",
+    ),
+    (
+        "kuka",
+        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_1.obj",
+        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_2_grey.obj",
+        "kuka14_link1_link2_poses.json",
+    ),
+    (
+        "duck",
+        "obj/pybullet/duck.obj",
+        "obj/pybullet/teddy2_VHACD_CHs.obj",
+        "duck_teddy_poses.json",
+    ),
+];
+
+fn node_fit(c: &mut Criterion) {
+    let mut g = c.benchmark_group("node_fit");
+    g.sample_size(10);
+    for (name, a, b, file) in PAIRS {
+        let (Some(ma), Some(mb)) = (model(a), model(b)) else {
+            eprintln!("no model corpus: skipping");
+            return;
+        };
+        let poses = poses(file);
+        for fit in [NodeFit::Quick, NodeFit::Flush] {
+            let build = |m| ObbTree::build_with(m, DEFAULT_LEAF_SIZE, fit);
+            let (ta, tb) = (build(&ma), build(&mb));
+            let run = |mode| {
+                poses
+                    .iter()
+                    .filter(|p| collide(&ta, &tb, p, mode).intersecting)
+                    .count()
+            };
+            eprintln!(
+                "{name} {fit:?}: median per query (µs) first contact {:.1}, all contacts {:.1}; build of A median of {REPEAT}: {:.1} ms",
+                median_per_query(&poses, |p| collide(&ta, &tb, p, ContactMode::First)
+                    .intersecting),
+                median_per_query(&poses, |p| collide(&ta, &tb, p, ContactMode::All)
+                    .intersecting),
+                median(
+                    (0..REPEAT)
+                        .map(|_| {
+                            let t = Instant::now();
+                            black_box(build(black_box(&ma)));
+                            t.elapsed().as_secs_f64() * 1e3
+                        })
+                        .collect()
+                ),
+            );
+            g.bench_function(format!("{name}_{fit:?}_build"), |b| {
+                b.iter(|| build(black_box(&ma)))
+            });
+            g.bench_function(
+                format!("{name}_{fit:?}_first_contact_x{}", poses.len()),
+                |b| b.iter(|| run(ContactMode::First)),
+            );
+            g.bench_function(
+                format!("{name}_{fit:?}_all_contacts_x{}", poses.len()),
+                |b| b.iter(|| run(ContactMode::All)),
+            );
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, node_fit);
 criterion_main!(benches);

@@ -195,7 +195,9 @@ class Clearance:
 class ObbTree:
     """The OBB tree of a mesh: what every pair query runs on."""
 
-    def __init__(self, mesh: MeshLike, leaf_size: int = 2) -> None: ...
+    def __init__(
+        self, mesh: MeshLike, leaf_size: int = 2, node_fit: Literal["quick", "flush"] = "flush"
+    ) -> None: ...
     @property
     def mesh(self) -> Mesh: ...
     @property

@@ -3,7 +3,7 @@
 
 mod common;
 
-use bvtool::fit::min_rect::{convex_hull_2d, min_area_rect};
+use bvtool::fit::min_rect::{convex_hull_2d, min_area_rect, min_area_rect_of};
 use bvtool::fit::{Aabb, ConvexHull, Obb, ObbMethod, obb};
 use nalgebra::{Point3, Vector2, Vector3};
 use rand::{Rng, SeedableRng};
@@ -300,5 +300,44 @@ fn min_area_rect_ignores_noise_length_edges() {
             .abs()
             .max((side.y * c - side.x * s).abs());
         assert!(along > 1.0 - 1e-9, "case {case}: side {side}");
+    }
+}
+
+/// The point-set rectangle (octagon pre-filter, then hull and calipers)
+/// equals the calipers over the whole set's hull: on clouds, discs, thin
+/// slivers, points on a line or all equal, integer grids with many
+/// collinear boundary points, and copies placed far from the origin.
+#[test]
+fn min_area_rect_of_points_equals_the_hull_route() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut scratch = Vec::new();
+    for case in 0..600 {
+        let n = rng.random_range(1..400);
+        let offset = Vector2::new(rng.random_range(-1e6..1e6), 0.0) * f64::from(case % 3 == 0);
+        let pts: Vec<Vector2<f64>> = (0..n)
+            .map(|_| {
+                let (x, y): (f64, f64) = (rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                offset
+                    + match case % 6 {
+                        0 => Vector2::new(x, y),
+                        1 => Vector2::new(x, y) / (x * x + y * y).sqrt().max(1e-3),
+                        2 => Vector2::new(x, 1e-7 * y),
+                        3 => Vector2::new(x, 2.0 * x),
+                        4 => Vector2::new(0.25, -0.5),
+                        _ => Vector2::new((8.0 * x).round(), (8.0 * y).round()),
+                    }
+            })
+            .collect();
+        scratch.clone_from(&pts);
+        let (area, side) = min_area_rect_of(&mut scratch);
+        let (want, _) = min_area_rect(&convex_hull_2d(&mut pts.clone()));
+        assert!(
+            (area - want).abs() <= 1e-12 * want.max(1.0) * (1.0 + offset.norm_squared()),
+            "case {case}: {area} against {want}"
+        );
+        assert!(
+            (side.norm() - 1.0).abs() < 1e-12,
+            "case {case}: side {side}"
+        );
     }
 }

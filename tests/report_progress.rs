@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[test]
 fn verify_ticks_once_per_pose() {
     let scene = bvtool::load::load(Path::new("models/torus.obj"), &Default::default()).unwrap();
-    let side = Side::new("torus", &scene).unwrap();
+    let side = Side::new("torus", &scene, Default::default()).unwrap();
     let poses = verify::poses(&side, &side, 7, 1);
     assert_eq!(poses.len(), 7);
     let ticks = AtomicUsize::new(0);

@@ -7,7 +7,7 @@ mod common;
 
 use bvtool::TriMesh;
 use bvtool::fit::Aabb;
-use bvtool::tree::{Node, ObbTree, TreeStats};
+use bvtool::tree::{DEFAULT_LEAF_SIZE, Node, NodeFit, ObbTree, TreeStats};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,9 +38,13 @@ fn soup(n: usize, seed: u64) -> TriMesh {
 
 #[test]
 fn structure_and_containment() {
-    for (n, leaf) in [(1, 2), (5, 1), (1000, 1), (1000, 4), (9000, 2)] {
+    let cases = [(1, 2), (5, 1), (1000, 1), (1000, 4), (9000, 2)];
+    for ((n, leaf), fit) in cases
+        .into_iter()
+        .flat_map(|c| [(c, NodeFit::Quick), (c, NodeFit::Flush)])
+    {
         let mesh = soup(n, n as u64);
-        let tree = ObbTree::build_with_leaf_size(&mesh, leaf);
+        let tree = ObbTree::build_with(&mesh, leaf, fit);
         let mut seen = vec![false; n];
         for (k, &o) in tree.original.iter().enumerate() {
             assert!(!seen[o as usize]);
@@ -195,4 +199,59 @@ fn vertices_are_welded_and_shared() {
         assert_eq!(TreeStats::of(&tree).geometry_bytes_per_triangle, 24.0);
         assert!(tree.twins.is_empty());
     }
+}
+
+/// A long prism whose cross-section is an equilateral triangle (side 1,
+/// length 6), turned and moved: its surface covariance is isotropic across
+/// the axis, so the covariance frame's two short axes fall anywhere. The
+/// flush refit turns them to the least rectangle of the triangle (a side
+/// by its height), so the root box is the least box about the axis; the
+/// quick box is larger.
+#[test]
+fn flush_boxes_find_the_least_rectangle_about_an_axis() {
+    let (side, length, segments) = (1.0, 6.0, 12);
+    let rotation = nalgebra::UnitQuaternion::from_euler_angles(0.7, -1.1, 2.3);
+    let shift = Vector3::new(3.0, -40.0, 7.5);
+    let mut mesh = TriMesh::default();
+    let corner = |i: usize, z: f64| {
+        let a = std::f64::consts::TAU * i as f64 / 3.0 + 0.4;
+        let r = side / 3f64.sqrt();
+        rotation * Point3::new(r * a.cos(), r * a.sin(), z) + shift
+    };
+    let mut quad = |p: [Point3<f64>; 4]| {
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices.extend(p);
+        for t in [[0, 1, 2], [0, 2, 3]] {
+            mesh.triangles.push(t.map(|k| base + k));
+            let k = mesh.sources.len() as u32;
+            mesh.sources.push(bvtool::TriangleSource::unplaced(0, k));
+        }
+    };
+    for i in 0..3 {
+        for s in 0..segments {
+            let (z0, z1) = (
+                length * s as f64 / segments as f64,
+                length * (s + 1) as f64 / segments as f64,
+            );
+            quad([
+                corner(i, z0),
+                corner(i + 1, z0),
+                corner(i + 1, z1),
+                corner(i, z1),
+            ]);
+        }
+    }
+    assert!((9..=4096).contains(&mesh.triangles.len()));
+    let least = length * side * side * 3f64.sqrt() / 2.0;
+    let root = |fit| {
+        let tree = ObbTree::build_with(&mesh, DEFAULT_LEAF_SIZE, fit);
+        tree.node_box(&tree.nodes[0]).volume()
+    };
+    let (flush, quick) = (root(NodeFit::Flush), root(NodeFit::Quick));
+    // The f32 node box is grown by its rounding margins, about 1e-5 here.
+    assert!(
+        flush >= least && flush < least * (1.0 + 1e-4),
+        "flush root {flush}, least {least}"
+    );
+    assert!(quick > least * 1.01, "quick root {quick}, least {least}");
 }

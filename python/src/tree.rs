@@ -6,7 +6,7 @@ use crate::errors::{GeometryError, value_error};
 use crate::mesh::{Mesh, mesh_arg};
 use crate::pose::{pose_from, poses_from};
 use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
-use bvtool::tree::DEFAULT_LEAF_SIZE;
+use bvtool::tree::{DEFAULT_LEAF_SIZE, NodeFit};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -15,9 +15,12 @@ use std::sync::Arc;
 
 /// The OBB tree of a mesh: what every pair query runs on.
 ///
-/// `ObbTree(mesh, leaf_size=2)` builds it (in parallel, with the GIL
-/// released); `mesh` is a `Mesh` or anything with `vertices` and `faces`
-/// (a `trimesh.Trimesh`). Queries place the other tree's mesh B by a pose
+/// `ObbTree(mesh, leaf_size=2, node_fit="flush")` builds it (in parallel,
+/// with the GIL released); `mesh` is a `Mesh` or anything with `vertices`
+/// and `faces` (a `trimesh.Trimesh`). `node_fit="flush"` turns node boxes
+/// to the least rectangle about each axis (about 2.5× the build time, 20–40 %
+/// fewer box tests a query — a tree kept for many queries); `"quick"` builds
+/// fastest, as the command line does. Queries place the other tree's mesh B by a pose
 /// in this tree's frame (B's vertices map `v → R·v + t`) and answer in
 /// this frame, in model units; touching counts as contact. Triangle indices
 /// in answers are indices into the meshes' `triangles`.
@@ -81,8 +84,18 @@ fn distance_query(
 #[pymethods]
 impl ObbTree {
     #[new]
-    #[pyo3(signature = (mesh, leaf_size = DEFAULT_LEAF_SIZE))]
-    fn new(py: Python<'_>, mesh: &Bound<'_, PyAny>, leaf_size: usize) -> PyResult<ObbTree> {
+    #[pyo3(signature = (mesh, leaf_size = DEFAULT_LEAF_SIZE, node_fit = "flush"))]
+    fn new(
+        py: Python<'_>,
+        mesh: &Bound<'_, PyAny>,
+        leaf_size: usize,
+        node_fit: &str,
+    ) -> PyResult<ObbTree> {
+        let fit: NodeFit = node_fit.parse().map_err(|_| {
+            value_error(format!(
+                "node_fit {node_fit:?}: expected \"quick\" or \"flush\""
+            ))
+        })?;
         let mesh = mesh_arg(mesh)?;
         let m = mesh.get().inner.clone();
         if m.triangles.is_empty() {
@@ -93,7 +106,7 @@ impl ObbTree {
         if leaf_size == 0 {
             return Err(value_error("leaf_size must be at least 1"));
         }
-        let tree = py.detach(|| bvtool::tree::ObbTree::build_with_leaf_size(&m, leaf_size));
+        let tree = py.detach(|| bvtool::tree::ObbTree::build_with(&m, leaf_size, fit));
         Ok(ObbTree {
             inner: Arc::new(tree),
             mesh: mesh.unbind(),

@@ -248,3 +248,5 @@ def test_errors():
         tree.collide(tree, None, mode="some")
     with pytest.raises(ValueError, match="rel_err"):
         tree.distance(tree, None, rel_err=-1)
+    with pytest.raises(ValueError, match='node_fit "tight": expected "quick" or "flush"'):
+        bvtool.ObbTree(cube(), node_fit="tight")

@@ -159,7 +159,8 @@ def test_collide_matches_the_command_line(models, cli, tmp_path, a, b):
     ma, mb, rows = pair_poses(models, a, b, 24, seed=11)
     poses = tmp_path / "poses.json"
     poses.write_text(json.dumps([pose_json(r) for r in rows]))
-    doc = cli("collide", models / a, models / b, "--pose", poses, "--all-pairs")
+    # The package's trees are flush ones (the command line's default is quick).
+    doc = cli("collide", models / a, models / b, "--pose", poses, "--all-pairs", "--node-fit", "flush")
     ta, tb = bvtool.ObbTree(ma), bvtool.ObbTree(mb)
     hits = 0
     for r, want in zip(rows, doc["poses"]):
@@ -179,7 +180,7 @@ def test_distance_matches_the_command_line(models, cli, tmp_path, a, b):
     ma, mb, rows = pair_poses(models, a, b, 12, seed=12)
     poses = tmp_path / "poses.json"
     poses.write_text(json.dumps([pose_json(r) for r in rows]))
-    doc = cli("distance", models / a, models / b, "--pose", poses)
+    doc = cli("distance", models / a, models / b, "--pose", poses, "--node-fit", "flush")
     ta, tb = bvtool.ObbTree(ma), bvtool.ObbTree(mb)
     for r, want in zip(rows, doc["poses"]):
         d = ta.distance(tb, r)
@@ -190,6 +191,20 @@ def test_distance_matches_the_command_line(models, cli, tmp_path, a, b):
         assert named(ma, d.triangles[0]) == source_tuple(want["triangles"]["a"])
         assert named(mb, d.triangles[1]) == source_tuple(want["triangles"]["b"])
     np.testing.assert_array_equal(ta.distance_batch(tb, rows), [p["distance"] for p in doc["poses"]])
+
+
+@pytest.mark.parametrize("a, b", PAIRS)
+def test_quick_and_flush_trees_give_the_same_answers(models, a, b):
+    ma, mb, rows = pair_poses(models, a, b, 24, seed=11)
+    quick = bvtool.ObbTree(ma, node_fit="quick"), bvtool.ObbTree(mb, node_fit="quick")
+    flush = bvtool.ObbTree(ma), bvtool.ObbTree(mb, node_fit="flush")
+    hits, counts = quick[0].collide_batch(quick[1], rows, mode="all")
+    hits_f, counts_f = flush[0].collide_batch(flush[1], rows, mode="all")
+    assert hits.tolist() == hits_f.tolist() and 0 < hits.sum() < len(rows)
+    assert counts.tolist() == counts_f.tolist()
+    np.testing.assert_array_equal(
+        quick[0].distance_batch(quick[1], rows), flush[0].distance_batch(flush[1], rows)
+    )
 
 
 @pytest.mark.parametrize("by", ["instance", "primitive"])

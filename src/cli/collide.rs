@@ -1,10 +1,10 @@
 //! `bvtool collide`.
 
-use super::load_pair;
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::poses::PoseArgs;
 use super::progress::Progress;
 use super::render::Look;
+use super::{NodeFitArg, load_pair};
 use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees, within};
@@ -36,6 +36,8 @@ pub struct Args {
     a: PathBuf,
     /// Mesh B (placed by each pose).
     b: PathBuf,
+    #[command(flatten)]
+    node_fit: NodeFitArg,
     #[command(flatten)]
     poses: PoseArgs,
     /// Report every intersecting triangle pair, named by node, mesh,
@@ -72,7 +74,7 @@ pub struct Args {
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let poses = args.poses.read()?;
-    let (a, b) = load_pair(&args.a, &args.b, opts)?;
+    let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
     let bar = Progress::new(poses.len(), "poses");
     let doc = run_with_progress(
         &a,

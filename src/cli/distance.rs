@@ -1,11 +1,11 @@
 //! `bvtool distance`.
 
 use super::collide::non_negative;
-use super::load_pair;
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::poses::PoseArgs;
 use super::progress::Progress;
 use super::render::Look;
+use super::{NodeFitArg, load_pair};
 use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::query::DistanceOptions;
@@ -39,6 +39,8 @@ pub struct Args {
     /// Mesh B (placed by each pose).
     b: PathBuf,
     #[command(flatten)]
+    node_fit: NodeFitArg,
+    #[command(flatten)]
     poses: PoseArgs,
     /// Stop when the answer is within this fraction of the minimum (as
     /// FCL's rel_err): distance ≤ (1 + REL)·minimum + ABS. Default 0: exact.
@@ -70,7 +72,7 @@ pub struct Args {
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let poses = args.poses.read()?;
-    let (a, b) = load_pair(&args.a, &args.b, opts)?;
+    let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
     let bar = Progress::new(poses.len(), "poses");
     let doc = run_with_progress(
         &a,

@@ -19,6 +19,8 @@ pub struct Args {
     /// Most triangles in a leaf (default: the measured best).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
     leaf_size: Option<u32>,
+    #[command(flatten)]
+    node_fit: super::NodeFitArg,
     /// Print one JSON document `{"files": [...]}`.
     #[arg(long)]
     json: bool,
@@ -27,6 +29,7 @@ pub struct Args {
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let files = args.files.expand()?;
     let leaf_size = args.leaf_size.map(|n| n as usize);
-    let results = batch::process(&files, opts, |f, s| TreeReport::new(f, s, leaf_size));
+    let fit = args.node_fit.fit;
+    let results = batch::process(&files, opts, |f, s| TreeReport::new(f, s, leaf_size, fit));
     batch::report(&files, results, args.json, TreeReport::to_text)
 }

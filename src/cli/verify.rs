@@ -1,8 +1,8 @@
 //! `bvtool verify`.
 
-use super::load_pair;
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::progress::Progress;
+use super::{NodeFitArg, load_pair};
 use bvtool::Error;
 use bvtool::check::distance::PeerDistances;
 use bvtool::load::LoadOptions;
@@ -26,6 +26,8 @@ pub struct Args {
     a: PathBuf,
     /// Mesh B (placed by each pose).
     b: PathBuf,
+    #[command(flatten)]
+    node_fit: NodeFitArg,
     /// Number of poses.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     poses: u32,
@@ -54,7 +56,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
-    let (a, b) = load_pair(&args.a, &args.b, opts)?;
+    let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
     let poses = poses(&a, &b, args.poses as usize, args.seed);
     if let Some(path) = &args.write_poses {
         let json: Vec<_> = poses.iter().map(|p| p.to_json()).collect();

@@ -102,3 +102,57 @@ pub fn min_area_rect(poly: &[Vector2<f64>]) -> (f64, Vector2<f64>) {
     }
     best
 }
+
+/// The minimum-area enclosing rectangle of a planar point set (not
+/// necessarily convex, in any order): `(area, unit direction of a side)`,
+/// as [`min_area_rect`] gives for the set's convex hull. `pts` is used as
+/// scratch space (reordered and shortened).
+///
+/// The extreme points along `±x`, `±y`, `±(x + y)` and `±(x − y)` span an
+/// octagon inside the hull; points inside it by more than a relative
+/// `1e-9` of the set's extent cannot be hull vertices and are dropped
+/// before Andrew's sort, so a set of `n` points costs `O(n)` plus the sort
+/// of the few left near the boundary. Rounding cannot drop a hull vertex:
+/// the margin is far above the error of the side tests.
+pub fn min_area_rect_of(pts: &mut Vec<Vector2<f64>>) -> (f64, Vector2<f64>) {
+    let Some(&first) = pts.first() else {
+        return min_area_rect(&[]);
+    };
+    // Extremes, counter-clockwise from +x: +x, +(x + y), +y, −(x − y), −x,
+    // −(x + y), −y, +(x − y), each as (value, point).
+    let mut ext = [(f64::NEG_INFINITY, first); 8];
+    for &p in pts.iter() {
+        let (s, d) = (p.x + p.y, p.x - p.y);
+        for (e, v) in ext.iter_mut().zip([p.x, s, p.y, -d, -p.x, -s, -p.y, d]) {
+            if v > e.0 {
+                *e = (v, p);
+            }
+        }
+    }
+    let extent = ext[0].0 + ext[4].0 + ext[2].0 + ext[6].0;
+    if extent > 0.0 && extent.is_finite() {
+        // Inside the octagon's edge a → b: (b − a) ⊥ (p − a) beyond the
+        // margin, i.e. n·p > n·a + margin with n = perp(b − a); repeated
+        // corners make zero edges, which bound nothing.
+        let margin = 1e-9 * extent * extent;
+        let edges: [(Vector2<f64>, f64); 8] = std::array::from_fn(|i| {
+            let (a, b) = (ext[i].1, ext[(i + 1) % 8].1);
+            let n = Vector2::new(a.y - b.y, b.x - a.x);
+            if a == b {
+                (n, f64::NEG_INFINITY)
+            } else {
+                (n, n.dot(&a) + margin)
+            }
+        });
+        if edges.iter().filter(|e| e.1 > f64::NEG_INFINITY).count() >= 3 {
+            // All eight tests, no early exit: most points are inside.
+            pts.retain(|p| {
+                !edges
+                    .iter()
+                    .fold(true, |inside, (n, c)| inside & (n.dot(p) > *c))
+            });
+        }
+    }
+    let poly = convex_hull_2d(pts);
+    min_area_rect(&poly)
+}

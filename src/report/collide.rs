@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::{Pose, PoseJson};
 use crate::query::{ClosePair, ContactMode, collide, within};
-use crate::tree::ObbTree;
+use crate::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -32,14 +32,15 @@ impl Side {
         }
     }
 
-    /// Flattens `scene` and builds its tree (timed).
-    pub fn new(file: &str, scene: &Scene) -> Result<Side> {
+    /// Flattens `scene` and builds its tree with node boxes fitted by `fit`
+    /// (timed).
+    pub fn new(file: &str, scene: &Scene, fit: NodeFit) -> Result<Side> {
         let mesh = scene.flatten();
         if mesh.triangles.is_empty() {
             return Err(Error::geometry(&scene.path, "no triangles to collide"));
         }
         let t = Instant::now();
-        let tree = ObbTree::build(&mesh);
+        let tree = ObbTree::build_with(&mesh, DEFAULT_LEAF_SIZE, fit);
         Ok(Side {
             file: file.to_string(),
             mesh,

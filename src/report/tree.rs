@@ -4,7 +4,7 @@
 use super::table::{Table, num};
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
-use crate::tree::{ObbTree, TreeStats};
+use crate::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree, TreeStats};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -21,8 +21,15 @@ pub struct TreeReport {
 }
 
 impl TreeReport {
-    /// Builds the tree of `scene` with leaves of at most `leaf_size` triangles.
-    pub fn new(file: &str, scene: &Scene, leaf_size: Option<usize>) -> Result<TreeReport> {
+    /// Builds the tree of `scene` with leaves of at most `leaf_size`
+    /// triangles (default [`DEFAULT_LEAF_SIZE`]) and node boxes fitted by
+    /// `fit`.
+    pub fn new(
+        file: &str,
+        scene: &Scene,
+        leaf_size: Option<usize>,
+        fit: NodeFit,
+    ) -> Result<TreeReport> {
         let mesh = scene.flatten();
         if mesh.triangles.is_empty() {
             return Err(Error::geometry(
@@ -31,10 +38,7 @@ impl TreeReport {
             ));
         }
         let t = Instant::now();
-        let tree = match leaf_size {
-            Some(n) => ObbTree::build_with_leaf_size(&mesh, n),
-            None => ObbTree::build(&mesh),
-        };
+        let tree = ObbTree::build_with(&mesh, leaf_size.unwrap_or(DEFAULT_LEAF_SIZE), fit);
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         Ok(TreeReport {
             file: file.to_string(),

@@ -136,7 +136,7 @@ pub struct NodeFitArg {
     /// How the trees fit their node boxes: `quick` (the covariance frame or
     /// the axis-aligned box, whichever is smaller: the quickest build) or
     /// `flush` (also turned about each box axis to the least rectangle of
-    /// the corners across it: about 2.5× the build time for 20–40 % fewer
+    /// the corners across it: 3–4× the build time for 15–40 % fewer
     /// box tests a query, most on CAD parts — worth it from a few thousand
     /// poses). The answers are the same.
     #[arg(long = "node-fit", value_name = "FIT", default_value = "quick")]

@@ -42,7 +42,7 @@ pub enum NodeFit {
     /// Also turns the box about each of its axes in turn to the
     /// minimum-area rectangle of the corners across it, for nodes of
     /// [`FLUSH_MIN`] to [`FLUSH_MAX`] triangles ([`flush_box`]): a build
-    /// about 2.5–3× as long and queries with 20–40 % fewer box tests, most
+    /// 3–4× as long and queries with 15–40 % fewer box tests, most
     /// on CAD parts, whose flat faces the covariance frame misses.
     Flush,
 }

@@ -21,13 +21,13 @@
 
 mod common;
 
+use bvtool::pose::Pose;
 use bvtool::query::parry_check::ParryPair;
 use bvtool::query::{ContactMode, collide};
 use bvtool::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree};
-use common::{REPEAT, median, median_per_query, model, poses};
+use common::{PAIRS, REPEAT, median_ms, median_per_query, model, poses};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::Instant;
 
 fn bench(c: &mut Criterion) {
     let Some(mesh) = model("obj/common-3d-test-models/stanford-bunny.obj") else {
@@ -55,22 +55,13 @@ fn bench(c: &mut Criterion) {
         poses.len()
     );
     let parry = ParryPair::new(&mesh, &mesh).expect("parry mesh");
+    let [first, all] = contact_medians(&tree, &tree, &poses);
     eprintln!(
         "median per query (µs): first contact {:.1}, all contacts {:.1}, parry intersection_test {:.1}; build median of {REPEAT}: {:.1} ms",
-        median_per_query(&poses, |p| collide(&tree, &tree, p, ContactMode::First)
-            .intersecting),
-        median_per_query(&poses, |p| collide(&tree, &tree, p, ContactMode::All)
-            .intersecting),
+        first,
+        all,
         median_per_query(&poses, |p| parry.intersects(p)),
-        median(
-            (0..REPEAT)
-                .map(|_| {
-                    let t = Instant::now();
-                    black_box(ObbTree::build(black_box(&mesh)));
-                    t.elapsed().as_secs_f64() * 1e3
-                })
-                .collect()
-        ),
+        median_ms(|| ObbTree::build(black_box(&mesh))),
     );
     g.bench_function("first_contact_x100", |b| {
         b.iter(|| run(&tree, ContactMode::First))
@@ -96,33 +87,11 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// The pairs of the `node_fit` group: name, mesh A, mesh B, pose file.
-const PAIRS: [(&str, &str, &str, &str); 4] = [
-    (
-        "bunny69k",
-        "obj/common-3d-test-models/stanford-bunny.obj",
-        "obj/common-3d-test-models/stanford-bunny.obj",
-        "bunny69k_poses.json",
-    ),
-    (
-        "engine",
-        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
-        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
-        "engine_poses.json",
-    ),
-    (
-        "kuka",
-        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_1.obj",
-        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_2_grey.obj",
-        "kuka14_link1_link2_poses.json",
-    ),
-    (
-        "duck",
-        "obj/pybullet/duck.obj",
-        "obj/pybullet/teddy2_VHACD_CHs.obj",
-        "duck_teddy_poses.json",
-    ),
-];
+/// Median per query (µs) of first and of all contacts at `poses`.
+fn contact_medians(a: &ObbTree, b: &ObbTree, poses: &[Pose]) -> [f64; 2] {
+    [ContactMode::First, ContactMode::All]
+        .map(|mode| median_per_query(poses, |p| collide(a, b, p, mode).intersecting))
+}
 
 fn node_fit(c: &mut Criterion) {
     let mut g = c.benchmark_group("node_fit");
@@ -142,21 +111,10 @@ fn node_fit(c: &mut Criterion) {
                     .filter(|p| collide(&ta, &tb, p, mode).intersecting)
                     .count()
             };
+            let [first, all] = contact_medians(&ta, &tb, &poses);
             eprintln!(
-                "{name} {fit:?}: median per query (µs) first contact {:.1}, all contacts {:.1}; build of A median of {REPEAT}: {:.1} ms",
-                median_per_query(&poses, |p| collide(&ta, &tb, p, ContactMode::First)
-                    .intersecting),
-                median_per_query(&poses, |p| collide(&ta, &tb, p, ContactMode::All)
-                    .intersecting),
-                median(
-                    (0..REPEAT)
-                        .map(|_| {
-                            let t = Instant::now();
-                            black_box(build(black_box(&ma)));
-                            t.elapsed().as_secs_f64() * 1e3
-                        })
-                        .collect()
-                ),
+                "{name} {fit:?}: median per query (µs) first contact {first:.1}, all contacts {all:.1}; build of A median of {REPEAT}: {:.1} ms",
+                median_ms(|| build(black_box(&ma))),
             );
             g.bench_function(format!("{name}_{fit:?}_build"), |b| {
                 b.iter(|| build(black_box(&ma)))

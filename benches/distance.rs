@@ -25,35 +25,8 @@ use bvtool::query::{
     ContactMode, DistanceOptions, DistanceScratch, collide, distance_with, within,
 };
 use bvtool::tree::ObbTree;
-use common::{median_per_query, model, poses};
+use common::{PAIRS, median_per_query, model, poses};
 use criterion::{Criterion, criterion_group, criterion_main};
-
-const PAIRS: [(&str, &str, &str, &str); 4] = [
-    (
-        "bunny69k",
-        "obj/common-3d-test-models/stanford-bunny.obj",
-        "obj/common-3d-test-models/stanford-bunny.obj",
-        "bunny69k_poses.json",
-    ),
-    (
-        "engine",
-        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
-        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
-        "engine_poses.json",
-    ),
-    (
-        "kuka14",
-        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_1.obj",
-        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_2_grey.obj",
-        "kuka14_link1_link2_poses.json",
-    ),
-    (
-        "duck_teddy",
-        "obj/pybullet/duck.obj",
-        "obj/pybullet/teddy2_VHACD_CHs.obj",
-        "duck_teddy_poses.json",
-    ),
-];
 
 fn diagonal(m: &TriMesh) -> f64 {
     Aabb::from_points(&m.vertices).map_or(0.0, |b| (b.max - b.min).norm())

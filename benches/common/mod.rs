@@ -10,6 +10,35 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// The four bench pairs, of different shapes and sizes: name, mesh A,
+/// mesh B, pose file in `benches/data`.
+pub const PAIRS: [(&str, &str, &str, &str); 4] = [
+    (
+        "bunny69k",
+        "obj/common-3d-test-models/stanford-bunny.obj",
+        "obj/common-3d-test-models/stanford-bunny.obj",
+        "bunny69k_poses.json",
+    ),
+    (
+        "engine",
+        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
+        "gltf/2CylinderEngine/glTF/2CylinderEngine.gltf",
+        "engine_poses.json",
+    ),
+    (
+        "kuka14",
+        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_1.obj",
+        "obj/mujoco_menagerie/kuka_iiwa_14/assets/link_2_grey.obj",
+        "kuka14_link1_link2_poses.json",
+    ),
+    (
+        "duck_teddy",
+        "obj/pybullet/duck.obj",
+        "obj/pybullet/teddy2_VHACD_CHs.obj",
+        "duck_teddy_poses.json",
+    ),
+];
+
 /// Repeats per pose for the printed medians, as the peers' `--repeat 5`.
 pub const REPEAT: usize = 5;
 
@@ -38,6 +67,19 @@ pub fn poses(file: &str) -> Vec<Pose> {
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+/// The median of `REPEAT` timed calls of `f`, in milliseconds.
+pub fn median_ms<T>(mut f: impl FnMut() -> T) -> f64 {
+    median(
+        (0..REPEAT)
+            .map(|_| {
+                let t = Instant::now();
+                black_box(f());
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    )
 }
 
 /// The median over poses of the per-pose median time of `f`, in µs.

@@ -48,7 +48,8 @@ pub struct Args {
     /// Output file (required for bin and gltf; gltf writes .glb or .gltf by its extension).
     #[arg(short = 'o', long, required_if_eq_any([("format", "bin"), ("format", "gltf")]))]
     output: Option<PathBuf>,
-    /// Also export the OBB tree and its triangles (json, bin, c).
+    /// Also export the OBB tree and its triangles (json, bin, c), its node
+    /// boxes fitted as `bvtool tree --node-fit flush` fits them.
     #[arg(long)]
     tree: bool,
     /// Also export each mesh instance's volumes (world frame; json, bin, c).

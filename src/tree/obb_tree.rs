@@ -41,22 +41,13 @@ pub enum NodeFit {
     Quick,
     /// Also turns the box about each of its axes in turn to the
     /// minimum-area rectangle of the corners across it, for nodes of
-    /// [`FLUSH_MIN`] to [`FLUSH_MAX`] triangles ([`flush_box`]): a build
+    /// [`FLUSH_MIN`] to [`FLUSH_MAX`] triangles (`flush_box`): a build
     /// 3–4× as long and queries with 15–40 % fewer box tests, most
     /// on CAD parts, whose flat faces the covariance frame misses.
     Flush,
 }
 
-impl NodeFit {
-    /// The name on the command line and in Python.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            NodeFit::Quick => "quick",
-            NodeFit::Flush => "flush",
-        }
-    }
-}
-
+/// `quick` or `flush`, as the command line and Python name them.
 impl std::str::FromStr for NodeFit {
     type Err = crate::fit::UnknownMethod;
     fn from_str(s: &str) -> Result<NodeFit, Self::Err> {

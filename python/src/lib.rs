@@ -4,15 +4,15 @@
 //! objects to the library's types, checks them, calls the library and
 //! converts the answers back. No geometry is computed here.
 //!
-//! - [`mesh`]: `Mesh`, `Scene`, `Instance`, `load`, `load_mesh`;
-//! - [`pose`]: `Pose` and every form a pose may take (one or a batch);
-//! - [`tree`]: `ObbTree` and its queries (collide, distance, within, each
+//! - `mesh`: `Mesh`, `Scene`, `Instance`, `load`, `load_mesh`;
+//! - `pose`: `Pose` and every form a pose may take (one or a batch);
+//! - `tree`: `ObbTree` and its queries (collide, distance, within, each
 //!   one pose at a time or a batch on every core with the GIL released);
-//! - [`fit`]: `fit` and its volumes;
-//! - [`decompose`]: `decompose` and its convex parts;
-//! - [`scene_queries`]: `clash` and `self_intersections`;
-//! - [`errors`]: the exception types and the mapping of library errors;
-//! - [`arrays`]: numpy input checks and outputs.
+//! - `fit`: `fit` and its volumes;
+//! - `decompose`: `decompose` and its convex parts;
+//! - `scene_queries`: `clash` and `self_intersections`;
+//! - `errors`: the exception types and the mapping of library errors;
+//! - `arrays`: numpy input checks and outputs.
 
 mod arrays;
 mod decompose;

@@ -106,7 +106,7 @@ fn fold_over(p: &Point3<f64>, q: &Point3<f64>, r: &Point3<f64>, s: &Point3<f64>)
 }
 
 /// Whether a triangle has zero area (collinear or coincident corners),
-/// exactly ([`Plane::degenerate`]: the rounded normal decides when it is
+/// exactly (`Plane::degenerate`: the rounded normal decides when it is
 /// clearly not zero, the exact test otherwise).
 pub fn is_degenerate(t: &[Point3<f64>; 3]) -> bool {
     Plane::new(t).degenerate()

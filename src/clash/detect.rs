@@ -6,7 +6,7 @@
 //!    goes through sweep and prune ([`super::broad`]); pairs inside one part
 //!    are skipped.
 //! 2. Narrow phase: each candidate pair of primitives is one
-//!    [`crate::query::collide`] of their shapes' trees at the relative pose of
+//!    [`fn@crate::query::collide`] of their shapes' trees at the relative pose of
 //!    their placements ([`super::shapes`]), every intersecting triangle pair
 //!    found (exact for the placed `f64` corners). Each pair is then
 //!    classified: it *crosses* when each triangle has corners strictly on

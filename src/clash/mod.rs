@@ -5,7 +5,7 @@
 //! Data flow: loaded [`crate::Scene`]s → [`parts`] (what users call a part)
 //! → [`shapes`] (one OBB tree per geometry, shared by its instances) →
 //! [`broad`] (sweep and prune over world boxes) → the tree-vs-tree query of
-//! [`crate::query::collide`] per candidate pair → kinds (crossing,
+//! [`fn@crate::query::collide`] per candidate pair → kinds (crossing,
 //! touching, [`contain`]ed). Every decision is an exact predicate on `f64`
 //! coordinates.
 

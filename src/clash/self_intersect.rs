@@ -1,6 +1,6 @@
 //! Self-intersection: the triangle pairs of one mesh that cut through or
 //! fold over each other, with CGAL's adjacency rules
-//! ([`super::adjacency`]) on vertices welded by position ([`super::weld`]).
+//! ([`super::adjacency`]) on vertices welded by position ([`crate::mesh::weld`]).
 //!
 //! The mesh's AABB tree ([`AabbTree`]: no pose turns a box inside one mesh,
 //! so exact axis-aligned boxes do, and they build in a fraction of an OBB
@@ -12,7 +12,7 @@
 //! tested when formed (and pushed only if its boxes overlap), and in a leaf
 //! pair each triangle's box is tested against the other leaf's before its
 //! pairs' own boxes are compared. A pair sharing a vertex whose star is
-//! certified embedded ([`super::embedded_star`]) is settled without a test;
+//! certified embedded (`embedded_star`) is settled without a test;
 //! the exact rules then read each triangle's plane (`Plane`), built once
 //! before the descent. The descent is split into
 //! independent node pairs near the root and run on every thread (rayon).

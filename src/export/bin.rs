@@ -7,10 +7,10 @@
 //! boundary: volume records (128 bytes: OBB, AABB, sphere, source ids), tree
 //! nodes (80 bytes: OBB, left, right, first triangle, triangle count),
 //! vertices (3 × f32), triangles (3 × u32, tree order), triangle sources
-//! (5 × u32), and the colliders ([`bin_collider`](super::bin_collider)):
+//! (5 × u32), and the colliders ([`super::bin_collider`]):
 //! records (104 bytes), convex vertices (3 × f32), convex triangles
 //! (3 × u32) and the string table (bytes). Every shape is rounded outwards
-//! to `f32` ([`f32box`](super::f32box), [`collider_f32`](super::collider_f32)).
+//! to `f32` ([`super::f32box`], [`super::collider_f32`]).
 
 use super::ExportDoc;
 use super::bin_collider::{self, Colliders};

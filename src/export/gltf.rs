@@ -42,7 +42,7 @@ pub struct GltfOptions {
     /// Let a `.gltf` input read buffers and images outside its folder.
     pub allow_external_uris: bool,
     /// Write the colliders as convex meshes named by this engine's
-    /// convention ([`collider_mesh`](super::collider_mesh)) instead of
+    /// convention ([`super::collider_mesh`]) instead of
     /// `KHR_physics_rigid_bodies` colliders.
     pub naming: Option<Naming>,
 }
@@ -53,7 +53,7 @@ struct Doc {
     bin: Vec<u8>,
 }
 
-/// The model with `doc.colliders` added ([`add_colliders`]), each a node
+/// The model with `doc.colliders` added (`add_colliders`), each a node
 /// with a `KHR_physics_rigid_bodies` collider: a `KHR_implicit_shapes` box,
 /// sphere, capsule or cylinder, or a convex mesh (`convexHull`).
 ///

@@ -27,7 +27,7 @@
 //! wait in a max-heap under their last depth and are re-measured when they
 //! reach the top (lazy evaluation), so each step re-measures few planes.
 //! A plane whose cut would break the budget is set aside; after
-//! [`REJECTIONS`] in a row the search stops. With a budget the exact hull
+//! `REJECTIONS` in a row the search stops. With a budget the exact hull
 //! fits in, every plane ends up used or cutting nothing: the result is the
 //! hull (up to the rounding push), with coplanar triangles as one face.
 

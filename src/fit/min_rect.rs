@@ -38,7 +38,7 @@ const NOISE_EDGE: f64 = 1e-10;
 /// counter-clockwise: the minimum-area enclosing rectangle has a side flush
 /// with a polygon edge, so for each edge the three support points (farthest
 /// forward, backward and across) advance monotonically — O(m) in total.
-/// Edges of noise length ([`NOISE_EDGE`]) are not tried as directions.
+/// Edges of noise length (`NOISE_EDGE`) are not tried as directions.
 /// Returns `(area, unit direction of the flush side)`. Polygons of fewer than
 /// three vertices (or whose edges are all of noise length) give area 0 along
 /// their extent (or the x axis).

@@ -37,7 +37,7 @@
 //! product of lower bounds of its three widths exceeds the best volume so
 //! far (shared by the threads). The bounds come, in order, from a lower
 //! bound of the width along every normal on each edge's arc
-//! ([`Graph::arc_width`]) and of the least width over all directions
+//! (`Graph::arc_width`) and of the least width over all directions
 //! (the least width is met on some arc), which rule out pairs of edges
 //! before their triples are enumerated; then from the partial ascents
 //! themselves, which only grow.

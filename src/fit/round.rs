@@ -6,7 +6,7 @@
 //! enclosing circle in the plane across `a` (Welzl's algorithm, as for the
 //! exact sphere, on the points projected into that plane — run on a working
 //! set of the points that is grown until the circle holds them all, see
-//! [`Shell`]) and their extent along `a`. A **cylinder** is that circle swept over the extent. A
+//! `Shell`) and their extent along `a`. A **cylinder** is that circle swept over the extent. A
 //! **capsule** of radius `R ≥ r` (the circle's radius) around the same axis
 //! line needs its segment to reach, for each point at radial distance `ρ`
 //! and axial coordinate `t`, within `√(R² − ρ²)` of `t`: its ends are
@@ -14,7 +14,7 @@
 //! cross), and `R` is chosen by a bracketing search over `[r, r + extent]`
 //! for the least volume `π·R²·L + 4/3·π·R³`.
 //!
-//! The axis is searched ([`search_axis`]): every seed direction — the
+//! The axis is searched (`search_axis`): every seed direction — the
 //! caller's (PCA and box axes) and the 13 k-DOP directions — is scored,
 //! and the best two refined by a pattern search that tilts the axis by a
 //! shrinking angle (0.2 rad down to 1e-6) about two directions across it.

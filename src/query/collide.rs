@@ -64,7 +64,7 @@ pub struct Collision {
 /// with the 15-axis SAT on their `f32` boxes ([`super::sat::overlap`],
 /// conservative: its slack bounds the `f32` rounding), and when the boxes may
 /// overlap the larger node (by box diagonal) is split, or both when they are
-/// of about one size ([`split`]); B's child boxes are
+/// of about one size (`split`); B's child boxes are
 /// placed in A's frame once when B is split, not once per pair. Leaf pairs
 /// run the exact triangle test ([`super::triangle::triangles_intersect`]) on
 /// B's `f64` corners placed in A's frame by [`Placement::apply`]. The answer

@@ -167,7 +167,7 @@ impl Sat {
 
 /// Whether box `a` (in A's frame) and the placed box `b` overlap, with every
 /// interval widened by `slack` (from [`slack_for`]); touching counts: no
-/// gap of [`Sat`] exceeds the slack.
+/// gap of `Sat` exceeds the slack.
 ///
 /// Conservative: with the slack of [`slack_for`], the `f32` rounding of the
 /// data and of this arithmetic cannot make touching or overlapping boxes

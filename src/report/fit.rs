@@ -74,7 +74,7 @@ pub struct FitOptions {
     /// Also decompose the whole scene (world frame) into convex parts.
     pub decompose: Option<DecomposeOptions>,
     /// Also measure each volume's air: the largest distance from its
-    /// surface to the mesh ([`crate::query::air`]).
+    /// surface to the mesh ([`fn@crate::query::air`]).
     pub air: bool,
 }
 

@@ -92,7 +92,7 @@ pub struct ObbTree {
     /// `original[k]` is the index in the input mesh of `triangles[k]`.
     pub original: Vec<u32>,
     /// Triangles with the same three corners as others ([`Twins`]). The
-    /// query decides a pair of twins once ([`crate::query::collide`]), so
+    /// query decides a pair of twins once ([`fn@crate::query::collide`]), so
     /// stacks of coincident triangles cost tests in proportion to their
     /// distinct shapes.
     pub twins: Twins,

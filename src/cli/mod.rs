@@ -6,6 +6,7 @@ use bvtool::Error;
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit, load};
 use bvtool::report::collide::Side;
 use bvtool::tree::NodeFit;
+use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 use std::path::Path;
 
@@ -139,7 +140,13 @@ pub struct NodeFitArg {
     /// the corners across it: 3–4× the build time for 15–40 % fewer
     /// box tests a query, most on CAD parts — worth it from a few thousand
     /// poses). The answers are the same.
-    #[arg(long = "node-fit", value_name = "FIT", default_value = "quick")]
+    #[arg(
+        long = "node-fit",
+        value_name = "FIT",
+        default_value = "quick",
+        value_parser = clap::builder::PossibleValuesParser::new(["quick", "flush"])
+            .map(|s| s.parse::<NodeFit>().expect("a listed name"))
+    )]
     pub fit: NodeFit,
 }
 

@@ -57,7 +57,7 @@ pub fn within(
         return out;
     };
     let mut triangle_tests = 0;
-    out.box_tests = descend(&pair, clearance, |sa, sb, ta, tb| {
+    out.box_tests = descend(&pair, clearance, mode, |sa, sb, ta, tb| {
         if lower_bound(ta, tb, clearance) > clearance {
             return false;
         }

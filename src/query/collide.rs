@@ -84,7 +84,7 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
     // exactly when that pair does.
     let mut twin_answers: HashMap<u64, bool, BuildHasherDefault<PairHasher>> = HashMap::default();
     let twins = !(a.twins.is_empty() && b.twins.is_empty());
-    out.box_tests = descend(&pair, 0.0, |sa, sb, ta, tb| {
+    out.box_tests = descend(&pair, 0.0, mode, |sa, sb, ta, tb| {
         let mut test = || {
             triangle_tests += 1;
             triangles_intersect(ta, tb)
@@ -131,9 +131,18 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
 /// the true one does (rounding is monotonic). Measured on the bunny, the
 /// engine and the KUKA links (callgrind, 100 poses each): 0–10 % fewer
 /// instructions a first-contact query, 1–13 % fewer for all contacts.
+///
+/// In [`ContactMode::First`] a split visits first the child on each side
+/// whose box centre is nearer the other side's node (`near_last`), so that
+/// a contact, when there is one, is met sooner; every pair is visited
+/// anyway in [`ContactMode::All`], which keeps the plain order. Measured on
+/// `benches/data`'s poses (mean box tests a first-contact query, quick →
+/// ordered): the engine 3,429 → 2,973, the 69k bunny 289 → 245, the KUKA
+/// links 291 → 249, duck/teddy 551 → 467.
 pub(crate) fn descend(
     pair: &TreePair,
     margin: f64,
+    mode: ContactMode,
     mut leaf: impl FnMut(u32, u32, &[Point3<f64>; 3], &[Point3<f64>; 3]) -> bool,
 ) -> u64 {
     let (a, b) = (pair.a, pair.b);
@@ -145,6 +154,7 @@ pub(crate) fn descend(
     let apart = |(lo, hi): &(Point3<f64>, Point3<f64>), (blo, bhi): &(Point3<f64>, Point3<f64>)| {
         (0..3).any(|k| blo[k] - hi[k] > margin || lo[k] - bhi[k] > margin)
     };
+    let nearest = mode == ContactMode::First;
     let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, pair.place_node(0))];
     let mut box_tests = 0;
     while let Some((ia, (ib, pb))) = stack.pop() {
@@ -174,25 +184,50 @@ pub(crate) fn descend(
         }
         // Children pushed in reverse, so that the first child pair is
         // visited first.
+        // Children pushed in reverse, so that the pair to visit first is
+        // on top.
+        let (a1, a2) = (ia + 1, na.right);
         match split(na, nb, &pb) {
             Split::A => {
-                stack.push((na.right, (ib, pb)));
-                stack.push((ia + 1, (ib, pb)));
+                let [x, y] = near_last([a1, a2], nearest, |&i| {
+                    pb.center_distance2(&a.nodes[i as usize].bx)
+                });
+                stack.extend([(x, (ib, pb)), (y, (ib, pb))]);
             }
             Split::B => {
-                stack.push((ia, pair.place_node(nb.right)));
-                stack.push((ia, pair.place_node(ib + 1)));
+                let b12 = [pair.place_node(ib + 1), pair.place_node(nb.right)];
+                let [x, y] = near_last(b12, nearest, |b| b.1.center_distance2(&na.bx));
+                stack.extend([(ia, x), (ia, y)]);
             }
             Split::Both => {
-                let (b1, b2) = (pair.place_node(ib + 1), pair.place_node(nb.right));
-                stack.push((na.right, b2));
-                stack.push((ia + 1, b2));
-                stack.push((na.right, b1));
-                stack.push((ia + 1, b1));
+                let [a_far, a_near] = near_last([a1, a2], nearest, |&i| {
+                    pb.center_distance2(&a.nodes[i as usize].bx)
+                });
+                let b12 = [pair.place_node(ib + 1), pair.place_node(nb.right)];
+                let [b_far, b_near] = near_last(b12, nearest, |b| b.1.center_distance2(&na.bx));
+                stack.extend([
+                    (a_far, b_far),
+                    (a_near, b_far),
+                    (a_far, b_near),
+                    (a_near, b_near),
+                ]);
             }
         }
     }
     box_tests
+}
+
+/// The two children `pair` (first, second) in the order to push them: the
+/// first child last (visited first), or with `nearest` the one of smaller
+/// `gap` last.
+#[inline(always)]
+fn near_last<T>(pair: [T; 2], nearest: bool, gap: impl Fn(&T) -> f32) -> [T; 2] {
+    let [first, second] = pair;
+    if !nearest || gap(&first) <= gap(&second) {
+        [second, first]
+    } else {
+        [first, second]
+    }
 }
 
 /// Every intersecting pair by brute force: each triangle of `a` against each

@@ -74,6 +74,13 @@ impl PlacedBox {
     pub fn half_diagonal2(&self) -> f32 {
         (self.half_extents * self.half_extents).reduce_add()
     }
+
+    /// The squared distance between this box's centre and node box `a`'s.
+    #[inline]
+    pub fn center_distance2(&self, a: &NodeBox) -> f32 {
+        let d = self.center - f32x4::new(a.center);
+        (d * d).reduce_add()
+    }
 }
 
 /// The three lanes of `v`, each broadcast.

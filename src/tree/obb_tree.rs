@@ -13,26 +13,31 @@ use nalgebra::{Matrix3, Point3, Vector2, Vector3};
 use rayon::prelude::*;
 
 /// Triangles per leaf when none is asked for, chosen by measurement on the
-/// 69k-triangle bunny against itself at the 100 near-boundary poses of
-/// `benches/data/bunny69k_poses.json` (median per query, first contact / all
-/// contacts, with the `f32` SIMD box test, the Guigue–Devillers leaf test
-/// and the build of this file, same sitting): leaf 1: 8.5 / 47.9 µs,
-/// 2: 5.4 / 32.4 µs, 3: 7.4 / 49.8 µs, 4: 8.9 / 61.6 µs (box tests per
-/// all-contacts query 1816, 1497, 1302, 1158; triangle tests 120, 322, 607,
-/// 978). 2 is best for both.
+/// four pairs of `benches/data` at their 100 near-contact poses (median per
+/// query of the median of 7 runs, first contact / all contacts, quick
+/// boxes, the surface-area split (`split_plane`), one sitting), leaf 1 / 2 / 3 / 4:
+/// the 69k bunny 3.7 / 3.1 / 3.1 / 3.1 µs and 25.2 / 20.8 / 21.0 / 20.4 µs,
+/// `2CylinderEngine` 6.2 / 5.3 / 5.2 / 5.3 and 22.3 / 16.3 / 17.3 / 18.6,
+/// KUKA link_1/link_2 2.2 / 2.1 / 2.1 / 2.1 and 9.3 / 9.3 / 9.2 / 8.8,
+/// duck/teddy 3.5 / 3.5 / 3.4 / 3.5 and 11.8 / 11.5 / 11.6 / 11.8. 1 is
+/// slower everywhere; 2 is at or within 3 % of the best on all eight but
+/// one, where 4 is 14 % slower (the engine's all contacts). Leaves of 6,
+/// 8, 12 and 16 lose on first contact (duck/teddy 3.7 → 4.3, 4.5, 5.4,
+/// 5.6 µs) and on all contacts (the engine 16.4 → 17.5, 21.4, 24.7, 27.6).
 pub const DEFAULT_LEAF_SIZE: usize = 2;
 
 /// How much work the build spends on each node's box.
 ///
 /// Measured on `benches/data`'s 100 near-contact poses per pair (mean box
 /// tests per first-contact query, `bvtool collide --first-contact --json
-/// --node-fit …`) and the build's median time (`bvtool tree --json`), same
-/// sitting, quick → flush: `2CylinderEngine` 3,429 → 2,079 box tests
-/// (build 115 → 282 ms), the 69k bunny 289 → 246 (58 → 178 ms), KUKA
-/// iiwa14 link_1/link_2 291 → 226, duck/teddy 551 → 421. The extra build
-/// time pays back after a few thousand queries (the engine: 167 ms against
-/// about 20 µs saved a query), so one-off commands build quick trees and
-/// trees that are kept (exports, the Python package) flush ones.
+/// --node-fit …`) and the build's time (`cargo bench --bench collide --
+/// node_fit`), same sitting, quick → flush: `2CylinderEngine` 325 → 267
+/// box tests (build 102–108 → 263–277 ms), the 69k bunny 205 → 190
+/// (54–56 → 143–148 ms), KUKA iiwa14 link_1/link_2 148 → 133, duck/teddy
+/// 269 → 253; the 100 poses' first contacts 5–15 % faster, all contacts
+/// 4–19 %. The extra build time pays back only after tens of thousands of
+/// queries, so one-off commands build quick trees and trees that are kept
+/// (exports, the Python package) flush ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum NodeFit {
     /// The covariance frame or the axis-aligned box, whichever is smaller:
@@ -42,7 +47,7 @@ pub enum NodeFit {
     /// Also turns the box about each of its axes in turn to the
     /// minimum-area rectangle of the corners across it, for nodes of
     /// [`FLUSH_MIN`] to [`FLUSH_MAX`] triangles (`flush_box`): a build
-    /// 3–4× as long and queries with 15–40 % fewer box tests, most
+    /// 2.5–3× as long and queries with 5–20 % fewer box tests, most
     /// on CAD parts, whose flat faces the covariance frame misses.
     Flush,
 }
@@ -69,9 +74,10 @@ impl std::str::FromStr for NodeFit {
 /// µs and all contacts 110 → 73 µs median per query) — and its extents from
 /// the node's triangle corners (with a rounding margin, so every corner is
 /// inside), then kept in `f32` for the query ([`NodeBox`], rounded outwards,
-/// so the corners stay inside). A node splits along its box's longest axis at the mean of its triangles'
-/// centroids, falling back to the median when one side would be empty, until
-/// it holds at most `leaf_size` triangles. Degenerate triangles are kept.
+/// so the corners stay inside). A node splits at the plane of least
+/// surface-area cost among planes evenly spaced across its box along each
+/// of its axes (`split_plane`), until it holds at most `leaf_size`
+/// triangles. Degenerate triangles are kept.
 /// Nodes are in one `Vec` in depth-first order; triangles are permuted so that
 /// each node covers a contiguous range. The geometry is the mesh's welded
 /// vertices (equal coordinates are one vertex), in `f64` as the exact tests
@@ -585,30 +591,155 @@ fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &m
     );
 }
 
-/// Partitions `items` along the box's longest axis at the mean centroid
-/// projection (from `sums`, the items' [`Sums`]); when one side would be
-/// empty, at the median instead. Returns the size of the first part (always
-/// in `1..len`) and the two parts' sums.
+/// Bins of the split search along each box axis ([`split_plane`]).
+/// Measured against 8 and 32 (mean box tests a query on the four bench
+/// pairs, quick boxes, first / all contacts / distance): 8 bins left the
+/// engine at 412 / 1,364 / 1,087, 16 at 325 / 1,174 / 896, 32 at 316 /
+/// 1,149 / 880; the bunny, KUKA and duck/teddy within 1–10 % of each other
+/// from 16 on.
+const BINS: usize = 16;
+
+/// The triangles whose centroids fall in one slab of a node's box: how
+/// many, and the range of their corners along the box's three axes.
+#[derive(Clone, Copy)]
+struct Bin {
+    count: usize,
+    lo: Vector3<f64>,
+    hi: Vector3<f64>,
+}
+
+impl Bin {
+    fn empty() -> Bin {
+        Bin {
+            count: 0,
+            lo: Vector3::repeat(f64::INFINITY),
+            hi: Vector3::repeat(f64::NEG_INFINITY),
+        }
+    }
+
+    fn merge(self, o: &Bin) -> Bin {
+        Bin {
+            count: self.count + o.count,
+            lo: self.lo.inf(&o.lo),
+            hi: self.hi.sup(&o.hi),
+        }
+    }
+
+    /// The surface area heuristic's cost: half the area of the box of the
+    /// corners (in the node box's frame) times the number of triangles.
+    fn cost(&self) -> f64 {
+        let e = self.hi - self.lo;
+        (e.x * e.y + e.y * e.z + e.z * e.x) * self.count as f64
+    }
+}
+
+/// The split plane of a node with box `obb`: of [`BINS`] − 1 planes evenly
+/// spaced across the box along each of its three axes, the one of least
+/// cost — the sum over its two sides of the area of their triangles' box
+/// (in `obb`'s frame) times their number (the surface area heuristic,
+/// binned by centroid as in Wald's BVH builds). `None` when no plane
+/// leaves triangles on both sides. Returns the axis and the plane as a
+/// threshold on the projected corner sum (three times the centroid).
+///
+/// Against the longest axis's cut at the mean centroid it replaced
+/// (`bvtool collide/distance --json`, mean box tests a query on the four
+/// bench pairs, quick boxes, first contact / all contacts / distance):
+/// `2CylinderEngine` 2,973 / 8,884 / 5,790 → 325 / 1,174 / 896, the 69k
+/// bunny 245 / 1,420 / 1,251 → 205 / 1,184 / 1,048, KUKA link_1/link_2
+/// 249 / 790 / 797 → 148 / 519 / 553, duck/teddy 467 / 1,153 / 1,038 →
+/// 269 / 634 / 623. An assembly of parts of every size, like the engine,
+/// gains most: the longest axis's mean cut slices through parts that
+/// a cut between them keeps whole.
+fn split_plane(items: &[Item], obb: &Obb) -> Option<(usize, f64)> {
+    let t = obb.axes.transpose();
+    let h = obb.half_extents;
+    // Corner sums project into 3·(c ± h) along each axis.
+    let lo_key = (t * obb.center.coords - h) * 3.0;
+    let width = h * 6.0;
+    // Bins per unit of key (0 across a flat box: one bin).
+    let per = width.map(|w| if w > 0.0 { BINS as f64 / w } else { 0.0 });
+    let binning = |chunk: &[Item]| {
+        let mut bins = [[Bin::empty(); BINS]; 3];
+        for it in chunk {
+            let q = it.corners.map(|p| t * p.coords);
+            let key = q[0] + q[1] + q[2];
+            let corners = Bin {
+                count: 1,
+                lo: q[0].inf(&q[1]).inf(&q[2]),
+                hi: q[0].sup(&q[1]).sup(&q[2]),
+            };
+            for (k, axis) in bins.iter_mut().enumerate() {
+                // Negative or NaN casts to 0.
+                let b = (((key[k] - lo_key[k]) * per[k]) as usize).min(BINS - 1);
+                axis[b] = axis[b].merge(&corners);
+            }
+        }
+        bins
+    };
+    let bins = if items.len() >= PARALLEL_MIN {
+        // The top of the tree, before the recursion splits the work.
+        items.par_chunks(PARALLEL_MIN / 4).map(binning).reduce(
+            || [[Bin::empty(); BINS]; 3],
+            |a, b| std::array::from_fn(|k| std::array::from_fn(|i| a[k][i].merge(&b[k][i]))),
+        )
+    } else {
+        binning(items)
+    };
+    let mut best: Option<(f64, usize, f64)> = None;
+    for (k, axis) in bins.iter().enumerate() {
+        // The costs of everything right of each plane, then a sweep from
+        // the left.
+        let mut right = [Bin::empty(); BINS];
+        let mut acc = Bin::empty();
+        for b in (1..BINS).rev() {
+            acc = acc.merge(&axis[b]);
+            right[b] = acc;
+        }
+        let mut left = Bin::empty();
+        for b in 1..BINS {
+            left = left.merge(&axis[b - 1]);
+            if left.count == 0 || right[b].count == 0 {
+                continue;
+            }
+            let cost = left.cost() + right[b].cost();
+            if best.is_none_or(|x| cost < x.0) {
+                best = Some((cost, k, lo_key[k] + width[k] * b as f64 / BINS as f64));
+            }
+        }
+    }
+    best.map(|(_, k, cut)| (k, cut))
+}
+
+/// Partitions `items` at the plane of [`split_plane`] or, when it finds
+/// none, along the box's longest axis at the mean centroid projection (from
+/// `sums`, the items' [`Sums`]); when one side would still be empty, at the
+/// median instead. Returns the size of the first part (always in `1..len`)
+/// and the two parts' sums.
 fn split(items: &mut [Item], obb: &Obb, sums: &Sums, origin: &Point3<f64>) -> (usize, Sums, Sums) {
     let h = &obb.half_extents;
-    let k = if h.x >= h.y && h.x >= h.z {
+    let longest = if h.x >= h.y && h.x >= h.z {
         0
     } else if h.y >= h.z {
         1
     } else {
         2
     };
+    let (k, cut) = split_plane(items, obb).unwrap_or_else(|| {
+        (
+            longest,
+            obb.axis(longest).dot(&sums.corners) / items.len() as f64,
+        )
+    });
     let axis: Vector3<f64> = obb.axis(k);
     let key = |it: &Item| axis.dot(&it.corner_sum());
-    let mean = axis.dot(&sums.corners) / items.len() as f64;
     // Hoare's two-pointer partition: only misplaced pairs are swapped (items
     // are large).
     let (mut i, mut j) = (0, items.len());
     loop {
-        while i < j && key(&items[i]) < mean {
+        while i < j && key(&items[i]) < cut {
             i += 1;
         }
-        while i < j && key(&items[j - 1]) >= mean {
+        while i < j && key(&items[j - 1]) >= cut {
             j -= 1;
         }
         if i == j {

@@ -182,29 +182,29 @@ pub(crate) fn descend(
             }
             continue;
         }
-        // Children pushed in reverse, so that the first child pair is
-        // visited first.
         // Children pushed in reverse, so that the pair to visit first is
         // on top.
-        let (a1, a2) = (ia + 1, na.right);
+        let a_kids = || {
+            near_last([ia + 1, na.right], nearest, |&i| {
+                pb.center_distance2(&a.nodes[i as usize].bx)
+            })
+        };
+        let b_kids = || {
+            let kids = [pair.place_node(ib + 1), pair.place_node(nb.right)];
+            near_last(kids, nearest, |b| b.1.center_distance2(&na.bx))
+        };
         match split(na, nb, &pb) {
             Split::A => {
-                let [x, y] = near_last([a1, a2], nearest, |&i| {
-                    pb.center_distance2(&a.nodes[i as usize].bx)
-                });
+                let [x, y] = a_kids();
                 stack.extend([(x, (ib, pb)), (y, (ib, pb))]);
             }
             Split::B => {
-                let b12 = [pair.place_node(ib + 1), pair.place_node(nb.right)];
-                let [x, y] = near_last(b12, nearest, |b| b.1.center_distance2(&na.bx));
+                let [x, y] = b_kids();
                 stack.extend([(ia, x), (ia, y)]);
             }
             Split::Both => {
-                let [a_far, a_near] = near_last([a1, a2], nearest, |&i| {
-                    pb.center_distance2(&a.nodes[i as usize].bx)
-                });
-                let b12 = [pair.place_node(ib + 1), pair.place_node(nb.right)];
-                let [b_far, b_near] = near_last(b12, nearest, |b| b.1.center_distance2(&na.bx));
+                let [a_far, a_near] = a_kids();
+                let [b_far, b_near] = b_kids();
                 stack.extend([
                     (a_far, b_far),
                     (a_near, b_far),

@@ -716,19 +716,17 @@ fn split_plane(items: &[Item], obb: &Obb) -> Option<(usize, f64)> {
 /// median instead. Returns the size of the first part (always in `1..len`)
 /// and the two parts' sums.
 fn split(items: &mut [Item], obb: &Obb, sums: &Sums, origin: &Point3<f64>) -> (usize, Sums, Sums) {
-    let h = &obb.half_extents;
-    let longest = if h.x >= h.y && h.x >= h.z {
-        0
-    } else if h.y >= h.z {
-        1
-    } else {
-        2
-    };
     let (k, cut) = split_plane(items, obb).unwrap_or_else(|| {
-        (
-            longest,
-            obb.axis(longest).dot(&sums.corners) / items.len() as f64,
-        )
+        let h = &obb.half_extents;
+        let longest = if h.x >= h.y && h.x >= h.z {
+            0
+        } else if h.y >= h.z {
+            1
+        } else {
+            2
+        };
+        let mean = obb.axis(longest).dot(&sums.corners) / items.len() as f64;
+        (longest, mean)
     });
     let axis: Vector3<f64> = obb.axis(k);
     let key = |it: &Item| axis.dot(&it.corner_sum());

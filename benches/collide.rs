@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
             .count()
     };
     eprintln!(
-        "{} triangles, {} nodes, {:.1} bytes/triangle (nodes + permutation), {:.1} with the corner copy, {} of {} poses collide",
+        "{} triangles, {} nodes, {:.1} bytes/triangle structure, {:.1} all-in, {} of {} poses collide",
         mesh.triangles.len(),
         tree.nodes.len(),
         tree.bytes_per_triangle(),

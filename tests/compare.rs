@@ -136,10 +136,10 @@ fn the_aabb_tree_finds_the_same_pairs_with_more_work() {
     let obb = ObbTree::build(&mesh);
     let aabb = obb.with_aabb_boxes();
     // Every AABB-tree box is axis-aligned and holds its node's triangles.
-    for (n, m) in aabb.nodes.iter().zip(&obb.nodes) {
-        let b = n.bx.to_obb_f32();
+    for (n, range) in aabb.nodes.iter().zip(obb.ranges()) {
+        let b = n.bx().to_obb_f32();
         assert_eq!(b.axes, [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
-        for t in obb.node_triangles(m) {
+        for t in obb.range_triangles(range) {
             assert!(t.iter().all(|p| aabb.node_box(n).contains(p, 0.0)));
         }
     }

@@ -8,7 +8,7 @@ use bvtool::TriMesh;
 use bvtool::pose::Pose;
 use bvtool::query::poses::{near_boundary, random_rotation};
 use bvtool::query::{ContactMode, brute_force, collide};
-use bvtool::tree::ObbTree;
+use bvtool::tree::{DEFAULT_LEAF_SIZE, ObbTree};
 use common::shapes::{icosphere, mesh, soup, torus};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};
@@ -94,7 +94,7 @@ fn icospheres_and_soups_match_brute_force_for_several_leaf_sizes() {
             Pose::new(t, random_rotation(&mut rng))
         })
         .collect();
-    for leaf in [1, 3, 8] {
+    for leaf in [1, 3, DEFAULT_LEAF_SIZE, 8] {
         check_against_brute_force(&a, &b, &poses, leaf);
         check_against_brute_force(&b, &b, &poses, leaf);
     }

@@ -7,7 +7,7 @@ mod common;
 
 use bvtool::TriMesh;
 use bvtool::fit::Aabb;
-use bvtool::tree::{DEFAULT_LEAF_SIZE, Node, NodeFit, ObbTree, TreeStats};
+use bvtool::tree::{DEFAULT_LEAF_SIZE, MAX_LEAF_SIZE, Node, NodeFit, ObbTree, TreeStats};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,7 +38,16 @@ fn soup(n: usize, seed: u64) -> TriMesh {
 
 #[test]
 fn structure_and_containment() {
-    let cases = [(1, 2), (5, 1), (1000, 1), (1000, 4), (9000, 2)];
+    // Leaf sizes past `MAX_LEAF_SIZE` are taken down to it.
+    let cases = [
+        (1, 2),
+        (5, 1),
+        (1000, 1),
+        (1000, 4),
+        (9000, 6),
+        (3000, 8),
+        (300, 20),
+    ];
     for ((n, leaf), fit) in cases
         .into_iter()
         .flat_map(|c| [(c, NodeFit::Quick), (c, NodeFit::Flush)])
@@ -56,8 +65,9 @@ fn structure_and_containment() {
             "every triangle, degenerate ones too"
         );
         let mut leaves = 0;
+        let ranges = tree.ranges();
         for (i, node) in tree.nodes.iter().enumerate() {
-            for t in tree.node_triangles(node) {
+            for t in tree.range_triangles(ranges[i].clone()) {
                 for p in &t {
                     assert!(contains(&tree, node, p), "corner outside node {i}");
                 }
@@ -65,20 +75,22 @@ fn structure_and_containment() {
             assert!(is_rotation(node));
             if node.is_leaf() {
                 leaves += 1;
-                assert!(node.count >= 1 && node.count as usize <= leaf);
+                assert_eq!(node.leaf_range(), ranges[i]);
+                assert!((1..=leaf.min(MAX_LEAF_SIZE)).contains(&ranges[i].len()));
             } else {
-                let (l, r) = (&tree.nodes[i + 1], &tree.nodes[node.right as usize]);
-                assert_eq!(l.start, node.start);
-                assert_eq!(r.start, l.start + l.count);
-                assert_eq!(l.count + r.count, node.count);
-                assert!(l.count > 0 && r.count > 0);
+                let (l, r) = (&ranges[i + 1], &ranges[node.right() as usize]);
+                assert!(i + 1 < node.right() as usize);
+                assert_eq!(l.start, ranges[i].start);
+                assert_eq!(r.start, l.end);
+                assert_eq!(r.end, ranges[i].end);
+                assert!(!l.is_empty() && !r.is_empty());
             }
         }
         let stats = TreeStats::of(&tree);
         assert_eq!(stats.nodes, tree.nodes.len());
         assert_eq!(stats.leaves, leaves);
         assert_eq!(stats.nodes, 2 * leaves - 1);
-        assert_eq!(stats.obb_volume_per_level[0], tree.nodes[0].bx.volume());
+        assert_eq!(stats.obb_volume_per_level[0], tree.nodes[0].bx().volume());
         let all = Aabb::from_points(&mesh.vertices).unwrap();
         assert_eq!(stats.aabb_volume_per_level[0], all.volume());
         assert!(stats.depth + 1 == stats.obb_volume_per_level.len());
@@ -117,7 +129,7 @@ fn structure_and_containment() {
 /// stored `f32` form (relative to the tree's origin) tested both in `f64`
 /// and in `f32` (the box is rounded outwards for both).
 fn contains(tree: &ObbTree, node: &Node, p: &Point3<f64>) -> bool {
-    let b = node.bx.to_obb_f32();
+    let b = node.bx().to_obb_f32();
     let q = p - tree.origin;
     tree.node_box(node).contains(p, 0.0)
         && b.contains_f64(q.into())
@@ -126,7 +138,7 @@ fn contains(tree: &ObbTree, node: &Node, p: &Point3<f64>) -> bool {
 
 /// Whether the node's `f32` axes are a rotation to `f32` rounding.
 fn is_rotation(node: &Node) -> bool {
-    let b = node.bx.to_obb_f32();
+    let b = node.bx().to_obb_f32();
     let m = nalgebra::Matrix3::from_columns(&b.axes.map(bvtool::fit::obb_f32::v64));
     (m.determinant() - 1.0).abs() < 1e-6
         && (m.tr_mul(&m) - nalgebra::Matrix3::identity()).amax() < 1e-6
@@ -158,11 +170,11 @@ fn sliver_leaves_contain_their_corners() {
         m.sources.push(bvtool::TriangleSource::unplaced(0, k));
     }
     let tree = ObbTree::build_with_leaf_size(&m, 1);
-    for node in &tree.nodes {
+    for (node, range) in tree.nodes.iter().zip(tree.ranges()) {
         assert!(is_rotation(node));
-        for t in tree.node_triangles(node) {
+        for t in tree.range_triangles(range) {
             for p in &t {
-                assert!(contains(&tree, node, p), "{t:?} outside {:?}", node.bx);
+                assert!(contains(&tree, node, p), "{t:?} outside {:?}", node.bx());
             }
         }
     }

@@ -285,12 +285,13 @@ fn tree_doc(scene: &Scene) -> TreeDoc {
     let nodes = tree
         .nodes
         .iter()
+        .zip(tree.ranges())
         .enumerate()
-        .map(|(i, n)| TreeNodeDoc {
+        .map(|(i, (n, range))| TreeNodeDoc {
             obb: ObbDoc::from_node_box(&tree.node_box(n)),
-            children: (!n.is_leaf()).then_some([i as u32 + 1, n.right]),
-            first_triangle: n.start,
-            triangle_count: n.count,
+            children: (!n.is_leaf()).then_some([i as u32 + 1, n.right()]),
+            first_triangle: range.start,
+            triangle_count: range.end - range.start,
         })
         .collect();
     let triangles = tree

@@ -58,6 +58,7 @@ pub fn within(
     };
     let mut triangle_tests = 0;
     out.box_tests = descend(&pair, clearance, mode, |sa, sb, ta, tb| {
+        let (ta, tb) = (ta.corners(), tb.corners());
         if lower_bound(ta, tb, clearance) > clearance {
             return false;
         }

@@ -1,12 +1,12 @@
 //! Tree-vs-tree collision: which triangles of A and B (at a pose) meet.
 
 use super::sat::{PlacedBox, overlap};
-use super::tree_pair::{Placement, Split, TreePair, split};
-use super::triangle::triangles_intersect;
+use super::tree_pair::{PlacedLeaf, Placement, Split, TreePair, split};
+use super::triangle::{Plane, planes_intersect, triangles_intersect};
+use super::triangle_distance::{Bounds, triangle_bounds};
 use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
 use crate::tree::ObbTree;
-use nalgebra::Point3;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -87,7 +87,7 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
     out.box_tests = descend(&pair, 0.0, mode, |sa, sb, ta, tb| {
         let mut test = || {
             triangle_tests += 1;
-            triangles_intersect(ta, tb)
+            planes_intersect(ta, tb)
         };
         let (ca, cb) = if twins {
             (a.twins.first_copy(sa), b.twins.first_copy(sb))
@@ -116,7 +116,8 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
 /// The simultaneous depth-first descent of [`collide`] and of the clearance
 /// query ([`super::clearance::within`]): every pair of leaf triangles whose
 /// boxes come within `margin` of each other is handed to `leaf` as
-/// `(A's slot, B's slot, A's corners, B's corners placed)` — slots are
+/// `(A's slot, B's slot, A's triangle, B's triangle placed)`, each as its
+/// [`Plane`] (built once per triangle and leaf pair) — slots are
 /// positions in the trees' triangle order (`ObbTree::original` names the
 /// mesh's triangle) — until `leaf` returns `true` (stop). Returns the number
 /// of box tests.
@@ -143,15 +144,14 @@ pub(crate) fn descend(
     pair: &TreePair,
     margin: f64,
     mode: ContactMode,
-    mut leaf: impl FnMut(u32, u32, &[Point3<f64>; 3], &[Point3<f64>; 3]) -> bool,
+    mut leaf: impl FnMut(u32, u32, &Plane, &Plane) -> bool,
 ) -> u64 {
     let (a, b) = (pair.a, pair.b);
     // The margin is compared along axes of length 1 up to f32 rounding
     // (about 1e-7): a relative 1e-6 more covers it.
     let slack = pair.slack + round_up(margin * (1.0 + 1e-6));
-    let mut placed_tris: Vec<[Point3<f64>; 3]> = Vec::with_capacity(b.leaf_size);
-    let mut placed_bounds: Vec<(Point3<f64>, Point3<f64>)> = Vec::with_capacity(b.leaf_size);
-    let apart = |(lo, hi): &(Point3<f64>, Point3<f64>), (blo, bhi): &(Point3<f64>, Point3<f64>)| {
+    let mut placed = PlacedLeaf::default();
+    let apart = |(lo, hi): &Bounds, (blo, bhi): &Bounds| {
         (0..3).any(|k| blo[k] - hi[k] > margin || lo[k] - bhi[k] > margin)
     };
     let nearest = mode == ContactMode::First;
@@ -161,21 +161,25 @@ pub(crate) fn descend(
         let na = &a.nodes[ia as usize];
         let nb = &b.nodes[ib as usize];
         box_tests += 1;
-        if !overlap(&na.bx, &pb, slack) {
+        if !overlap(na.bx(), &pb, slack) {
             continue;
         }
         if na.is_leaf() && nb.is_leaf() {
-            pair.place_triangles(nb, &mut placed_tris);
-            placed_bounds.clear();
-            placed_bounds.extend(placed_tris.iter().map(triangle_bounds));
-            for (i, ta) in a.node_triangles(na).enumerate() {
-                let ta = &ta;
-                let box_a = triangle_bounds(ta);
-                for (j, tb) in placed_tris.iter().enumerate() {
-                    if apart(&box_a, &placed_bounds[j]) {
+            placed.place(pair, ib);
+            let (sa, sb) = (na.leaf_range().start, nb.leaf_range().start);
+            for (i, ta) in a.leaf_triangles(na).enumerate() {
+                let box_a = triangle_bounds(&ta);
+                if apart(&box_a, &placed.union) {
+                    continue;
+                }
+                // Built when a pair first passes the boxes.
+                let mut plane_a = None;
+                for (j, tb) in placed.triangles.iter().enumerate() {
+                    if apart(&box_a, &placed.bounds[j]) {
                         continue;
                     }
-                    if leaf(na.start + i as u32, nb.start + j as u32, ta, tb) {
+                    let pa = plane_a.get_or_insert_with(|| Plane::new(&ta));
+                    if leaf(sa + i as u32, sb + j as u32, pa, tb) {
                         return box_tests;
                     }
                 }
@@ -185,13 +189,13 @@ pub(crate) fn descend(
         // Children pushed in reverse, so that the pair to visit first is
         // on top.
         let a_kids = || {
-            near_last([ia + 1, na.right], nearest, |&i| {
-                pb.center_distance2(&a.nodes[i as usize].bx)
+            near_last([ia + 1, na.right()], nearest, |&i| {
+                pb.center_distance2(a.nodes[i as usize].bx())
             })
         };
         let b_kids = || {
-            let kids = [pair.place_node(ib + 1), pair.place_node(nb.right)];
-            near_last(kids, nearest, |b| b.1.center_distance2(&na.bx))
+            let kids = [pair.place_node(ib + 1), pair.place_node(nb.right())];
+            near_last(kids, nearest, |b| b.1.center_distance2(na.bx()))
         };
         match split(na, nb, &pb) {
             Split::A => {
@@ -254,10 +258,4 @@ pub fn brute_force(a: &crate::TriMesh, b: &crate::TriMesh, pose: &Pose) -> Vec<(
         }
     }
     pairs
-}
-
-/// A triangle's axis-aligned bounding box `(min, max)`, exact.
-#[inline]
-fn triangle_bounds(t: &[Point3<f64>; 3]) -> (Point3<f64>, Point3<f64>) {
-    (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]))
 }

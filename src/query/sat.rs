@@ -49,12 +49,14 @@ impl Placement32 {
     /// Node box `b` placed: its centre and axes in A's frame.
     #[inline]
     pub fn place(&self, b: &NodeBox) -> PlacedBox {
-        let [cx, cy, cz, _] = b.center;
-        let [x, y, z] = &b.rows;
+        let [cx, cy, cz] = b.center();
         PlacedBox {
             center: self.rotate(cx, cy, cz) + self.translation,
-            axes: std::array::from_fn(|j| self.rotate(x[j], y[j], z[j])),
-            half_extents: f32x4::new(b.half_extents),
+            axes: std::array::from_fn(|j| {
+                let [x, y, z] = b.axis(j);
+                self.rotate(x, y, z)
+            }),
+            half_extents: b.half_extents4(),
         }
     }
 }
@@ -78,7 +80,7 @@ impl PlacedBox {
     /// The squared distance between this box's centre and node box `a`'s.
     #[inline]
     pub fn center_distance2(&self, a: &NodeBox) -> f32 {
-        let d = self.center - f32x4::new(a.center);
+        let d = self.center - a.center4();
         (d * d).reduce_add()
     }
 }
@@ -123,11 +125,11 @@ impl Sat {
     /// The projections, and the gaps on A's three face normals (lane i).
     #[inline(always)]
     fn new(a: &NodeBox, b: &PlacedBox) -> (Sat, f32x4) {
-        let rows = a.rows.map(f32x4::new);
-        let ea = f32x4::new(a.half_extents);
+        let rows = a.rows4();
+        let ea = a.half_extents4();
         let eb = b.half_extents;
         let eps = f32x4::splat(ABS_R_EPS);
-        let [d0, d1, d2] = broadcast(b.center - f32x4::new(a.center));
+        let [d0, d1, d2] = broadcast(b.center - a.center4());
         // Lane i: T_i = aᵢ·d.
         let t = rows[0] * d0 + rows[1] * d1 + rows[2] * d2;
         // Column j of R (lane i: aᵢ·bⱼ), and its padded absolute value.
@@ -183,7 +185,7 @@ impl Sat {
 /// half extent) are handled: the test is the same SAT on a degenerate box.
 /// A margin `m` added to the slack asks whether the boxes come within `m`
 /// of each other (see [`separation`] for why a gap bounds the distance).
-#[inline]
+#[inline(always)]
 pub fn overlap(a: &NodeBox, b: &PlacedBox, slack: f32) -> bool {
     let (sat, gaps) = Sat::new(a, b);
     let s = f32x4::splat(slack);
@@ -216,7 +218,7 @@ pub fn overlap(a: &NodeBox, b: &PlacedBox, slack: f32) -> bool {
 /// A caller that only needs to know whether the bound reaches `enough`
 /// gets an answer ≥ `enough` as soon as A's face axes show it, without the
 /// other 12 axes (pass `f32::INFINITY` for the bound itself).
-#[inline]
+#[inline(always)]
 pub fn separation(a: &NodeBox, b: &PlacedBox, slack: f32, enough: f32) -> f32 {
     let (sat, faces_a) = Sat::new(a, b);
     let s = f32x4::splat(slack);

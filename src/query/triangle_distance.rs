@@ -62,8 +62,22 @@ pub fn rounding_bound(scale: f64) -> f64 {
 /// distance already found.
 #[inline]
 pub fn bounds_gap(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> f64 {
-    let (lo_a, hi_a) = (a[0].inf(&a[1]).inf(&a[2]), a[0].sup(&a[1]).sup(&a[2]));
-    let (lo_b, hi_b) = (b[0].inf(&b[1]).inf(&b[2]), b[0].sup(&b[1]).sup(&b[2]));
+    box_gap(&triangle_bounds(a), &triangle_bounds(b))
+}
+
+/// An axis-aligned box `(min, max)`.
+pub type Bounds = (Point3<f64>, Point3<f64>);
+
+/// A triangle's axis-aligned bounding box, exact.
+#[inline]
+pub fn triangle_bounds(t: &[Point3<f64>; 3]) -> Bounds {
+    (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]))
+}
+
+/// The distance between two axis-aligned boxes (up to one rounding of
+/// each difference; 0 when they overlap).
+#[inline]
+pub fn box_gap((lo_a, hi_a): &Bounds, (lo_b, hi_b): &Bounds) -> f64 {
     let gap = (lo_b - hi_a).sup(&(lo_a - hi_b)).sup(&Vector3::zeros());
     gap.norm()
 }
@@ -96,27 +110,56 @@ pub fn lower_bound(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3], enough: f64) -> f
 /// `|n|` is mostly rounding, gives 0).
 #[inline]
 pub fn plane_gap(a: &[Point3<f64>; 3], b: &[Point3<f64>; 3]) -> f64 {
-    one_side_gap(a, b).max(one_side_gap(b, a))
+    SidePlane::of(a).gap_to(b).max(SidePlane::of(b).gap_to(a))
 }
 
-/// The bound of [`plane_gap`] from `t`'s plane alone.
-#[inline]
-fn one_side_gap(t: &[Point3<f64>; 3], p: &[Point3<f64>; 3]) -> f64 {
-    let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
-    let n = e1.cross(&e2);
-    let d = p.map(|x| x - t[0]);
-    let s = d.map(|v| v.dot(&n));
-    let (lo, hi) = (s[0].min(s[1]).min(s[2]), s[0].max(s[1]).max(s[2]));
-    let gap = if lo > 0.0 {
-        lo
-    } else if hi < 0.0 {
-        -hi
-    } else {
-        return 0.0;
-    };
-    let reach = d.iter().map(|v| v.abs().sum()).fold(0.0, f64::max);
-    let margin = 16.0 * f64::EPSILON * reach * e1.abs().sum() * e2.abs().sum();
-    ((gap - margin) / n.norm()).max(0.0)
+/// What [`plane_gap`] needs of one triangle's plane, computed once for a
+/// triangle measured against several.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SidePlane {
+    /// The first corner.
+    t0: Point3<f64>,
+    /// `(t₁ − t₀) × (t₂ − t₀)`, rounded.
+    n: Vector3<f64>,
+    /// `|t₁ − t₀|₁·|t₂ − t₀|₁`, for the rounding margin.
+    edges: f64,
+    /// `|n|`.
+    norm: f64,
+}
+
+impl SidePlane {
+    /// Triangle `t`'s.
+    #[inline]
+    pub(crate) fn of(t: &[Point3<f64>; 3]) -> SidePlane {
+        let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
+        let n = e1.cross(&e2);
+        SidePlane {
+            t0: t[0],
+            n,
+            edges: e1.abs().sum() * e2.abs().sum(),
+            norm: n.norm(),
+        }
+    }
+
+    /// The bound of [`plane_gap`] from this plane alone: triangle `p`'s
+    /// least corner distance to it when all of `p` is strictly on one side,
+    /// less the rounding margin; else 0.
+    #[inline]
+    pub(crate) fn gap_to(&self, p: &[Point3<f64>; 3]) -> f64 {
+        let d = p.map(|x| x - self.t0);
+        let s = d.map(|v| v.dot(&self.n));
+        let (lo, hi) = (s[0].min(s[1]).min(s[2]), s[0].max(s[1]).max(s[2]));
+        let gap = if lo > 0.0 {
+            lo
+        } else if hi < 0.0 {
+            -hi
+        } else {
+            return 0.0;
+        };
+        let reach = d.iter().map(|v| v.abs().sum()).fold(0.0, f64::max);
+        let margin = 16.0 * f64::EPSILON * reach * self.edges;
+        ((gap - margin) / self.norm).max(0.0)
+    }
 }
 
 /// The distance between triangles `a` and `b` and a closest pair of points

@@ -80,8 +80,14 @@ pub struct AabbNode {
 }
 
 impl Linked for AabbNode {
-    fn right_mut(&mut self) -> &mut u32 {
-        &mut self.right
+    fn set_right(&mut self, right: u32) {
+        self.right = right;
+    }
+
+    fn shift_right(&mut self, base: u32) {
+        if self.right != 0 {
+            self.right += base;
+        }
     }
 }
 

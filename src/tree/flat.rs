@@ -9,8 +9,11 @@ pub(super) const PARALLEL_MIN: usize = 4096;
 
 /// A node of a flat depth-first tree: the link to its second child.
 pub(super) trait Linked: Send {
-    /// The index of the second child (0 for a leaf).
-    fn right_mut(&mut self) -> &mut u32;
+    /// Links an internal node to its second child.
+    fn set_right(&mut self, right: u32);
+    /// Adds `base` to the link of an internal node (its subtree moved
+    /// `base` places on); a leaf is left as it is.
+    fn shift_right(&mut self, base: u32);
 }
 
 /// Appends the two subtrees below node `me` (already in `out`), over
@@ -33,17 +36,15 @@ pub(super) fn append_children<N, L, R>(
         let mut second = Vec::with_capacity(node_bound(sizes[1]));
         rayon::join(|| left(out), || right(&mut second));
         let base = out.len() as u32;
-        *out[me].right_mut() = base;
+        out[me].set_right(base);
         out.extend(second.into_iter().map(|mut node| {
-            let r = node.right_mut();
-            if *r != 0 {
-                *r += base;
-            }
+            node.shift_right(base);
             node
         }));
     } else {
         left(out);
-        *out[me].right_mut() = out.len() as u32;
+        let second = out.len() as u32;
+        out[me].set_right(second);
         right(out);
     }
 }

@@ -11,7 +11,7 @@ pub mod stats;
 pub mod twins;
 
 pub use aabb_tree::{AABB_LEAF_SIZE, AabbNode, AabbTree, Box32};
-pub use node::{Node, NodeBox};
+pub use node::{MAX_LEAF_SIZE, Node, NodeBox};
 pub use obb_tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree, TreeMemory};
 pub use stats::TreeStats;
 pub use twins::Twins;

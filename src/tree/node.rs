@@ -1,12 +1,56 @@
-//! One node of the OBB tree, its box laid out for the query.
+//! One node of the OBB tree: its box laid out for the query and its link,
+//! in one 64-byte cache line.
 
 use crate::fit::obb_f32::v64;
 use crate::fit::{Obb, ObbF32};
 use nalgebra::{Matrix3, Point3};
+use wide::f32x4;
 
-/// A node's oriented box in `f32`, laid out for 4-lane SIMD: the centre, the
-/// half extents and the rows of the axis matrix each fill one 16-byte lane
-/// group, the fourth lane zero.
+/// Where each part of a node lives among its sixteen 32-bit words: four
+/// 16-byte lane groups, each read with one aligned load, its fourth lane
+/// masked off where it holds something else.
+mod word {
+    /// Words `4k..4k + 3`: row `k` of the axis matrix (coordinate `k` of
+    /// axes 0, 1, 2).
+    pub const ROWS: usize = 0;
+    /// Words 3, 7, 11 (after each row): the half extents (their sign bits
+    /// free: see `Node`).
+    pub const HALF: usize = 3;
+    /// Words 12–14: the centre.
+    pub const CENTER: usize = 12;
+    /// Word 15: the node's link (`Node`); a bare box holds 0.
+    pub const LINK: usize = 15;
+}
+
+/// Word of row `k`, coordinate `i`.
+const fn row(k: usize, i: usize) -> usize {
+    word::ROWS + 4 * k + i
+}
+
+/// Word of half extent `k`.
+const fn half(k: usize) -> usize {
+    word::HALF + 4 * k
+}
+
+/// Lanes 0–2 kept, lane 3 zeroed.
+const XYZ: f32x4 = f32x4::new([
+    f32::from_bits(!0),
+    f32::from_bits(!0),
+    f32::from_bits(!0),
+    0.0,
+]);
+/// Lanes 0–2 without their sign bits, lane 3 zeroed.
+const ABS_XYZ: f32x4 = f32x4::new([
+    f32::from_bits(i32::MAX as u32),
+    f32::from_bits(i32::MAX as u32),
+    f32::from_bits(i32::MAX as u32),
+    0.0,
+]);
+
+/// A node's oriented box in `f32`: centre, half extents and axis matrix,
+/// 15 words, with a 16th the tree uses for its links ([`Node`]) — 64 bytes
+/// aligned to 64, so a node is one cache line. The SAT reads each part as
+/// one 4-lane vector ([`NodeBox::center4`] and friends).
 ///
 /// It holds the node's `f64` box **relative to the tree's origin** (so its
 /// `f32` coordinates are as small as the model, wherever the model is),
@@ -14,15 +58,10 @@ use nalgebra::{Matrix3, Point3};
 /// triangles, minus the origin, lies inside. Its axes are the `f64` axes
 /// rounded to nearest (orthonormal to about 1e-7).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C, align(16))]
+#[repr(C, align(64))]
 pub struct NodeBox {
-    /// Centre `(x, y, z, 0)`.
-    pub center: [f32; 4],
-    /// **Half** extents along the axes `(h0, h1, h2, 0)`.
-    pub half_extents: [f32; 4],
-    /// The axis matrix by rows: `rows[k][i]` is coordinate `k` of axis `i`
-    /// (so the axes are the columns), `rows[k][3] = 0`.
-    pub rows: [[f32; 4]; 3],
+    /// The parts at the offsets of `word`, `f32` by their bits.
+    words: [u32; 16],
 }
 
 impl NodeBox {
@@ -38,12 +77,66 @@ impl NodeBox {
             half_extents: b.half_extents.add_scalar(2.0 * f64::EPSILON * c.amax()),
         };
         let f = ObbF32::from_obb(&relative);
-        let pad = |v: [f32; 3]| [v[0], v[1], v[2], 0.0];
-        NodeBox {
-            center: pad(f.center),
-            half_extents: pad(f.half_extents),
-            rows: std::array::from_fn(|k| pad(f.axes.map(|axis| axis[k]))),
+        let mut words = [0; 16];
+        for k in 0..3 {
+            for i in 0..3 {
+                words[row(k, i)] = f.axes[i][k].to_bits();
+            }
+            words[half(k)] = f.half_extents[k].abs().to_bits();
+            words[word::CENTER + k] = f.center[k].to_bits();
         }
+        NodeBox { words }
+    }
+
+    /// The lane group from word `at` (a multiple of 4), `mask`ed.
+    #[inline(always)]
+    fn lanes(&self, at: usize, mask: f32x4) -> f32x4 {
+        let w = &self.words;
+        f32x4::new([w[at], w[at + 1], w[at + 2], w[at + 3]].map(f32::from_bits)) & mask
+    }
+
+    /// Three consecutive words from `at` as `f32`.
+    #[inline(always)]
+    fn three(&self, at: usize) -> [f32; 3] {
+        std::array::from_fn(|k| f32::from_bits(self.words[at + k]))
+    }
+
+    /// Centre `(x, y, z, 0)`.
+    #[inline(always)]
+    pub fn center4(&self) -> f32x4 {
+        self.lanes(word::CENTER, XYZ)
+    }
+
+    /// **Half** extents along the axes `(h0, h1, h2, 0)`.
+    #[inline(always)]
+    pub fn half_extents4(&self) -> f32x4 {
+        let w = &self.words;
+        f32x4::new([w[half(0)], w[half(1)], w[half(2)], 0].map(f32::from_bits)) & ABS_XYZ
+    }
+
+    /// The axis matrix by rows: lane `i` of row `k` is coordinate `k` of
+    /// axis `i` (so the axes are the columns), lane 3 zero.
+    #[inline(always)]
+    pub fn rows4(&self) -> [f32x4; 3] {
+        std::array::from_fn(|k| self.lanes(row(k, 0), XYZ))
+    }
+
+    /// Centre.
+    #[inline(always)]
+    pub fn center(&self) -> [f32; 3] {
+        self.three(word::CENTER)
+    }
+
+    /// **Half** extents along the axes.
+    #[inline(always)]
+    pub fn half_extents(&self) -> [f32; 3] {
+        std::array::from_fn(|k| f32::from_bits(self.words[half(k)]).abs())
+    }
+
+    /// Axis `i`.
+    #[inline(always)]
+    pub fn axis(&self, i: usize) -> [f32; 3] {
+        std::array::from_fn(|k| f32::from_bits(self.words[row(k, i)]))
     }
 
     /// The box in the frame `origin` was taken from, in `f64`: it contains
@@ -62,56 +155,162 @@ impl NodeBox {
 
     /// The same box in the export layout (axis `i` is `axes[i]`).
     pub fn to_obb_f32(&self) -> ObbF32 {
-        let xyz = |v: [f32; 4]| [v[0], v[1], v[2]];
         ObbF32 {
-            center: xyz(self.center),
-            axes: std::array::from_fn(|i| self.rows.map(|row| row[i])),
-            half_extents: xyz(self.half_extents),
+            center: self.center(),
+            axes: std::array::from_fn(|i| self.axis(i)),
+            half_extents: self.half_extents(),
         }
     }
 
     /// The squared length of the half-extent vector (the half diagonal).
     #[inline]
     pub fn half_diagonal2(&self) -> f32 {
-        let h = self.half_extents;
-        h[0] * h[0] + h[1] * h[1] + h[2] * h[2]
+        let h = self.half_extents4();
+        (h * h).reduce_add()
     }
 
     /// Volume, `8·h0·h1·h2`, in `f64`.
     pub fn volume(&self) -> f64 {
-        self.half_extents[..3]
+        self.half_extents()
             .iter()
             .map(|&h| 2.0 * h as f64)
             .product()
     }
 }
 
-/// One node: its box (relative to the tree's origin) and the contiguous
-/// range of (permuted) triangles it covers. Its first child is the next node (depth-
-/// first order); the second is at `right`; a leaf has `right == 0`.
-#[derive(Clone, Debug)]
+/// Bit 31 of a node's link word: set on a leaf.
+const LEAF: u32 = 1 << 31;
+
+/// The sign bit of an `f32`.
+const SIGN: u32 = 1 << 31;
+
+/// The most triangles a leaf can hold: its count less one is kept in the
+/// three sign bits of its half extents.
+pub const MAX_LEAF_SIZE: usize = 8;
+
+/// One node: its box (relative to the tree's origin) and where its
+/// children or triangles are, in 64 bytes. Its first child is the next node
+/// (depth-first order); the word the box leaves free holds the second
+/// child's index for an internal node, and for a leaf bit 31 set over its
+/// first triangle (an index into [`super::ObbTree::triangles`], below
+/// 2³¹). A leaf's triangle count less one (0 to 7, so leaves of at most
+/// [`MAX_LEAF_SIZE`]) is in the sign bits of its half extents, which are
+/// never negative and which every reader of the box masks off. An internal
+/// node's triangles are the range from its first leaf's to its last leaf's
+/// ([`super::ObbTree::ranges`]); no query needs it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(transparent)]
 pub struct Node {
-    /// The box, relative to the tree's origin
-    /// ([`super::ObbTree::node_box`] gives it in the mesh's frame).
-    pub bx: NodeBox,
-    /// First triangle (index into [`super::ObbTree::triangles`]).
-    pub start: u32,
-    /// Number of triangles.
-    pub count: u32,
-    /// Index of the second child; 0 for a leaf.
-    pub right: u32,
+    bx: NodeBox,
 }
 
 impl super::flat::Linked for Node {
-    fn right_mut(&mut self) -> &mut u32 {
-        &mut self.right
+    fn set_right(&mut self, right: u32) {
+        self.bx.words[word::LINK] = right;
+    }
+
+    fn shift_right(&mut self, base: u32) {
+        if !self.is_leaf() {
+            self.bx.words[word::LINK] += base;
+        }
     }
 }
 
 impl Node {
+    /// An internal node with box `bx`, its second child not yet linked.
+    pub fn internal(bx: NodeBox) -> Node {
+        Node { bx }
+    }
+
+    /// A leaf with box `bx` over the `count` triangles (1 to
+    /// [`MAX_LEAF_SIZE`]) from `start` (below 2³¹).
+    pub fn leaf(mut bx: NodeBox, start: u32, count: usize) -> Node {
+        debug_assert!((1..=MAX_LEAF_SIZE).contains(&count) && start < LEAF);
+        bx.words[word::LINK] = LEAF | start;
+        let bits = count - 1;
+        for k in 0..3 {
+            bx.words[half(k)] |= if bits >> k & 1 == 1 { SIGN } else { 0 };
+        }
+        Node { bx }
+    }
+
+    /// The box.
+    #[inline(always)]
+    pub fn bx(&self) -> &NodeBox {
+        &self.bx
+    }
+
+    /// The same node with its box replaced by `bx` (links kept).
+    pub fn with_box(&self, bx: NodeBox) -> Node {
+        let mut words = bx.words;
+        words[word::LINK] = self.bx.words[word::LINK];
+        for k in 0..3 {
+            words[half(k)] |= self.bx.words[half(k)] & SIGN;
+        }
+        Node {
+            bx: NodeBox { words },
+        }
+    }
+
     /// Whether the node is a leaf.
-    #[inline]
+    #[inline(always)]
     pub fn is_leaf(&self) -> bool {
-        self.right == 0
+        self.bx.words[word::LINK] & LEAF != 0
+    }
+
+    /// Index of an internal node's second child (meaningless for a leaf).
+    #[inline(always)]
+    pub fn right(&self) -> u32 {
+        self.bx.words[word::LINK]
+    }
+
+    /// A leaf's triangles: the range of slots in
+    /// [`super::ObbTree::triangles`] (meaningless for an internal node).
+    #[inline(always)]
+    pub fn leaf_range(&self) -> std::ops::Range<u32> {
+        let start = self.bx.words[word::LINK] & !LEAF;
+        let h = |k| self.bx.words[half(k)] >> 31 << k;
+        let count = 1 + h(0) + h(1) + h(2);
+        start..start + count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Links and counts round-trip, and no reader of the box sees them.
+    #[test]
+    fn links_and_counts_stay_out_of_the_box() {
+        let obb = Obb {
+            center: Point3::new(1.0, -2.0, 3.0),
+            axes: Matrix3::identity(),
+            half_extents: nalgebra::Vector3::new(0.5, 0.0, 2.0),
+        };
+        let bx = NodeBox::about(&obb, &Point3::origin());
+        for count in 1..=MAX_LEAF_SIZE {
+            for start in [0, 1, 12345, LEAF - 1] {
+                let n = Node::leaf(bx, start, count);
+                assert!(n.is_leaf());
+                assert_eq!(n.leaf_range(), start..start + count as u32);
+                assert_eq!(n.bx().to_obb_f32(), bx.to_obb_f32());
+                assert_eq!(
+                    n.bx().half_extents4().to_array(),
+                    bx.half_extents4().to_array()
+                );
+                assert_eq!(n.bx().center4().to_array(), [1.0, -2.0, 3.0, 0.0]);
+                assert_eq!(n.bx().half_diagonal2(), bx.half_diagonal2());
+                let moved = n.with_box(NodeBox::about(&obb, &Point3::new(1.0, 0.0, 0.0)));
+                assert_eq!(moved.leaf_range(), n.leaf_range());
+                assert_eq!(moved.bx().center(), [0.0, -2.0, 3.0]);
+            }
+        }
+        let mut n = Node::internal(bx);
+        super::super::flat::Linked::set_right(&mut n, 7);
+        super::super::flat::Linked::shift_right(&mut n, 10);
+        assert!(!n.is_leaf());
+        assert_eq!(n.right(), 17);
+        assert_eq!(n.bx().rows4()[0].to_array(), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(std::mem::size_of::<Node>(), 64);
     }
 }

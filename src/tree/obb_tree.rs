@@ -2,7 +2,7 @@
 //! flat.
 
 use super::flat::{PARALLEL_MIN, append_children, node_bound};
-use super::node::{Node, NodeBox};
+use super::node::{MAX_LEAF_SIZE, Node, NodeBox};
 use super::twins::Twins;
 use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::min_rect::min_area_rect_of;
@@ -12,19 +12,30 @@ use crate::mesh::weld::weld;
 use nalgebra::{Matrix3, Point3, Vector2, Vector3};
 use rayon::prelude::*;
 
-/// Triangles per leaf when none is asked for, chosen by measurement on the
-/// four pairs of `benches/data` at their 100 near-contact poses (median per
-/// query of the median of 7 runs, first contact / all contacts, quick
-/// boxes, the surface-area split (`split_plane`), one sitting), leaf 1 / 2 / 3 / 4:
-/// the 69k bunny 3.7 / 3.1 / 3.1 / 3.1 µs and 25.2 / 20.8 / 21.0 / 20.4 µs,
-/// `2CylinderEngine` 6.2 / 5.3 / 5.2 / 5.3 and 22.3 / 16.3 / 17.3 / 18.6,
-/// KUKA link_1/link_2 2.2 / 2.1 / 2.1 / 2.1 and 9.3 / 9.3 / 9.2 / 8.8,
-/// duck/teddy 3.5 / 3.5 / 3.4 / 3.5 and 11.8 / 11.5 / 11.6 / 11.8. 1 is
-/// slower everywhere; 2 is at or within 3 % of the best on all eight but
-/// one, where 4 is 14 % slower (the engine's all contacts). Leaves of 6,
-/// 8, 12 and 16 lose on first contact (duck/teddy 3.7 → 4.3, 4.5, 5.4,
-/// 5.6 µs) and on all contacts (the engine 16.4 → 17.5, 21.4, 24.7, 27.6).
-pub const DEFAULT_LEAF_SIZE: usize = 2;
+/// Triangles per leaf when none is asked for: the size that keeps a tree
+/// within 64 bytes a triangle (nodes are 64 bytes, [`Node`]) at no cost in
+/// query time, chosen by measurement on the four pairs of `benches/data`
+/// at their 100 near-contact poses (median per query of the median of 7
+/// runs; first contact / all contacts / distance over the separated poses;
+/// quick boxes; three alternating rounds against the 96-byte nodes of leaf
+/// 2 before, one sitting), 64-byte nodes at leaf 2 / 4 / 6 / 8:
+///
+/// | pair | first contact µs | all contacts µs | distance µs | bytes/triangle |
+/// |---|---|---|---|---|
+/// | 69k bunny | 3.16 / 3.18 / 3.14 / 3.14 | 19.2 / 17.1 / 16.9 / 18.0 | 82.8 / 83.3 / 83.9 / 87.0 | 102 / 70 / 57 / 50 |
+/// | `2CylinderEngine` | 5.37 / 5.21 / 5.01 / 5.13 | 15.2 / 16.0 / 16.5 / 17.8 | 65.2 / 70.6 / 72.5 / 76.3 | 102 / 70 / 58 / 51 |
+/// | KUKA link_1/link_2 | 2.12 / 2.17 / 2.12 / 2.13 | 8.5 / 8.8 / 8.3 / 8.6 | 50.6 / 49.3 / 50.5 / 51.3 | 104 / 70 / 57 / 51 |
+/// | duck/teddy | 3.57 / 3.58 / 3.59 / 3.75 | 11.1 / 10.8 / 10.6 / 10.9 | 45.4 / 46.6 / 48.3 / 46.5 | 104 / 70 / 58 / 50 |
+///
+/// (The old 96-byte nodes at leaf 2, same rounds: 3.15, 5.39, 2.08, 3.44
+/// µs; 21.3, 16.4, 9.4, 11.5 µs; 78.3, 69.3, 50.3, 43.6 µs; 140–141
+/// bytes.) Bigger leaves test more triangle pairs, which the leaf's
+/// shared work pays for (`PlacedLeaf` in the query: B's leaf placed once
+/// for all of A's leaves it meets in a row, its triangles' planes built
+/// once). 6 is within 5 % of the best on every contact figure but the
+/// engine's all contacts (8 %), its distances 1–11 % slower than leaf 2's
+/// (the engine the most); 8 gives up 17 % there.
+pub const DEFAULT_LEAF_SIZE: usize = 6;
 
 /// How much work the build spends on each node's box.
 ///
@@ -248,11 +259,12 @@ impl ObbTree {
         ObbTree::build_with(mesh, leaf_size, NodeFit::Quick)
     }
 
-    /// Builds the tree with at most `leaf_size` (≥ 1) triangles per leaf and
-    /// node boxes fitted by `fit`; large subtrees are built in parallel
-    /// (rayon). An empty mesh gives an empty tree (no nodes).
+    /// Builds the tree with at most `leaf_size` triangles per leaf (taken
+    /// into 1 to [`MAX_LEAF_SIZE`]) and node boxes fitted by `fit`; large
+    /// subtrees are built in parallel (rayon). An empty mesh gives an empty
+    /// tree (no nodes).
     pub fn build_with(mesh: &TriMesh, leaf_size: usize, fit: NodeFit) -> ObbTree {
-        let leaf_size = leaf_size.max(1);
+        let leaf_size = leaf_size.clamp(1, MAX_LEAF_SIZE);
         // The passes over all triangles before and after the recursion run
         // on every thread too (rayon); the recursion itself splits at the top.
         let mut items: Vec<Item> = (0..mesh.triangles.len())
@@ -322,10 +334,25 @@ impl ObbTree {
         self.triangles[k].map(|i| self.vertices[i as usize])
     }
 
-    /// The corners of the triangles (in node order) that node `n` covers.
+    /// The corners of the triangles (in node order) that leaf `n` holds.
     #[inline]
-    pub fn node_triangles(&self, n: &Node) -> impl ExactSizeIterator<Item = [Point3<f64>; 3]> + '_ {
-        (n.start as usize..(n.start + n.count) as usize).map(|k| self.corners(k))
+    pub fn leaf_triangles(&self, n: &Node) -> impl ExactSizeIterator<Item = [Point3<f64>; 3]> + '_ {
+        self.range_triangles(n.leaf_range())
+    }
+
+    /// Every node's range of triangle slots (in [`ObbTree::triangles`]),
+    /// by node: a leaf's own, an internal node's from its first child's
+    /// start to its second child's end. One pass from the last node back.
+    pub fn ranges(&self) -> Vec<std::ops::Range<u32>> {
+        let mut out = vec![0..0; self.nodes.len()];
+        for (i, n) in self.nodes.iter().enumerate().rev() {
+            out[i] = if n.is_leaf() {
+                n.leaf_range()
+            } else {
+                out[i + 1].start..out[n.right() as usize].end
+            };
+        }
+        out
     }
 
     /// What the tree holds in memory, in bytes (allocated capacity, so
@@ -352,11 +379,11 @@ impl ObbTree {
     /// the oriented boxes save (`bvtool compare`).
     pub fn with_aabb_boxes(&self) -> ObbTree {
         let mut tree = self.clone();
-        for n in &mut tree.nodes {
-            let b = self.node_aabb(n);
+        for (n, range) in tree.nodes.iter_mut().zip(self.ranges()) {
+            let b = self.range_aabb(range);
             let obb = Obb::from_frame_and_points(&Matrix3::identity(), [&b.min, &b.max])
                 .expect("two corners");
-            n.bx = NodeBox::about(&obb, &self.origin);
+            *n = n.with_box(NodeBox::about(&obb, &self.origin));
         }
         tree
     }
@@ -371,14 +398,24 @@ impl ObbTree {
     /// Node `n`'s box in the mesh's frame ([`NodeBox::to_obb_about`] the
     /// tree's origin).
     pub fn node_box(&self, n: &Node) -> Obb {
-        n.bx.to_obb_about(&self.origin)
+        n.bx().to_obb_about(&self.origin)
     }
 
-    /// The axis-aligned box of node `n`'s triangle corners (the AABB tree of
-    /// the same split, for comparison).
-    pub fn node_aabb(&self, n: &Node) -> Aabb {
-        Aabb::from_points(self.node_triangles(n).flatten())
+    /// The axis-aligned box of the corners of the triangles in slots
+    /// `range` (a node's, from [`ObbTree::ranges`]: the AABB tree of the
+    /// same split, for comparison).
+    pub fn range_aabb(&self, range: std::ops::Range<u32>) -> Aabb {
+        Aabb::from_points(self.range_triangles(range).flatten())
             .expect("a node covers at least one triangle")
+    }
+
+    /// The corners of the triangles in slots `range` (a node's, from
+    /// [`ObbTree::ranges`]).
+    pub fn range_triangles(
+        &self,
+        range: std::ops::Range<u32>,
+    ) -> impl ExactSizeIterator<Item = [Point3<f64>; 3]> + '_ {
+        (range.start as usize..range.end as usize).map(|k| self.corners(k))
     }
 }
 
@@ -568,17 +605,14 @@ struct Build {
 /// their second half on another thread ([`append_children`]).
 fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &mut Vec<Node>) {
     let obb = fit_box(items, &sums.moments, b.fit);
+    let bx = NodeBox::about(&obb, &b.origin);
     let n = items.len();
     let me = out.len();
-    out.push(Node {
-        bx: NodeBox::about(&obb, &b.origin),
-        start,
-        count: n as u32,
-        right: 0,
-    });
     if n <= b.leaf_size {
+        out.push(Node::leaf(bx, start, n));
         return;
     }
+    out.push(Node::internal(bx));
     let (mid, left_sums, right_sums) = split(items, &obb, sums, &b.origin);
     let (left_items, right_items) = items.split_at_mut(mid);
     let right_start = start + mid as u32;

@@ -40,6 +40,7 @@ impl TreeStats {
         let mut obb = Vec::new();
         let mut aabb = Vec::new();
         let mut leaves = 0;
+        let ranges = tree.ranges();
         let mut stack = Vec::new();
         if !tree.nodes.is_empty() {
             stack.push((0usize, 0usize));
@@ -50,13 +51,13 @@ impl TreeStats {
                 aabb.push(0.0);
             }
             let n = &tree.nodes[i];
-            obb[depth] += n.bx.volume();
-            aabb[depth] += tree.node_aabb(n).volume();
+            obb[depth] += n.bx().volume();
+            aabb[depth] += tree.range_aabb(ranges[i].clone()).volume();
             if n.is_leaf() {
                 leaves += 1;
             } else {
                 stack.push((i + 1, depth + 1));
-                stack.push((n.right as usize, depth + 1));
+                stack.push((n.right() as usize, depth + 1));
             }
         }
         let memory = tree.memory();

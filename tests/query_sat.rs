@@ -5,8 +5,9 @@
 use bvtool::fit::Obb;
 use bvtool::query::parry_check::boxes_intersect;
 use bvtool::query::poses::random_rotation;
-use bvtool::query::sat::{obb_overlap, obb_separation};
+use bvtool::query::sat::{Placement32, Slabs, corners32, obb_overlap, obb_separation, slack_for};
 use bvtool::query::triangle_distance::triangle_distance;
+use bvtool::tree::NodeBox;
 use nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -339,6 +340,81 @@ fn separation_bounds_the_box_distance_from_below() {
     eprintln!("{apart} apart, bound / distance {mean:.3} on average");
     assert!(
         apart > 1000 && mean > 0.7,
+        "{apart} apart, mean ratio {mean}"
+    );
+}
+
+/// A triangle's slab gap to a box (`Slabs::gap`, for a node box and for a
+/// placed one) never exceeds their distance — the least distance from the
+/// triangle to the box's surface triangles when the gap says they are apart
+/// (a positive gap means an axis separates them, so the triangle is
+/// outside) — and is 0 for a triangle with a corner inside the box.
+#[test]
+fn slab_gap_bounds_the_triangle_box_distance_from_below() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let point = |rng: &mut ChaCha8Rng, r: f64| {
+        Point3::new(
+            rng.random_range(-r..r),
+            rng.random_range(-r..r),
+            rng.random_range(-r..r),
+        )
+    };
+    let (mut apart, mut ratio_sum) = (0, 0.0);
+    for k in 0..4_000 {
+        let rot = random_rotation(&mut rng).to_rotation_matrix().into_inner();
+        let b = random_box(&mut rng, rot, k % 5 == 0);
+        // A small triangle near the box, or one with a corner at its centre.
+        let c = point(&mut rng, 3.5);
+        let mut t = [
+            c,
+            c + point(&mut rng, 0.6).coords,
+            c + point(&mut rng, 0.6).coords,
+        ];
+        if k % 9 == 0 {
+            t[0] = b.center;
+        }
+        // The box as a node box about the origin, and as B's box placed by
+        // a pose: the same box in A's frame.
+        let node = NodeBox::about(&b, &Point3::origin());
+        let pose = random_rotation(&mut rng);
+        let shift = point(&mut rng, 2.0).coords;
+        let inverse = pose.inverse();
+        let in_b = Obb {
+            center: Point3::from(inverse * (b.center.coords - shift)),
+            axes: inverse.to_rotation_matrix().into_inner() * b.axes,
+            half_extents: b.half_extents,
+        };
+        let placed = Placement32::new(&pose.to_rotation_matrix().into_inner(), &shift)
+            .place(&NodeBox::about(&in_b, &Point3::origin()));
+        let slack = slack_for(8.0);
+        let corners = corners32(&t, &Point3::origin());
+        let gaps = [
+            Slabs::of_node(&node, slack).gap(&corners),
+            Slabs::of_placed(&placed, slack).gap(&corners),
+        ];
+        if k % 9 == 0 {
+            assert_eq!(gaps, [0.0, 0.0], "a corner inside: {t:?} {b:?}");
+            continue;
+        }
+        let d = box_triangles(&b)
+            .iter()
+            .map(|f| triangle_distance(f, &t).distance)
+            .fold(f64::INFINITY, f64::min);
+        for gap in gaps {
+            assert!(
+                gap as f64 <= d + 1e-9,
+                "gap {gap} above the distance {d}: {t:?} {b:?}"
+            );
+            if gap > 0.0 {
+                apart += 1;
+                ratio_sum += gap as f64 / d;
+            }
+        }
+    }
+    let mean = ratio_sum / apart as f64;
+    eprintln!("{apart} apart, gap / distance {mean:.3} on average");
+    assert!(
+        apart > 2000 && mean > 0.5,
         "{apart} apart, mean ratio {mean}"
     );
 }

@@ -1,6 +1,6 @@
 //! Tree-vs-tree collision: which triangles of A and B (at a pose) meet.
 
-use super::sat::{PlacedBox, overlap};
+use super::sat::{PlacedBox, Slabs, corners32, overlap};
 use super::tree_pair::{PlacedLeaf, Placement, Split, TreePair, split};
 use super::triangle::{Plane, planes_intersect, triangles_intersect};
 use super::triangle_distance::{Bounds, triangle_bounds};
@@ -166,16 +166,27 @@ pub(crate) fn descend(
         }
         if na.is_leaf() && nb.is_leaf() {
             placed.place(pair, ib);
+            // B's triangles that reach A's leaf box, by bit.
+            let slabs_a = Slabs::of_node(na.bx(), slack);
+            let reach_a = placed
+                .corners32
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (j, t)| m | ((slabs_a.gap(t) == 0.0) as u32) << j);
+            if reach_a == 0 {
+                continue;
+            }
+            let slabs_b = Slabs::of_placed(&pb, slack);
             let (sa, sb) = (na.leaf_range().start, nb.leaf_range().start);
             for (i, ta) in a.leaf_triangles(na).enumerate() {
                 let box_a = triangle_bounds(&ta);
-                if apart(&box_a, &placed.union) {
+                if apart(&box_a, &placed.union) || slabs_b.gap(&corners32(&ta, &a.origin)) > 0.0 {
                     continue;
                 }
                 // Built when a pair first passes the boxes.
                 let mut plane_a = None;
                 for (j, tb) in placed.triangles.iter().enumerate() {
-                    if apart(&box_a, &placed.bounds[j]) {
+                    if reach_a >> j & 1 == 0 || apart(&box_a, &placed.bounds[j]) {
                         continue;
                     }
                     let pa = plane_a.get_or_insert_with(|| Plane::new(&ta));

@@ -85,6 +85,69 @@ impl PlacedBox {
     }
 }
 
+/// A box as three slabs — its axes by rows, its centre and its half
+/// extents widened by a slack — for asking how far a triangle is from it.
+#[derive(Clone, Copy, Debug)]
+pub struct Slabs {
+    rows: [f32x4; 3],
+    center: f32x4,
+    reach: f32x4,
+}
+
+impl Slabs {
+    /// Node box `a`'s slabs (in A's frame), widened by `slack`.
+    #[inline]
+    pub fn of_node(a: &NodeBox, slack: f32) -> Slabs {
+        Slabs {
+            rows: a.rows4(),
+            center: a.center4(),
+            reach: a.half_extents4() + f32x4::splat(slack),
+        }
+    }
+
+    /// Placed box `b`'s slabs, widened by `slack`.
+    #[inline]
+    pub fn of_placed(b: &PlacedBox, slack: f32) -> Slabs {
+        let [r0, r1, r2, _] = f32x4::transpose([b.axes[0], b.axes[1], b.axes[2], f32x4::ZERO]);
+        Slabs {
+            rows: [r0, r1, r2],
+            center: b.center,
+            reach: b.half_extents + f32x4::splat(slack),
+        }
+    }
+
+    /// A lower bound on the distance between triangle `t` (corners
+    /// `(x, y, z, 0)` relative to the origin the boxes are relative to) and
+    /// the box, less the slack; 0 when the triangle may reach the widened
+    /// box: the largest gap, on the box's three axes, between the corners'
+    /// projections and the widened slab. Every point of the box lies in all
+    /// three slabs and projecting onto a unit axis never lengthens a
+    /// segment, so the gap bounds the distance to anything inside the box;
+    /// the slack covers the `f32` rounding as in [`overlap`] (a corner's own
+    /// rounding to `f32` adds half an ulp of each coordinate).
+    #[inline]
+    pub fn gap(&self, t: &[f32x4; 3]) -> f32 {
+        let project = |p: f32x4| {
+            let [x, y, z] = broadcast(p - self.center);
+            self.rows[0] * x + self.rows[1] * y + self.rows[2] * z
+        };
+        let [p0, p1, p2] = t.map(project);
+        let (lo, hi) = (p0.min(p1).min(p2), p0.max(p1).max(p2));
+        let g = (lo - self.reach).max(-self.reach - hi).to_array();
+        g[0].max(g[1]).max(g[2]).max(0.0)
+    }
+}
+
+/// A triangle's corners less `origin`, rounded to `f32` lanes
+/// `(x, y, z, 0)`, for [`Slabs::gap`].
+#[inline]
+pub fn corners32(t: &[Point3<f64>; 3], origin: &Point3<f64>) -> [f32x4; 3] {
+    t.map(|p| {
+        let d = p - origin;
+        f32x4::new([d.x as f32, d.y as f32, d.z as f32, 0.0])
+    })
+}
+
 /// The three lanes of `v`, each broadcast.
 #[inline(always)]
 fn broadcast(v: f32x4) -> [f32x4; 3] {

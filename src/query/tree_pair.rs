@@ -2,13 +2,14 @@
 //! before it descends — B's boxes placed in A's frame in `f32`, B's
 //! triangles placed in `f64`, and the rounding slack of the box tests.
 
-use super::sat::{PlacedBox, Placement32, slack_for};
+use super::sat::{PlacedBox, Placement32, corners32, slack_for};
 use super::triangle::Plane;
 use super::triangle_distance::{Bounds, triangle_bounds};
 use crate::fit::obb_f32::round_up;
 use crate::pose::Pose;
 use crate::tree::{Node, ObbTree};
 use nalgebra::{Matrix3, Point3, Vector3};
+use wide::f32x4;
 
 /// A pose as the matrix and vector that place B's points in A's frame. The
 /// queries and every brute-force check use this same rounding, so that they
@@ -108,6 +109,8 @@ pub(crate) struct PlacedLeaf {
     pub bounds: Vec<Bounds>,
     /// The box of them all.
     pub union: Bounds,
+    /// Their corners less A's origin in `f32` ([`corners32`]).
+    pub corners32: Vec<[f32x4; 3]>,
 }
 
 impl PlacedLeaf {
@@ -138,6 +141,12 @@ impl PlacedLeaf {
             .bounds
             .iter()
             .fold(self.bounds[0], |(lo, hi), (l, h)| (lo.inf(l), hi.sup(h)));
+        self.corners32.clear();
+        self.corners32.extend(
+            self.triangles
+                .iter()
+                .map(|t| corners32(t.corners(), &pair.a.origin)),
+        );
     }
 }
 

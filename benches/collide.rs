@@ -103,7 +103,7 @@ fn node_fit(c: &mut Criterion) {
         };
         let poses = poses(file);
         for fit in [NodeFit::Quick, NodeFit::Flush] {
-            let build = |m| ObbTree::build_with(m, DEFAULT_LEAF_SIZE, fit);
+            let build = |m| ObbTree::build_default(m, fit);
             let (ta, tb) = (build(&ma), build(&mb));
             let run = |mode| {
                 poses

@@ -196,7 +196,7 @@ class ObbTree:
     """The OBB tree of a mesh: what every pair query runs on."""
 
     def __init__(
-        self, mesh: MeshLike, leaf_size: int = 6, node_fit: Literal["quick", "flush"] = "flush"
+        self, mesh: MeshLike, leaf_size: Optional[int] = None, node_fit: Literal["quick", "flush"] = "flush"
     ) -> None: ...
     @property
     def mesh(self) -> Mesh: ...

@@ -418,3 +418,58 @@ fn slab_gap_bounds_the_triangle_box_distance_from_below() {
         "{apart} apart, mean ratio {mean}"
     );
 }
+
+/// A triangle's gap to another's own flat box (`Slabs::of_triangle`) never
+/// exceeds the triangles' distance, and is often most of it; slivers get
+/// no slabs.
+#[test]
+fn own_slab_gap_bounds_the_triangle_distance_from_below() {
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let point = |rng: &mut ChaCha8Rng, r: f64| {
+        Point3::new(
+            rng.random_range(-r..r),
+            rng.random_range(-r..r),
+            rng.random_range(-r..r),
+        )
+    };
+    let slack = slack_for(8.0);
+    let (mut apart, mut ratio_sum) = (0, 0.0);
+    for _ in 0..4_000 {
+        let tri = |rng: &mut ChaCha8Rng| {
+            let c = point(rng, 2.0);
+            [c, c + point(rng, 0.8).coords, c + point(rng, 0.8).coords]
+        };
+        let (a, b) = (tri(&mut rng), tri(&mut rng));
+        let (a32, b32) = (
+            corners32(&a, &Point3::origin()),
+            corners32(&b, &Point3::origin()),
+        );
+        let d = triangle_distance(&a, &b).distance;
+        for (t, other) in [(&a32, &b32), (&b32, &a32)] {
+            let Some(own) = Slabs::of_triangle(t, slack) else {
+                continue;
+            };
+            let gap = own.gap(other) as f64;
+            assert!(
+                gap <= d + 1e-9,
+                "gap {gap} above the distance {d}: {a:?} {b:?}"
+            );
+            if gap > 0.0 {
+                apart += 1;
+                ratio_sum += gap / d;
+            }
+        }
+    }
+    let sliver = [
+        Point3::origin(),
+        Point3::new(1.0, 0.0, 0.0),
+        Point3::new(0.5, 1e-3, 0.0),
+    ];
+    assert!(Slabs::of_triangle(&corners32(&sliver, &Point3::origin()), slack).is_none());
+    let mean = ratio_sum / apart as f64;
+    eprintln!("{apart} apart, gap / distance {mean:.3} on average");
+    assert!(
+        apart > 3000 && mean > 0.5,
+        "{apart} apart, mean ratio {mean}"
+    );
+}

@@ -267,3 +267,19 @@ fn flush_boxes_find_the_least_rectangle_about_an_axis() {
     );
     assert!(quick > least * 1.01, "quick root {quick}, least {least}");
 }
+
+/// Small meshes get leaves of 2 by default, others of `DEFAULT_LEAF_SIZE`,
+/// from `SMALL_TREE` triangles on.
+#[test]
+fn default_leaves_follow_the_triangle_count() {
+    use bvtool::tree::{SMALL_TREE, default_leaf_size};
+    assert_eq!(default_leaf_size(1), 2);
+    assert_eq!(default_leaf_size(SMALL_TREE - 1), 2);
+    assert_eq!(default_leaf_size(SMALL_TREE), DEFAULT_LEAF_SIZE);
+    for (n, leaf) in [(100, 2), (SMALL_TREE, DEFAULT_LEAF_SIZE)] {
+        let tree = ObbTree::build(&soup(n, 3));
+        assert_eq!(tree.leaf_size, leaf);
+        let leaves = tree.nodes.iter().filter(|n| n.is_leaf());
+        assert!(leaves.map(|n| n.leaf_range().len()).all(|k| k <= leaf));
+    }
+}

@@ -6,7 +6,7 @@ use crate::errors::{GeometryError, value_error};
 use crate::mesh::{Mesh, mesh_arg};
 use crate::pose::{pose_from, poses_from};
 use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
-use bvtool::tree::{DEFAULT_LEAF_SIZE, MAX_LEAF_SIZE, NodeFit};
+use bvtool::tree::{MAX_LEAF_SIZE, NodeFit, default_leaf_size};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 /// The OBB tree of a mesh: what every pair query runs on.
 ///
-/// `ObbTree(mesh, leaf_size=6, node_fit="flush")` builds it (leaves of 1
-/// to 8 triangles; in parallel,
+/// `ObbTree(mesh, leaf_size=None, node_fit="flush")` builds it (leaves of
+/// 1 to 8 triangles, by default 6, or 2 under 8,192 triangles; in parallel,
 /// with the GIL released); `mesh` is a `Mesh` or anything with `vertices`
 /// and `faces` (a `trimesh.Trimesh`). `node_fit="flush"` turns node boxes
 /// to the least rectangle about each axis (3–4× the build time, 15–40 %
@@ -99,11 +99,11 @@ fn distance_query(
 #[pymethods]
 impl ObbTree {
     #[new]
-    #[pyo3(signature = (mesh, leaf_size = DEFAULT_LEAF_SIZE, node_fit = "flush"))]
+    #[pyo3(signature = (mesh, leaf_size = None, node_fit = "flush"))]
     fn new(
         py: Python<'_>,
         mesh: &Bound<'_, PyAny>,
-        leaf_size: usize,
+        leaf_size: Option<usize>,
         node_fit: &str,
     ) -> PyResult<ObbTree> {
         let fit: NodeFit = node_fit.parse().map_err(|_| {
@@ -118,6 +118,7 @@ impl ObbTree {
                 "the mesh has no triangles to build a tree on",
             ));
         }
+        let leaf_size = leaf_size.unwrap_or(default_leaf_size(m.triangles.len()));
         if !(1..=MAX_LEAF_SIZE).contains(&leaf_size) {
             return Err(value_error(format!(
                 "leaf_size {leaf_size}: expected 1 to {MAX_LEAF_SIZE}"

@@ -4,7 +4,7 @@ use super::collider::{self, ColliderDoc, Shape};
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
 use crate::report::fit::{FileVolumes, FitOptions};
-use crate::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree};
+use crate::tree::{NodeFit, ObbTree};
 use serde::{Deserialize, Serialize};
 
 /// Version of the export document (JSON; the binary form has its own,
@@ -281,7 +281,7 @@ impl ObbDoc {
 fn tree_doc(scene: &Scene) -> TreeDoc {
     let mesh = scene.flatten();
     // Runtime data, built once and queried often: the flush boxes.
-    let tree = ObbTree::build_with(&mesh, DEFAULT_LEAF_SIZE, NodeFit::Flush);
+    let tree = ObbTree::build_default(&mesh, NodeFit::Flush);
     let nodes = tree
         .nodes
         .iter()

@@ -85,23 +85,27 @@ impl PlacedBox {
     }
 }
 
-/// A box as three slabs — its axes by rows, its centre and its half
-/// extents widened by a slack — for asking how far a triangle is from it.
+/// A box as three slabs — its axes by rows, a point of it and the
+/// interval it spans along each axis from that point, widened by a slack
+/// — for asking how far a triangle is from it.
 #[derive(Clone, Copy, Debug)]
 pub struct Slabs {
     rows: [f32x4; 3],
     center: f32x4,
-    reach: f32x4,
+    lo: f32x4,
+    hi: f32x4,
 }
 
 impl Slabs {
     /// Node box `a`'s slabs (in A's frame), widened by `slack`.
     #[inline]
     pub fn of_node(a: &NodeBox, slack: f32) -> Slabs {
+        let reach = a.half_extents4() + f32x4::splat(slack);
         Slabs {
             rows: a.rows4(),
             center: a.center4(),
-            reach: a.half_extents4() + f32x4::splat(slack),
+            lo: -reach,
+            hi: reach,
         }
     }
 
@@ -109,22 +113,67 @@ impl Slabs {
     #[inline]
     pub fn of_placed(b: &PlacedBox, slack: f32) -> Slabs {
         let [r0, r1, r2, _] = f32x4::transpose([b.axes[0], b.axes[1], b.axes[2], f32x4::ZERO]);
+        let reach = b.half_extents + f32x4::splat(slack);
         Slabs {
             rows: [r0, r1, r2],
             center: b.center,
-            reach: b.half_extents + f32x4::splat(slack),
+            lo: -reach,
+            hi: reach,
         }
+    }
+
+    /// Triangle `t`'s own slabs (corners as for [`Slabs::gap`]), widened by
+    /// `slack`: along its longest edge, across it in its plane and along
+    /// its normal — the flat box a leaf of one triangle would have, built
+    /// when a query needs it rather than stored. `None` for a sliver (the
+    /// sine of its angle at the longest edge under 0.1): its `f32` normal
+    /// may be turned by rounding, and [`Slabs::gap`] relies on the axes
+    /// being orthonormal to about 1e-6.
+    #[inline]
+    pub fn of_triangle(t: &[f32x4; 3], slack: f32) -> Option<Slabs> {
+        let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+        let len2 = edges.map(|e| (e * e).reduce_add());
+        let k = (0..3).fold(0, |k, i| if len2[i] > len2[k] { i } else { k });
+        let (e0, e1) = (edges[k], edges[(k + 1) % 3]);
+        let n = cross(e0, e1);
+        let n2 = (n * n).reduce_add();
+        // (Written so that a NaN fails too.)
+        let proper = n2 > 0.01 * len2[k] * len2[(k + 1) % 3];
+        if !proper {
+            return None;
+        }
+        let u0 = e0 * f32x4::splat(len2[k].sqrt().recip());
+        let u2 = n * f32x4::splat(n2.sqrt().recip());
+        let u1 = cross(u2, u0);
+        let [r0, r1, r2, _] = f32x4::transpose([u0, u1, u2, f32x4::ZERO]);
+        let rows = [r0, r1, r2];
+        let project = |p: f32x4| {
+            let [x, y, z] = broadcast(p - t[0]);
+            rows[0] * x + rows[1] * y + rows[2] * z
+        };
+        let (p1, p2) = (project(t[1]), project(t[2]));
+        let s = f32x4::splat(slack);
+        Some(Slabs {
+            rows,
+            center: t[0],
+            lo: p1.min(p2).min(f32x4::ZERO) - s,
+            hi: p1.max(p2).max(f32x4::ZERO) + s,
+        })
     }
 
     /// A lower bound on the distance between triangle `t` (corners
     /// `(x, y, z, 0)` relative to the origin the boxes are relative to) and
     /// the box, less the slack; 0 when the triangle may reach the widened
-    /// box: the largest gap, on the box's three axes, between the corners'
-    /// projections and the widened slab. Every point of the box lies in all
-    /// three slabs and projecting onto a unit axis never lengthens a
-    /// segment, so the gap bounds the distance to anything inside the box;
-    /// the slack covers the `f32` rounding as in [`overlap`] (a corner's own
-    /// rounding to `f32` adds half an ulp of each coordinate).
+    /// box. On each of the box's axes, the gap between the corners'
+    /// projections and the widened slab (0 when they meet); the bound is
+    /// the norm of the three. Why: in the box's frame the distance from a
+    /// point `x` to the box is `√Σᵢ max(0, |xᵢ − cᵢ| − eᵢ)²`, and for every
+    /// point of the triangle the i-th term is at least the i-th gap (the
+    /// triangle's projection lies beyond it), so the norm of the gaps is at
+    /// most the distance from any point of the triangle to the box — to
+    /// anything inside it. The slack covers the `f32` rounding as in
+    /// [`overlap`] (a corner's own rounding to `f32` adds half an ulp of
+    /// each coordinate).
     #[inline]
     pub fn gap(&self, t: &[f32x4; 3]) -> f32 {
         let project = |p: f32x4| {
@@ -133,8 +182,9 @@ impl Slabs {
         };
         let [p0, p1, p2] = t.map(project);
         let (lo, hi) = (p0.min(p1).min(p2), p0.max(p1).max(p2));
-        let g = (lo - self.reach).max(-self.reach - hi).to_array();
-        g[0].max(g[1]).max(g[2]).max(0.0)
+        let g =
+            (lo - self.hi).max(self.lo - hi).max(f32x4::ZERO) * f32x4::new([1.0, 1.0, 1.0, 0.0]);
+        (g * g).reduce_add().sqrt()
     }
 }
 
@@ -153,6 +203,12 @@ pub fn corners32(t: &[Point3<f64>; 3], origin: &Point3<f64>) -> [f32x4; 3] {
 fn broadcast(v: f32x4) -> [f32x4; 3] {
     let a = v.to_array();
     [f32x4::splat(a[0]), f32x4::splat(a[1]), f32x4::splat(a[2])]
+}
+
+/// `a × b` on lanes 0–2 (lane 3 zero).
+#[inline(always)]
+fn cross(a: f32x4, b: f32x4) -> f32x4 {
+    rot1(a) * rot2(b) - rot2(a) * rot1(b)
 }
 
 /// `(v1, v2, v0, ·)`: lane `j` holds `v[j + 1 mod 3]`.

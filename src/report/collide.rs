@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::{Pose, PoseJson};
 use crate::query::{ClosePair, ContactMode, collide, within};
-use crate::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree};
+use crate::tree::{NodeFit, ObbTree};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -40,7 +40,7 @@ impl Side {
             return Err(Error::geometry(&scene.path, "no triangles to collide"));
         }
         let t = Instant::now();
-        let tree = ObbTree::build_with(&mesh, DEFAULT_LEAF_SIZE, fit);
+        let tree = ObbTree::build_default(&mesh, fit);
         Ok(Side {
             file: file.to_string(),
             mesh,

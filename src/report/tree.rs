@@ -4,7 +4,7 @@
 use super::table::{Table, num};
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
-use crate::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree, TreeStats};
+use crate::tree::{NodeFit, ObbTree, TreeStats, default_leaf_size};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ pub struct TreeReport {
 
 impl TreeReport {
     /// Builds the tree of `scene` with leaves of at most `leaf_size`
-    /// triangles (default [`DEFAULT_LEAF_SIZE`]) and node boxes fitted by
+    /// triangles (default [`default_leaf_size`]) and node boxes fitted by
     /// `fit`.
     pub fn new(
         file: &str,
@@ -38,7 +38,8 @@ impl TreeReport {
             ));
         }
         let t = Instant::now();
-        let tree = ObbTree::build_with(&mesh, leaf_size.unwrap_or(DEFAULT_LEAF_SIZE), fit);
+        let leaf_size = leaf_size.unwrap_or(default_leaf_size(mesh.triangles.len()));
+        let tree = ObbTree::build_with(&mesh, leaf_size, fit);
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         Ok(TreeReport {
             file: file.to_string(),

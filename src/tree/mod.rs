@@ -12,6 +12,8 @@ pub mod twins;
 
 pub use aabb_tree::{AABB_LEAF_SIZE, AabbNode, AabbTree, Box32};
 pub use node::{MAX_LEAF_SIZE, Node, NodeBox};
-pub use obb_tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree, TreeMemory};
+pub use obb_tree::{
+    DEFAULT_LEAF_SIZE, NodeFit, ObbTree, SMALL_TREE, TreeMemory, default_leaf_size,
+};
 pub use stats::TreeStats;
 pub use twins::Twins;

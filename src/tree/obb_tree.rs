@@ -12,8 +12,9 @@ use crate::mesh::weld::weld;
 use nalgebra::{Matrix3, Point3, Vector2, Vector3};
 use rayon::prelude::*;
 
-/// Triangles per leaf when none is asked for: the size that keeps a tree
-/// within 64 bytes a triangle (nodes are 64 bytes, [`Node`]) at no cost in
+/// Triangles per leaf when none is asked for, for a tree of at least
+/// [`SMALL_TREE`] triangles ([`default_leaf_size`]): the size that keeps a
+/// tree within 64 bytes a triangle (nodes are 64 bytes, [`Node`]) at no cost in
 /// query time, chosen by measurement on the four pairs of `benches/data`
 /// at their 100 near-contact poses (median per query of the median of 7
 /// runs; first contact / all contacts / distance over the separated poses;
@@ -36,6 +37,28 @@ use rayon::prelude::*;
 /// engine's all contacts (8 %), its distances 1–11 % slower than leaf 2's
 /// (the engine the most); 8 gives up 17 % there.
 pub const DEFAULT_LEAF_SIZE: usize = 6;
+
+/// Below this many triangles a tree's leaves hold at most 2 when no size
+/// is asked for ([`default_leaf_size`]). A small mesh's triangles are
+/// coarse, so six of them make a leaf box too large to prune a distance
+/// query well far from contact, and its tree is small anyway (at most 0.8
+/// MB at 102 bytes a triangle). Measured against the 1.2M-triangle grid
+/// scene of `examples/grid_scene.rs` at the torus's 50 poses 0.7 or more
+/// from everything (median per query, the scene at leaf 6), the small
+/// mesh's tree at leaf 2 → 6: `models/torus.obj` (1,152 triangles) 234 →
+/// 1,303 µs, pybullet duck (4,212) 613 → 1,287, teddy's convex parts
+/// (2,432) 848 → 1,347 — but KUKA link_1 (9,924) 1,141 → 1,057.
+pub const SMALL_TREE: usize = 8192;
+
+/// The leaf size of a tree over `triangles` triangles when none is asked
+/// for: 2 below [`SMALL_TREE`], [`DEFAULT_LEAF_SIZE`] from there.
+pub fn default_leaf_size(triangles: usize) -> usize {
+    if triangles < SMALL_TREE {
+        2
+    } else {
+        DEFAULT_LEAF_SIZE
+    }
+}
 
 /// How much work the build spends on each node's box.
 ///
@@ -248,9 +271,15 @@ impl Moments {
 }
 
 impl ObbTree {
-    /// Builds the tree with [`DEFAULT_LEAF_SIZE`] and [`NodeFit::Quick`].
+    /// Builds the tree with [`default_leaf_size`] and [`NodeFit::Quick`].
     pub fn build(mesh: &TriMesh) -> ObbTree {
-        ObbTree::build_with(mesh, DEFAULT_LEAF_SIZE, NodeFit::Quick)
+        ObbTree::build_default(mesh, NodeFit::Quick)
+    }
+
+    /// Builds the tree with [`default_leaf_size`] and node boxes fitted by
+    /// `fit`.
+    pub fn build_default(mesh: &TriMesh, fit: NodeFit) -> ObbTree {
+        ObbTree::build_with(mesh, default_leaf_size(mesh.triangles.len()), fit)
     }
 
     /// Builds the tree with at most `leaf_size` (≥ 1) triangles per leaf and

@@ -352,23 +352,16 @@ fn separation_bounds_the_box_distance_from_below() {
 #[test]
 fn slab_gap_bounds_the_triangle_box_distance_from_below() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
-    let point = |rng: &mut ChaCha8Rng, r: f64| {
-        Point3::new(
-            rng.random_range(-r..r),
-            rng.random_range(-r..r),
-            rng.random_range(-r..r),
-        )
-    };
     let (mut apart, mut ratio_sum) = (0, 0.0);
     for k in 0..4_000 {
         let rot = random_rotation(&mut rng).to_rotation_matrix().into_inner();
         let b = random_box(&mut rng, rot, k % 5 == 0);
         // A small triangle near the box, or one with a corner at its centre.
-        let c = point(&mut rng, 3.5);
+        let c = random_point(&mut rng, 3.5);
         let mut t = [
             c,
-            c + point(&mut rng, 0.6).coords,
-            c + point(&mut rng, 0.6).coords,
+            c + random_point(&mut rng, 0.6).coords,
+            c + random_point(&mut rng, 0.6).coords,
         ];
         if k % 9 == 0 {
             t[0] = b.center;
@@ -377,7 +370,7 @@ fn slab_gap_bounds_the_triangle_box_distance_from_below() {
         // a pose: the same box in A's frame.
         let node = NodeBox::about(&b, &Point3::origin());
         let pose = random_rotation(&mut rng);
-        let shift = point(&mut rng, 2.0).coords;
+        let shift = random_point(&mut rng, 2.0).coords;
         let inverse = pose.inverse();
         let in_b = Obb {
             center: Point3::from(inverse * (b.center.coords - shift)),
@@ -411,12 +404,7 @@ fn slab_gap_bounds_the_triangle_box_distance_from_below() {
             }
         }
     }
-    let mean = ratio_sum / apart as f64;
-    eprintln!("{apart} apart, gap / distance {mean:.3} on average");
-    assert!(
-        apart > 2000 && mean > 0.5,
-        "{apart} apart, mean ratio {mean}"
-    );
+    enough_apart(apart, ratio_sum, 2000);
 }
 
 /// A triangle's gap to another's own flat box (`Slabs::of_triangle`) never
@@ -425,19 +413,16 @@ fn slab_gap_bounds_the_triangle_box_distance_from_below() {
 #[test]
 fn own_slab_gap_bounds_the_triangle_distance_from_below() {
     let mut rng = ChaCha8Rng::seed_from_u64(14);
-    let point = |rng: &mut ChaCha8Rng, r: f64| {
-        Point3::new(
-            rng.random_range(-r..r),
-            rng.random_range(-r..r),
-            rng.random_range(-r..r),
-        )
-    };
     let slack = slack_for(8.0);
     let (mut apart, mut ratio_sum) = (0, 0.0);
     for _ in 0..4_000 {
         let tri = |rng: &mut ChaCha8Rng| {
-            let c = point(rng, 2.0);
-            [c, c + point(rng, 0.8).coords, c + point(rng, 0.8).coords]
+            let c = random_point(rng, 2.0);
+            [
+                c,
+                c + random_point(rng, 0.8).coords,
+                c + random_point(rng, 0.8).coords,
+            ]
         };
         let (a, b) = (tri(&mut rng), tri(&mut rng));
         let (a32, b32) = (
@@ -466,10 +451,25 @@ fn own_slab_gap_bounds_the_triangle_distance_from_below() {
         Point3::new(0.5, 1e-3, 0.0),
     ];
     assert!(Slabs::of_triangle(&corners32(&sliver, &Point3::origin()), slack).is_none());
+    enough_apart(apart, ratio_sum, 3000);
+}
+
+/// A point with coordinates uniform in `(-r, r)`.
+fn random_point(rng: &mut ChaCha8Rng, r: f64) -> Point3<f64> {
+    Point3::new(
+        rng.random_range(-r..r),
+        rng.random_range(-r..r),
+        rng.random_range(-r..r),
+    )
+}
+
+/// That a gap bound was positive in more than `least` cases and found more
+/// than half the distance on average (`ratio_sum` over `apart` cases).
+fn enough_apart(apart: usize, ratio_sum: f64, least: usize) {
     let mean = ratio_sum / apart as f64;
     eprintln!("{apart} apart, gap / distance {mean:.3} on average");
     assert!(
-        apart > 3000 && mean > 0.5,
+        apart > least && mean > 0.5,
         "{apart} apart, mean ratio {mean}"
     );
 }

@@ -9,8 +9,9 @@ Per pair, the median over poses of the median of REPEAT calls per pose:
   - first contact: `tree.collide(other, pose)` (pose a (7,) numpy row)
     against `o.setTransform(...)` + `fcl.collide(...)`;
   - the batch: one `collide_batch` over all 100 poses against a Python loop
-    over them with fcl.collide (median of 3 × REPEAT runs, after 5 untimed
-    batches that wake the thread pool);
+    over them with fcl.collide (median of 3 × REPEAT runs, after 50 ms of
+    untimed batches that wake the thread pool; the first, cold batch is
+    printed too);
   - distance: `tree.distance(other, pose)` against `fcl.distance`, on the
     poses where the meshes are apart (FCL's rel_err = abs_err = 0).
 Every call includes its binding overhead. The answers are compared too:
@@ -84,9 +85,13 @@ def bench(name, a, b, poses_file, repeat):
         disagree += h1 != h2
     # The batch runs after seconds of one-thread calls, when the thread
     # pool's workers (and, on a VM, the host's second core) have gone to
-    # sleep: a few untimed batches wake them, as a program that batches
-    # keeps them; both sides are then timed 3 × REPEAT times.
-    for _ in range(5):
+    # sleep: untimed batches for 50 ms wake them, as a program that batches
+    # keeps them (measured on KUKA after 2 s of single calls: the first
+    # batches take 350-1,000 µs, and from the 24th, about 8 ms in, 170 µs;
+    # 5 batches were not enough); both sides are then timed 3 × REPEAT times.
+    cold = per_call(lambda: ta.collide_batch(tb, rows), 1)[0]
+    start = time.perf_counter()
+    while time.perf_counter() - start < 0.05:
         ta.collide_batch(tb, rows)
     batch_ours = statistics.median(
         per_call(lambda: ta.collide_batch(tb, rows), 1)[0] for _ in range(3 * repeat)
@@ -109,7 +114,7 @@ def bench(name, a, b, poses_file, repeat):
     md, fd = statistics.median(ours_d), statistics.median(theirs_d)
     print(f"{name}: {ma.triangle_count:,} × {mb.triangle_count:,} triangles, {sum(hits)} of {len(rows)} poses collide, {disagree} disagreements with FCL")
     print(f"  first contact per call  bvtool {mc:9.1f} µs  fcl {fc:9.1f} µs  {fc / mc:5.1f}× faster")
-    print(f"  batch of {len(rows)} poses       bvtool {batch_ours:9.1f} µs  fcl loop {batch_theirs:9.1f} µs  {batch_theirs / batch_ours:5.1f}× faster")
+    print(f"  batch of {len(rows)} poses       bvtool {batch_ours:9.1f} µs  fcl loop {batch_theirs:9.1f} µs  {batch_theirs / batch_ours:5.1f}× faster (the first batch after the single calls: {cold:.1f} µs)")
     print(f"  distance per call       bvtool {md:9.1f} µs  fcl {fd:9.1f} µs  {fd / md:5.1f}× faster ({len(ours_d)} separated poses; largest relative difference {worst:.1e})")
     return fc / mc, batch_theirs / batch_ours, fd / md
 

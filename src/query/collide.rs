@@ -172,7 +172,7 @@ pub(crate) fn descend(
                 .corners32
                 .iter()
                 .enumerate()
-                .fold(0u32, |m, (j, t)| m | ((slabs_a.gap(t) == 0.0) as u32) << j);
+                .fold(0u32, |m, (j, t)| m | (slabs_a.reached_by(t) as u32) << j);
             if reach_a == 0 {
                 continue;
             }
@@ -180,7 +180,7 @@ pub(crate) fn descend(
             let (sa, sb) = (na.leaf_range().start, nb.leaf_range().start);
             for (i, ta) in a.leaf_triangles(na).enumerate() {
                 let box_a = triangle_bounds(&ta);
-                if apart(&box_a, &placed.union) || slabs_b.gap(&corners32(&ta, &a.origin)) > 0.0 {
+                if apart(&box_a, &placed.union) || !slabs_b.reached_by(&corners32(&ta, &a.origin)) {
                     continue;
                 }
                 // Built when a pair first passes the boxes.

@@ -146,19 +146,17 @@ impl Slabs {
         let u2 = n * f32x4::splat(n2.sqrt().recip());
         let u1 = cross(u2, u0);
         let [r0, r1, r2, _] = f32x4::transpose([u0, u1, u2, f32x4::ZERO]);
-        let rows = [r0, r1, r2];
-        let project = |p: f32x4| {
-            let [x, y, z] = broadcast(p - t[0]);
-            rows[0] * x + rows[1] * y + rows[2] * z
-        };
-        let (p1, p2) = (project(t[1]), project(t[2]));
-        let s = f32x4::splat(slack);
-        Some(Slabs {
-            rows,
+        let mut slabs = Slabs {
+            rows: [r0, r1, r2],
             center: t[0],
-            lo: p1.min(p2).min(f32x4::ZERO) - s,
-            hi: p1.max(p2).max(f32x4::ZERO) + s,
-        })
+            lo: f32x4::ZERO,
+            hi: f32x4::ZERO,
+        };
+        let (p1, p2) = (slabs.along(t[1]), slabs.along(t[2]));
+        let s = f32x4::splat(slack);
+        slabs.lo = p1.min(p2).min(f32x4::ZERO) - s;
+        slabs.hi = p1.max(p2).max(f32x4::ZERO) + s;
+        Some(slabs)
     }
 
     /// A lower bound on the distance between triangle `t` (corners
@@ -176,15 +174,33 @@ impl Slabs {
     /// each coordinate).
     #[inline]
     pub fn gap(&self, t: &[f32x4; 3]) -> f32 {
-        let project = |p: f32x4| {
-            let [x, y, z] = broadcast(p - self.center);
-            self.rows[0] * x + self.rows[1] * y + self.rows[2] * z
-        };
-        let [p0, p1, p2] = t.map(project);
-        let (lo, hi) = (p0.min(p1).min(p2), p0.max(p1).max(p2));
+        let (lo, hi) = self.project(t);
         let g =
             (lo - self.hi).max(self.lo - hi).max(f32x4::ZERO) * f32x4::new([1.0, 1.0, 1.0, 0.0]);
         (g * g).reduce_add().sqrt()
+    }
+
+    /// Whether [`Slabs::gap`] is 0 (the triangle may reach the widened
+    /// box), without forming the gap.
+    #[inline]
+    pub fn reached_by(&self, t: &[f32x4; 3]) -> bool {
+        let (lo, hi) = self.project(t);
+        (lo.simd_gt(self.hi) | hi.simd_lt(self.lo)).to_bitmask() & XYZ == 0
+    }
+
+    /// The interval of triangle `t`'s corners on each axis, from the
+    /// slabs' point.
+    #[inline(always)]
+    fn project(&self, t: &[f32x4; 3]) -> (f32x4, f32x4) {
+        let [p0, p1, p2] = t.map(|p| self.along(p));
+        (p0.min(p1).min(p2), p0.max(p1).max(p2))
+    }
+
+    /// Point `p` on each axis, from the slabs' point (lane `i`: axis `i`).
+    #[inline(always)]
+    fn along(&self, p: f32x4) -> f32x4 {
+        let [x, y, z] = broadcast(p - self.center);
+        self.rows[0] * x + self.rows[1] * y + self.rows[2] * z
     }
 }
 

@@ -49,8 +49,9 @@ const ABS_XYZ: f32x4 = f32x4::new([
 
 /// A node's oriented box in `f32`: centre, half extents and axis matrix,
 /// 15 words, with a 16th the tree uses for its links ([`Node`]) — 64 bytes
-/// aligned to 64, so a node is one cache line. The SAT reads each part as
-/// one 4-lane vector ([`NodeBox::center4`] and friends).
+/// aligned to 64, so a node is one cache line. The SAT reads the rows and
+/// the centre as aligned 4-lane vectors and gathers the half extents from
+/// the rows' fourth lanes ([`NodeBox::center4`] and friends).
 ///
 /// It holds the node's `f64` box **relative to the tree's origin** (so its
 /// `f32` coordinates are as small as the model, wherever the model is),
@@ -88,23 +89,18 @@ impl NodeBox {
         NodeBox { words }
     }
 
-    /// The lane group from word `at` (a multiple of 4), `mask`ed.
+    /// The lane group from word `at` (a multiple of 4), its fourth lane
+    /// zeroed.
     #[inline(always)]
-    fn lanes(&self, at: usize, mask: f32x4) -> f32x4 {
+    fn lanes(&self, at: usize) -> f32x4 {
         let w = &self.words;
-        f32x4::new([w[at], w[at + 1], w[at + 2], w[at + 3]].map(f32::from_bits)) & mask
-    }
-
-    /// Three consecutive words from `at` as `f32`.
-    #[inline(always)]
-    fn three(&self, at: usize) -> [f32; 3] {
-        std::array::from_fn(|k| f32::from_bits(self.words[at + k]))
+        f32x4::new([w[at], w[at + 1], w[at + 2], w[at + 3]].map(f32::from_bits)) & XYZ
     }
 
     /// Centre `(x, y, z, 0)`.
     #[inline(always)]
     pub fn center4(&self) -> f32x4 {
-        self.lanes(word::CENTER, XYZ)
+        self.lanes(word::CENTER)
     }
 
     /// **Half** extents along the axes `(h0, h1, h2, 0)`.
@@ -118,13 +114,13 @@ impl NodeBox {
     /// axis `i` (so the axes are the columns), lane 3 zero.
     #[inline(always)]
     pub fn rows4(&self) -> [f32x4; 3] {
-        std::array::from_fn(|k| self.lanes(row(k, 0), XYZ))
+        std::array::from_fn(|k| self.lanes(row(k, 0)))
     }
 
     /// Centre.
     #[inline(always)]
     pub fn center(&self) -> [f32; 3] {
-        self.three(word::CENTER)
+        std::array::from_fn(|k| f32::from_bits(self.words[word::CENTER + k]))
     }
 
     /// **Half** extents along the axes.

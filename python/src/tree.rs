@@ -9,7 +9,6 @@ use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
 use bvtool::tree::{MAX_LEAF_SIZE, NodeFit, default_leaf_size};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -42,18 +41,14 @@ fn contact_mode(mode: &str) -> PyResult<ContactMode> {
     }
 }
 
-/// `f` at every pose, in parallel with the GIL released, one pose a task.
-/// Poses differ in cost by 10× and more (a near miss descends far deeper
-/// than a clear hit), and rayon's default split of the slice into a few runs
-/// left one thread with the heavy ones: duck/teddy's 100 bench poses took
-/// 666–1,026 µs a batch on two threads (1,375 µs on one), 471–587 µs one
-/// pose a task.
-fn per_pose<R: Send>(
+/// `f` at every pose, in parallel with the GIL released (the calling thread
+/// working with the pool, one pose a claim: [`query::each_pose`]).
+fn per_pose<R: Send + Sync>(
     py: Python<'_>,
     poses: &[bvtool::Pose],
     f: impl Fn(&bvtool::Pose) -> R + Sync + Send,
 ) -> Vec<R> {
-    py.detach(|| poses.par_iter().with_max_len(1).map(f).collect())
+    py.detach(|| query::each_pose(poses, f))
 }
 
 /// Distance tolerances, checked (FCL's `rel_err` and `abs_err`).

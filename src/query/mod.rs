@@ -3,6 +3,7 @@
 //! or a bounding shape's surface against one mesh (the air of a shape).
 
 pub mod air;
+pub mod batch;
 pub mod clearance;
 pub mod collide;
 pub mod distance;
@@ -15,6 +16,7 @@ pub mod triangle;
 pub mod triangle_distance;
 
 pub use air::{Air, AirOptions, air};
+pub use batch::each_pose;
 pub use clearance::{Clearance, ClosePair, within};
 pub use collide::{Collision, ContactMode, brute_force, collide};
 pub use distance::{

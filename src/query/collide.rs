@@ -150,12 +150,13 @@ pub(crate) fn descend(
     // The margin is compared along axes of length 1 up to f32 rounding
     // (about 1e-7): a relative 1e-6 more covers it.
     let slack = pair.slack + round_up(margin * (1.0 + 1e-6));
-    let mut placed = PlacedLeaf::default();
+    let mut placed = PlacedLeaf::with_capacity(b.leaf_size);
     let apart = |(lo, hi): &Bounds, (blo, bhi): &Bounds| {
         (0..3).any(|k| blo[k] - hi[k] > margin || lo[k] - bhi[k] > margin)
     };
     let nearest = mode == ContactMode::First;
-    let mut stack: Vec<(u32, (u32, PlacedBox))> = vec![(0, pair.place_node(0))];
+    let mut stack: Vec<(u32, (u32, PlacedBox))> = Vec::with_capacity(64);
+    stack.push((0, pair.place_node(0)));
     let mut box_tests = 0;
     while let Some((ia, (ib, pb))) = stack.pop() {
         let na = &a.nodes[ia as usize];

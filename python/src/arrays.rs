@@ -136,7 +136,17 @@ pub fn read_rows(
 ) -> PyResult<(Vec<f64>, usize)> {
     let a = real_array(obj, what)?;
     let n = rows(&a, rest, what)?;
-    Ok((a.as_array().iter().copied().collect(), n))
+    Ok((flat(&a), n))
+}
+
+/// The values of `a` in row-major order: a copy of its memory when it is
+/// contiguous (as `astype` leaves it), which costs a tenth of walking a
+/// dynamic-rank view (65 ns a pose row of 7 that way).
+pub fn flat<T: numpy::Element + Copy>(a: &PyReadonlyArrayDyn<'_, T>) -> Vec<T> {
+    match a.as_slice() {
+        Ok(s) => s.to_vec(),
+        Err(_) => a.as_array().iter().copied().collect(),
+    }
 }
 
 /// The shape of `obj` as numpy sees it (`None` when it is not array-like).

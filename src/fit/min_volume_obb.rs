@@ -40,7 +40,11 @@
 //! (`Graph::arc_width`) and of the least width over all directions
 //! (the least width is met on some arc), which rule out pairs of edges
 //! before their triples are enumerated; then from the partial ascents
-//! themselves, which only grow.
+//! themselves, which only grow. Most configurations left are not valid
+//! (no normal on an arc): before its normals are built, each is put to
+//! sign tests on unnormalised normals, from dot products formed once per
+//! edge or edge pair (`off_arc`; a margin of 1e-6 keeps them from
+//! rejecting what the exact construction would accept).
 //!
 //! Guarantee: the volume is minimal over all orientations up to `f64`
 //! rounding of the normals and widths, for hulls whose faces have reliable
@@ -77,6 +81,11 @@ struct Edge {
     d: Vector3<f64>,
     a: Vector3<f64>,
     b: Vector3<f64>,
+    /// `d × a` and `b × d`: for `n ⊥ d`, [`Edge::side`]'s two products are
+    /// `n · e` and `n · f`, which the cheap tests take from dot products
+    /// of the unnormalised normals (see [`off_arc`]).
+    e: Vector3<f64>,
+    f: Vector3<f64>,
 }
 
 impl Edge {
@@ -244,7 +253,14 @@ fn edges(hull: &ConvexHull, rims: &Rims) -> (Vec<Edge>, Arcs) {
             }
             arcs.sin.push((0.5 * (1.0 - cos)).max(0.0).sqrt());
             arcs.cos.push((0.5 * (1.0 + cos)).max(0.0).sqrt());
-            Some(Edge { v: p, d, a, b })
+            Some(Edge {
+                v: p,
+                d,
+                a,
+                b,
+                e: d.cross(&a),
+                f: b.cross(&d),
+            })
         })
         .collect();
     arcs.index();
@@ -476,20 +492,89 @@ fn slot(m: usize, side: i8) -> usize {
     2 * m + usize::from(side < 0)
 }
 
-/// The frames of case 2 for edges `i`, `j`, `k` (at most two), with the
-/// sides of the box `j` and `k` touch (see [`Edge::side`]; `i` is on the
-/// first axis's positive side).
-fn three_edge_frames(
-    ei: &Edge,
-    ej: &Edge,
-    ek: &Edge,
-) -> impl Iterator<Item = ([Vector3<f64>; 3], [i8; 2])> {
-    let (a, u) = (ei.a, ei.b - ei.a);
+/// Margin of the cheap tests that reject a configuration before its
+/// normals are built (on products of vectors of length at most 1): far above
+/// their rounding and the ~1e-8 by which a kept face normal may miss being
+/// perpendicular to its edges (a larger margin would only reject less).
+const REJECT: f64 = 1e-6;
+
+/// Whether two scaled [`Edge::side`] products `(s1, s2)` of a normal `λ·n`
+/// (`0 < λ ≤ 1`) surely put `n` on neither the arc nor its opposite: one
+/// clearly negative and one clearly positive. `side` then returns `0`, since
+/// `s < −REJECT` implies `s/λ < −SLACK` (and likewise above).
+fn off_arc(s1: f64, s2: f64) -> bool {
+    (s1 < -REJECT || s2 < -REJECT) && (s1 > REJECT || s2 > REJECT)
+}
+
+/// Edge `i`'s Gauss arc as the line `n1(t) = a + t·u`, `t` in `[0, 1]`
+/// (its normals, unnormalised, of length at most 1), with the products of
+/// case 2's quadratic that depend on it alone.
+struct ArcLine {
+    a: Vector3<f64>,
+    u: Vector3<f64>,
+    aa: f64,
+    au: f64,
+    uu: f64,
+}
+
+/// Edge `j`'s products with `i`'s [`ArcLine`] that case 2 takes, each as
+/// `(a · w, u · w)` so that `n1(t) · w` is one multiply-add: its direction
+/// (for the quadratic, projected for every sidepodal `j`), and its face
+/// normals (for the cheap side test, projected once a pair `i`, `j`
+/// survives its bound).
+type Projected = (f64, f64);
+
+impl ArcLine {
+    fn new(e: &Edge) -> ArcLine {
+        let (a, u) = (e.a, e.b - e.a);
+        ArcLine {
+            a,
+            u,
+            aa: a.norm_squared(),
+            au: a.dot(&u),
+            uu: u.norm_squared(),
+        }
+    }
+
+    fn project(&self, w: &Vector3<f64>) -> Projected {
+        (self.a.dot(w), self.u.dot(w))
+    }
+
+    /// Case 2's condition on `t` for edges `j` and `k` (projected by
+    /// [`ArcLine::project`], their directions' dot product `c`): with
+    /// `n2 ∝ n1 × d_j` and `n3 ∝ n1 × n2`, `n3 · d_k = 0` reads
+    /// `(n1·d_j)(n1·d_k) − c·|n1|² = 0`, a quadratic `q2·t² + q1·t + q0`,
+    /// returned as `[q2, q1, q0]`.
+    fn quadratic(&self, (aj, bj): Projected, (ak, bk): Projected, c: f64) -> [f64; 3] {
+        [
+            bk * bj - c * self.uu,
+            ak * bj + aj * bk - 2.0 * c * self.au,
+            ak * aj - c * self.aa,
+        ]
+    }
+}
+
+/// The frames of case 2 for edges `i` (its arc as `line`), `j` (with its
+/// direction and face normals projected on the line: `dj`, `[aj, bj]`) and
+/// `k` (its direction projected: `dk`) — at most two — with the sides of the box
+/// `j` and `k` touch (see [`Edge::side`]; `i` is on the first axis's
+/// positive side).
+///
+/// Most triples give none (on fandisk 97 %), so each root is first put to
+/// cheap tests that only reject what the exact construction would: with
+/// the unnormalised `n1`, `n2' = n1 × d_j` has `side` products
+/// `(−n1·a_j, n1·b_j)` (as `d_j × e_j = −a_j`), and
+/// `n3' = n1 × n2' = (n1·d_j)·n1 − |n1|²·d_j` has
+/// `((n1·d_j)(n1·e_k) − |n1|²(d_j·e_k), …)`, each a positive multiple of
+/// no more than 1 of the unit normal's ([`off_arc`]).
+fn three_edge_frames<'e>(
+    line: &'e ArcLine,
+    (ej, dj, [aj, bj]): (&'e Edge, Projected, [Projected; 2]),
+    (ek, dk): (&'e Edge, Projected),
+) -> impl Iterator<Item = ([Vector3<f64>; 3], [i8; 2])> + 'e {
+    let (a, u) = (line.a, line.u);
     let c = ej.d.dot(&ek.d);
-    let (aj, bj, ak, bk) = (a.dot(&ej.d), u.dot(&ej.d), a.dot(&ek.d), u.dot(&ek.d));
-    let q2 = bk * bj - c * u.norm_squared();
-    let q1 = ak * bj + aj * bk - 2.0 * c * a.dot(&u);
-    let q0 = ak * aj - c * a.norm_squared();
+    let [q2, q1, q0] = line.quadratic(dj, dk, c);
     let scale = q2.abs() + q1.abs() + q0.abs();
     let mut roots = [f64::NAN; 2];
     if q2.abs() > 1e-12 * scale {
@@ -504,11 +589,22 @@ fn three_edge_frames(
     } else if q1.abs() > 1e-12 * scale {
         roots[0] = -q0 / q1;
     }
+    let at = |t: f64, (x, y): (f64, f64)| x + t * y;
     roots.into_iter().filter_map(move |t| {
         if !(-SLACK..=1.0 + SLACK).contains(&t) {
             return None;
         }
-        let n1 = (a + u * t.clamp(0.0, 1.0)).try_normalize(0.0)?;
+        let t = t.clamp(0.0, 1.0);
+        if off_arc(-at(t, aj), at(t, bj)) {
+            return None;
+        }
+        let n1 = a + u * t;
+        let (nd, nn) = (at(t, dj), n1.norm_squared());
+        let n3 = |w: &Vector3<f64>| nd * n1.dot(w) - nn * ej.d.dot(w);
+        if off_arc(n3(&ek.e), n3(&ek.f)) {
+            return None;
+        }
+        let n1 = n1.try_normalize(0.0)?;
         let n2 = n1.cross(&ej.d).try_normalize(1e-12)?;
         let sj = ej.side(&n2);
         if sj == 0 {
@@ -641,8 +737,11 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
     let best = (0..edges.len())
         .into_par_iter()
         .map_init(
-            || vec![0u64; edges.len().div_ceil(64)],
-            |mark, i| {
+            || {
+                let n = edges.len();
+                (vec![0u64; n.div_ceil(64)], vec![(0.0, 0.0); n])
+            },
+            |(mark, proj), i| {
                 let ei = &edges[i];
                 let mut best: Option<(f64, [Vector3<f64>; 3])> = None;
                 let mut take = |f: [Vector3<f64>; 3], touch: [(usize, u32); 3]| {
@@ -654,9 +753,12 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                     }
                 };
                 // Case 2: edges i < j < k, pairwise sidepodal (k among
-                // j's greater sidepodal edges, marked when i's too).
+                // j's greater sidepodal edges, marked when i's too), each
+                // projected on i's arc once.
+                let line = ArcLine::new(ei);
                 for &j in &near[i] {
                     mark[j as usize / 64] |= 1 << (j % 64);
+                    proj[j as usize] = line.project(&edges[j as usize].d);
                 }
                 for &j in &near[i] {
                     let wij = wmin[i] * wmin[j as usize];
@@ -664,15 +766,20 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                         continue;
                     }
                     let ej = &edges[j as usize];
+                    let ej = (
+                        ej,
+                        proj[j as usize],
+                        [line.project(&ej.a), line.project(&ej.b)],
+                    );
                     for &k in &near[j as usize] {
                         if mark[k as usize / 64] & (1 << (k % 64)) == 0
                             || beaten(wij * wmin[k as usize])
                         {
                             continue;
                         }
-                        let ek = &edges[k as usize];
-                        for (f, [sj, sk]) in three_edge_frames(ei, ej, ek) {
-                            take(f, [(0, ei.v), (slot(1, sj), ej.v), (slot(2, sk), ek.v)]);
+                        let ek = (&edges[k as usize], proj[k as usize]);
+                        for (f, [sj, sk]) in three_edge_frames(&line, ej, ek) {
+                            take(f, [(0, ei.v), (slot(1, sj), ej.0.v), (slot(2, sk), ek.0.v)]);
                         }
                     }
                 }
@@ -706,6 +813,11 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                             continue;
                         }
                         let ek = &edges[k as usize];
+                        // n2 ∝ n1 × d_k, whose side products are
+                        // (−n1·a_k, n1·b_k) times at most 1.
+                        if off_arc(-n1.dot(&ek.a), n1.dot(&ek.b)) {
+                            continue;
+                        }
                         let Some(n2) = n1.cross(&ek.d).try_normalize(1e-12) else {
                             continue;
                         };

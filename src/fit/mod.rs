@@ -5,6 +5,7 @@
 
 pub mod aabb;
 pub mod covariance;
+mod cube_map;
 pub mod decompose;
 pub mod hull;
 pub mod hull_budget;

@@ -1,5 +1,6 @@
 //! A near-minimal-volume oriented box around a convex hull.
 
+use super::cube_map::{CELL_SLACK, CubeMap};
 use super::min_rect::{convex_hull_2d, min_area_rect};
 use super::{ConvexHull, covariance};
 use nalgebra::{Matrix3, Point3, Rotation3, Vector2, Vector3};
@@ -102,6 +103,14 @@ const GRAZING: f64 = 1e-6;
 /// hull. Rounding cannot lose a rim vertex: faces within [`GRAZING`] of
 /// perpendicular, and slivers whose normal is unreliable, count as both
 /// sides, which only adds vertices.
+///
+/// A rim is found without looking at every edge: the edges are bucketed
+/// by the cube-map cell of their Gauss arc's middle, each cell with a cone
+/// holding its edges' face normals, and a cell whose cone lies farther
+/// than [`GRAZING`] from the great circle perpendicular to `n` is skipped
+/// whole (its faces all face one way). On a round hull the rim is a thin
+/// band: `sphere_smooth.obj`'s 1,792 face directions test about a tenth of
+/// its 2,439 edges each.
 pub(crate) struct Rims {
     /// Unit face normals; zero for slivers.
     pub(crate) normals: Vec<Vector3<f64>>,
@@ -110,11 +119,24 @@ pub(crate) struct Rims {
     /// Vertices of edges with a single face (none on a closed hull): always
     /// on the rim.
     loose: Vec<u32>,
+    /// The edges by the direction of their faces' normals.
+    cells: Vec<RimCell>,
+    /// Edges with a sliver face (or two opposite normals): always tested.
+    always: Vec<u32>,
+}
+
+/// Edges whose face normals all lie within a cone about `centre`: the cone
+/// comes within [`GRAZING`] (and [`CELL_SLACK`]) of the great circle
+/// perpendicular to a unit `n` only if `|n · centre| ≤ reach`.
+struct RimCell {
+    edges: Vec<u32>,
+    centre: Vector3<f64>,
+    reach: f64,
 }
 
 impl Rims {
     pub(crate) fn new(hull: &ConvexHull) -> Rims {
-        let normals = hull
+        let normals: Vec<Vector3<f64>> = hull
             .faces
             .iter()
             .map(|f| {
@@ -144,30 +166,72 @@ impl Rims {
             }
         }
         let loose = open.into_keys().flat_map(|(a, b)| [a, b]).collect();
+        let (cells, always) = Rims::cells(&normals, &edges);
         Rims {
             normals,
             edges,
             loose,
+            cells,
+            always,
         }
+    }
+
+    /// The edges bucketed by the middle of their Gauss arcs (about eight a
+    /// cell), and those with no usable arc.
+    fn cells(normals: &[Vector3<f64>], edges: &[[u32; 4]]) -> (Vec<RimCell>, Vec<u32>) {
+        let map = CubeMap::new(edges.len().div_ceil(8));
+        let mut buckets = vec![Vec::new(); map.cells()];
+        // Per edge: its arc's middle and half angle (both normals within it).
+        let mut cones = vec![(Vector3::zeros(), 0.0); edges.len()];
+        let mut always = Vec::new();
+        for (k, &[_, _, f, g]) in edges.iter().enumerate() {
+            let (wf, wg) = (normals[f as usize], normals[g as usize]);
+            let mid = (wf != Vector3::zeros() && wg != Vector3::zeros())
+                .then(|| (wf + wg).try_normalize(1e-6))
+                .flatten();
+            match mid {
+                Some(m) => {
+                    cones[k] = (m, 0.5 * wf.cross(&wg).norm().atan2(wf.dot(&wg)));
+                    buckets[map.cell(&m)].push(k as u32);
+                }
+                None => always.push(k as u32),
+            }
+        }
+        let cells = buckets
+            .into_iter()
+            .enumerate()
+            .filter(|(_, e)| !e.is_empty())
+            .map(|(c, edges)| {
+                let centre = map.direction(c).normalize();
+                let spread = edges
+                    .iter()
+                    .map(|&k| {
+                        let (m, half) = cones[k as usize];
+                        centre.dot(&m).clamp(-1.0, 1.0).acos() + half
+                    })
+                    .fold(0.0, f64::max);
+                // Past this angle from the circle every normal of the cell
+                // is more than GRAZING from it, on the centre's side.
+                let limit = spread + GRAZING.asin() + CELL_SLACK;
+                let reach = if limit < std::f64::consts::FRAC_PI_2 {
+                    limit.sin()
+                } else {
+                    f64::INFINITY
+                };
+                RimCell {
+                    edges,
+                    centre,
+                    reach,
+                }
+            })
+            .collect();
+        (cells, always)
     }
 
     /// The rim vertices of `hull` seen along unit `n`, into `scratch.out`.
     fn rim<'h>(&self, hull: &'h ConvexHull, n: &Vector3<f64>, scratch: &mut RimScratch<'h>) {
-        let RimScratch {
-            side,
-            seen,
-            stamp,
-            out,
-        } = scratch;
+        let RimScratch { seen, stamp, out } = scratch;
         *stamp += 1;
-        // Bit 1: may face forward; bit 2: may face backward (both when
-        // grazing or a sliver). An edge is on the rim iff its faces' bits
-        // together hold both.
-        side.clear();
-        side.extend(self.normals.iter().map(|w| {
-            let c = w.dot(n);
-            u8::from(c > -GRAZING) | (u8::from(c < GRAZING) << 1)
-        }));
         seen.resize(hull.vertices.len(), 0);
         out.clear();
         let mut take = |v: u32| {
@@ -176,8 +240,21 @@ impl Rims {
                 out.push(&hull.vertices[v as usize]);
             }
         };
-        for &[a, b, f, g] in &self.edges {
-            if side[f as usize] | side[g as usize] == 3 {
+        // Bit 1: may face forward; bit 2: may face backward (both when
+        // grazing or a sliver). An edge is on the rim iff its faces' bits
+        // together hold both.
+        let side = |f: u32| {
+            let c = self.normals[f as usize].dot(n);
+            u8::from(c > -GRAZING) | (u8::from(c < GRAZING) << 1)
+        };
+        let near = self
+            .cells
+            .iter()
+            .filter(|cell| n.dot(&cell.centre).abs() <= cell.reach)
+            .flat_map(|cell| &cell.edges);
+        for &k in near.chain(&self.always) {
+            let [a, b, f, g] = self.edges[k as usize];
+            if side(f) | side(g) == 3 {
                 take(a);
                 take(b);
             }
@@ -189,7 +266,6 @@ impl Rims {
 /// Per-thread buffers of [`Rims::rim`].
 #[derive(Default)]
 struct RimScratch<'h> {
-    side: Vec<u8>,
     seen: Vec<u32>,
     stamp: u32,
     out: Vec<&'h Point3<f64>>,
@@ -384,4 +460,84 @@ pub(crate) fn face_frames(
     }
     keep_best(&mut cands);
     cands
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{GRAZING, RimScratch, Rims};
+    use crate::fit::ConvexHull;
+    use nalgebra::{Point3, Vector3};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The rim found through the cells is the rim of every edge tested:
+    /// on round, boxy and flat-sided hulls, along their face normals (the
+    /// face step's directions, many of them grazing other faces) and along
+    /// random directions.
+    #[test]
+    fn cells_find_every_rim_vertex() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for case in 0..60 {
+            let n = [8, 40, 300, 2000][case % 4];
+            let pts: Vec<Point3<f64>> = (0..n)
+                .map(|_| {
+                    let v = Vector3::new(
+                        rng.random_range(-1.0..1.0),
+                        rng.random_range(-1.0..1.0),
+                        rng.random_range(-1.0..1.0),
+                    );
+                    // Round (on a sphere), boxy (snapped to a lattice) or raw.
+                    match case % 3 {
+                        0 => Point3::from(v.normalize()),
+                        1 => Point3::from(v.map(|x: f64| (x * 3.0).round() / 3.0)),
+                        _ => Point3::from(v),
+                    }
+                })
+                .collect();
+            let hull = ConvexHull::new(&pts).unwrap();
+            if hull.dimension < 3 {
+                continue;
+            }
+            let rims = Rims::new(&hull);
+            let mut dirs: Vec<Vector3<f64>> = rims
+                .normals
+                .iter()
+                .filter(|w| **w != Vector3::zeros())
+                .copied()
+                .collect();
+            dirs.extend((0..50).map(|_| {
+                Vector3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                )
+                .normalize()
+            }));
+            let mut scratch = RimScratch::default();
+            for d in &dirs {
+                rims.rim(&hull, d, &mut scratch);
+                let mut got: Vec<[u64; 3]> = scratch.out.iter().map(|p| key(p)).collect();
+                got.sort_unstable();
+                let side = |f: u32| {
+                    let c = rims.normals[f as usize].dot(d);
+                    u8::from(c > -GRAZING) | (u8::from(c < GRAZING) << 1)
+                };
+                let mut want: Vec<[u64; 3]> = rims
+                    .edges
+                    .iter()
+                    .filter(|&&[_, _, f, g]| side(f) | side(g) == 3)
+                    .flat_map(|&[a, b, ..]| [a, b])
+                    .chain(rims.loose.iter().copied())
+                    .map(|v| key(&hull.vertices[v as usize]))
+                    .collect();
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(got, want, "case {case}, direction {d:?}");
+            }
+        }
+    }
+
+    fn key(p: &Point3<f64>) -> [u64; 3] {
+        [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]
+    }
 }

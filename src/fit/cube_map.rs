@@ -59,6 +59,47 @@ impl CubeMap {
     }
 }
 
+/// Cones of directions (a unit axis and a half angle) bucketed by the cell
+/// of their axis, about eight to a cell: per non-empty cell, its members'
+/// indices (in the order given), the unit direction of its centre, and the
+/// angle from that centre within which every member's cone lies. Callers
+/// skip a whole cell when that angle (with [`CELL_SLACK`]) cannot reach
+/// what they look for.
+pub(crate) struct ConeCell {
+    pub(crate) members: Vec<u32>,
+    pub(crate) centre: Vector3<f64>,
+    pub(crate) spread: f64,
+}
+
+/// Buckets `cones` (`(index, unit axis, half angle)`) into [`ConeCell`]s.
+pub(crate) fn cone_cells(cones: &[(u32, Vector3<f64>, f64)]) -> Vec<ConeCell> {
+    let map = CubeMap::new(cones.len().div_ceil(8));
+    let mut buckets = vec![Vec::new(); map.cells()];
+    for (k, (_, axis, _)) in cones.iter().enumerate() {
+        buckets[map.cell(axis)].push(k);
+    }
+    buckets
+        .into_iter()
+        .enumerate()
+        .filter(|(_, b)| !b.is_empty())
+        .map(|(c, bucket)| {
+            let centre = map.direction(c).normalize();
+            let spread = bucket
+                .iter()
+                .map(|&k| {
+                    let (_, axis, half) = cones[k];
+                    centre.dot(&axis).clamp(-1.0, 1.0).acos() + half
+                })
+                .fold(0.0, f64::max);
+            ConeCell {
+                members: bucket.iter().map(|&k| cones[k].0).collect(),
+                centre,
+                spread,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::CubeMap;

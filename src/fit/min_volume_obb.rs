@@ -59,7 +59,7 @@
 //! from the points ([`Obb::from_frame_and_points`](super::Obb::from_frame_and_points)).
 
 use super::ConvexHull;
-use super::cube_map::{CELL_SLACK, CubeMap};
+use super::cube_map::{CELL_SLACK, CubeMap, cone_cells};
 use super::tight_obb::{MAX_DIRECTIONS, Rims, box_volume, face_frames};
 use nalgebra::{Matrix3, Point3, Vector3};
 use rayon::prelude::*;
@@ -163,30 +163,17 @@ impl Arcs {
 
     /// Buckets the arcs into cube-map cells, about eight per cell.
     fn index(&mut self) {
-        let map = CubeMap::new(self.sin.len().div_ceil(8));
-        let mut arcs = vec![Vec::new(); map.cells()];
-        for j in 0..self.sin.len() {
-            arcs[map.cell(&self.mid(j))].push(j as u32);
-        }
-        self.cells = arcs
+        let cones: Vec<_> = (0..self.sin.len())
+            .map(|j| (j as u32, self.mid(j), self.sin[j].atan2(self.cos[j])))
+            .collect();
+        self.cells = cone_cells(&cones)
             .into_iter()
-            .enumerate()
-            .filter(|(_, a)| !a.is_empty())
-            .map(|(c, arcs)| {
-                let centre = map.direction(c).normalize();
-                let reach = arcs
-                    .iter()
-                    .map(|&j| {
-                        let j = j as usize;
-                        let to_mid = centre.dot(&self.mid(j)).clamp(-1.0, 1.0).acos();
-                        to_mid + self.sin[j].atan2(self.cos[j])
-                    })
-                    .fold(0.0, f64::max)
-                    + CELL_SLACK;
+            .map(|cell| {
+                let reach = cell.spread + CELL_SLACK;
                 let (sin, cos) = reach.min(std::f64::consts::PI).sin_cos();
                 ArcCell {
-                    arcs,
-                    centre,
+                    arcs: cell.members,
+                    centre: cell.centre,
                     sin,
                     cos,
                 }

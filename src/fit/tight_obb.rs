@@ -1,6 +1,6 @@
 //! A near-minimal-volume oriented box around a convex hull.
 
-use super::cube_map::{CELL_SLACK, CubeMap};
+use super::cube_map::{CELL_SLACK, cone_cells};
 use super::min_rect::{convex_hull_2d, min_area_rect};
 use super::{ConvexHull, covariance};
 use nalgebra::{Matrix3, Point3, Rotation3, Vector2, Vector3};
@@ -179,10 +179,8 @@ impl Rims {
     /// The edges bucketed by the middle of their Gauss arcs (about eight a
     /// cell), and those with no usable arc.
     fn cells(normals: &[Vector3<f64>], edges: &[[u32; 4]]) -> (Vec<RimCell>, Vec<u32>) {
-        let map = CubeMap::new(edges.len().div_ceil(8));
-        let mut buckets = vec![Vec::new(); map.cells()];
         // Per edge: its arc's middle and half angle (both normals within it).
-        let mut cones = vec![(Vector3::zeros(), 0.0); edges.len()];
+        let mut cones = Vec::with_capacity(edges.len());
         let mut always = Vec::new();
         for (k, &[_, _, f, g]) in edges.iter().enumerate() {
             let (wf, wg) = (normals[f as usize], normals[g as usize]);
@@ -190,37 +188,24 @@ impl Rims {
                 .then(|| (wf + wg).try_normalize(1e-6))
                 .flatten();
             match mid {
-                Some(m) => {
-                    cones[k] = (m, 0.5 * wf.cross(&wg).norm().atan2(wf.dot(&wg)));
-                    buckets[map.cell(&m)].push(k as u32);
-                }
+                Some(m) => cones.push((k as u32, m, 0.5 * wf.cross(&wg).norm().atan2(wf.dot(&wg)))),
                 None => always.push(k as u32),
             }
         }
-        let cells = buckets
+        let cells = cone_cells(&cones)
             .into_iter()
-            .enumerate()
-            .filter(|(_, e)| !e.is_empty())
-            .map(|(c, edges)| {
-                let centre = map.direction(c).normalize();
-                let spread = edges
-                    .iter()
-                    .map(|&k| {
-                        let (m, half) = cones[k as usize];
-                        centre.dot(&m).clamp(-1.0, 1.0).acos() + half
-                    })
-                    .fold(0.0, f64::max);
+            .map(|cell| {
                 // Past this angle from the circle every normal of the cell
                 // is more than GRAZING from it, on the centre's side.
-                let limit = spread + GRAZING.asin() + CELL_SLACK;
+                let limit = cell.spread + GRAZING.asin() + CELL_SLACK;
                 let reach = if limit < std::f64::consts::FRAC_PI_2 {
                     limit.sin()
                 } else {
                     f64::INFINITY
                 };
                 RimCell {
-                    edges,
-                    centre,
+                    edges: cell.members,
+                    centre: cell.centre,
                     reach,
                 }
             })

@@ -192,11 +192,18 @@ fn prefilter_and_float_filter_are_exact_at_the_boundary() {
 }
 
 /// Files without shared vertices (STL) repeat each point about six times,
-/// and `-0` repeats `0`: the hull of such input above the pre-filter's size
-/// must be the hull of the distinct points, with no vertex twice.
+/// and `-0` repeats `0`: the hull of such input, below and above the
+/// pre-filter's size, must be the hull of the distinct points, with no
+/// vertex twice.
 #[test]
-fn repeated_points_above_the_prefilter_size() {
-    let distinct = rand_cloud(5, 400);
+fn repeated_points_below_and_above_the_prefilter_size() {
+    for n in [100, 400] {
+        repeated_points(n);
+    }
+}
+
+fn repeated_points(n: usize) {
+    let distinct = rand_cloud(5, n);
     let reference = ConvexHull::new(&distinct).unwrap();
     let mut pts = Vec::new();
     for copy in 0..6 {
@@ -206,7 +213,11 @@ fn repeated_points_above_the_prefilter_size() {
     // A point with a negative zero and its positive twin.
     pts.push(Point3::new(1.5, -0.0, 0.0));
     pts.push(Point3::new(1.5, 0.0, -0.0));
-    assert!(pts.len() > 2000, "enough points to run the pre-filter");
+    assert_eq!(
+        pts.len() > 1024,
+        n > 170,
+        "the pre-filter runs above 1024 points"
+    );
     let h = ConvexHull::new(&pts).unwrap();
     assert_closed(&h);
     assert!(pts.iter().all(|p| h.contains(p)));

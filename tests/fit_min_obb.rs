@@ -268,6 +268,48 @@ fn rounded_slabs_with_ties_against_brute_force() {
     }
 }
 
+/// Prisms and frustums of regular polygons (a Blender cylinder's hull:
+/// most edge configurations put a box axis along a cap's normal, which the
+/// search leaves to the face rule), as given and turned at random, against
+/// the brute force.
+#[test]
+fn prisms_and_frustums_against_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    for (sides, top, height) in [
+        (5, 1.0, 0.3),
+        (8, 1.0, 2.0),
+        (13, 0.6, 1.0),
+        (32, 1.0, 1.5),
+        (32, 0.8, 0.2),
+    ] {
+        let ring = |r: f64, y: f64| {
+            (0..sides).map(move |k| {
+                let a = std::f64::consts::TAU * k as f64 / sides as f64;
+                Point3::new(r * a.cos(), y, r * a.sin())
+            })
+        };
+        let solid: Vec<_> = ring(1.0, 0.0).chain(ring(top, height)).collect();
+        let brute = brute_force_volume(&ConvexHull::new(&solid).unwrap(), usize::MAX, 400);
+        for turn in 0..3 {
+            let rot = if turn == 0 {
+                nalgebra::Rotation3::identity()
+            } else {
+                nalgebra::Rotation3::from_scaled_axis(Vector3::from_fn(|_, _| {
+                    rng.random_range(-3.0..3.0)
+                }))
+            };
+            let pts: Vec<_> = solid.iter().map(|p| rot * p).collect();
+            let hull = ConvexHull::new(&pts).unwrap();
+            let tight = fit(&pts, ObbMethod::Tight).volume();
+            assert!(
+                tight <= brute * (1.0 + 1e-9),
+                "{sides} sides, top {top}, turn {turn}: tight {tight}, brute force {brute}"
+            );
+            assert!(tight >= hull.volume() * (1.0 - 1e-12));
+        }
+    }
+}
+
 /// A rectangle whose corners each come twice, a rounding's width apart
 /// (as a box's top and bottom corners project along its face normal),
 /// turned by many angles: the calipers must not follow the noise-length
@@ -339,5 +381,30 @@ fn min_area_rect_of_points_equals_the_hull_route() {
             (side.norm() - 1.0).abs() < 1e-12,
             "case {case}: side {side}"
         );
+    }
+}
+
+/// A hull's points projected along a face's or an edge's direction can put
+/// a collinear run on a zero coordinate, some copies signed `−0` and some
+/// `+0` (a frustum's base ring seen from the side): the 2-D hull must keep
+/// both ends of the run, as for any collinear run.
+#[test]
+fn convex_hull_2d_keeps_a_run_split_by_signed_zeros() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    for case in 0..50 {
+        let mut pts: Vec<Vector2<f64>> = (0..40)
+            .map(|k| {
+                let zero = if rng.random_bool(0.5) { -0.0 } else { 0.0 };
+                Vector2::new(zero, -1.0 + 2.0 * k as f64 / 39.0)
+            })
+            .collect();
+        pts.extend([Vector2::new(-0.2, 0.8), Vector2::new(-0.2, -0.8)]);
+        let poly = convex_hull_2d(&mut pts);
+        for end in [Vector2::new(0.0, 1.0), Vector2::new(0.0, -1.0)] {
+            assert!(poly.contains(&end), "case {case}: {end} lost from {poly:?}");
+        }
+        assert_eq!(poly.len(), 4, "case {case}: {poly:?}");
+        let (area, _) = min_area_rect(&poly);
+        assert!((area - 0.4).abs() < 1e-12, "case {case}: area {area}");
     }
 }

@@ -1,6 +1,7 @@
 //! The 3-D convex hull of a point set (quickhull with exact orientation tests).
 
 use super::covariance;
+use super::min_rect::monotone_chain;
 use crate::mesh::weld::distinct;
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
@@ -704,7 +705,7 @@ fn flat_hull(pts: &[Point3<f64>]) -> ConvexHull {
         .enumerate()
         .map(|(i, p)| (u.dot(&p.coords), v.dot(&p.coords), i))
         .collect();
-    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let hull = monotone_chain(&mut order, |q| (q.0, q.1));
     let (first, last) = (order[0], order[order.len() - 1]);
     if pts[first.2] == pts[last.2] && pts.iter().all(|p| *p == pts[first.2]) {
         return ConvexHull {
@@ -713,25 +714,6 @@ fn flat_hull(pts: &[Point3<f64>]) -> ConvexHull {
             dimension: 0,
         };
     }
-    let cross = |o: &(f64, f64, usize), a: &(f64, f64, usize), b: &(f64, f64, usize)| {
-        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
-    };
-    // Lower chain left to right, then upper chain right to left.
-    let mut hull: Vec<(f64, f64, usize)> = Vec::new();
-    for q in &order {
-        while hull.len() >= 2 && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], q) <= 0.0 {
-            hull.pop();
-        }
-        hull.push(*q);
-    }
-    let floor = hull.len() + 1;
-    for q in order.iter().rev().skip(1) {
-        while hull.len() >= floor && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], q) <= 0.0 {
-            hull.pop();
-        }
-        hull.push(*q);
-    }
-    hull.pop();
     if hull.len() < 3 {
         // Collinear: the two ends along the principal axis.
         return ConvexHull {

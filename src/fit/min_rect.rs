@@ -6,24 +6,45 @@ use nalgebra::Vector2;
 /// without collinear points. Fewer than 3 points come back as they are
 /// (deduplicated when equal).
 pub fn convex_hull_2d(pts: &mut [Vector2<f64>]) -> Vec<Vector2<f64>> {
-    pts.sort_unstable_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    let cross = |o: &Vector2<f64>, a: &Vector2<f64>, b: &Vector2<f64>| (a - o).perp(&(b - o));
-    let mut hull: Vec<Vector2<f64>> = Vec::with_capacity(pts.len() / 4 + 4);
-    for q in pts.iter() {
+    let mut hull = monotone_chain(pts, |p| (p.x, p.y));
+    hull.dedup();
+    hull
+}
+
+/// Andrew's monotone chain over items placed at `at(item)`: the hull's
+/// items counter-clockwise from the lowest-leftmost, without collinear
+/// ones (an item repeated at the start may remain once, below 3 items).
+/// `items` is sorted in place, numerically by `(x, y)` — `−0` and `+0`
+/// are one coordinate, or a collinear run split by the sign of a zero (a
+/// frustum's base ring seen from the side) would lose its far end.
+pub(crate) fn monotone_chain<T: Copy>(items: &mut [T], at: impl Fn(&T) -> (f64, f64)) -> Vec<T> {
+    let key = |t: &T| {
+        let (x, y) = at(t);
+        (x + 0.0, y + 0.0)
+    };
+    items.sort_unstable_by(|a, b| {
+        let ((ax, ay), (bx, by)) = (key(a), key(b));
+        ax.total_cmp(&bx).then(ay.total_cmp(&by))
+    });
+    let cross = |o: &T, a: &T, b: &T| {
+        let ((ox, oy), (ax, ay), (bx, by)) = (at(o), at(a), at(b));
+        (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
+    };
+    let mut hull: Vec<T> = Vec::with_capacity(items.len() / 4 + 4);
+    for q in items.iter() {
         while hull.len() >= 2 && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], q) <= 0.0 {
             hull.pop();
         }
         hull.push(*q);
     }
     let floor = hull.len() + 1;
-    for q in pts.iter().rev().skip(1) {
+    for q in items.iter().rev().skip(1) {
         while hull.len() >= floor && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], q) <= 0.0 {
             hull.pop();
         }
         hull.push(*q);
     }
     hull.pop();
-    hull.dedup();
     hull
 }
 

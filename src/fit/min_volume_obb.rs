@@ -44,7 +44,12 @@
 //! (no normal on an arc): before its normals are built, each is put to
 //! sign tests on unnormalised normals, from dot products formed once per
 //! edge or edge pair (`off_arc`; a margin of 1e-6 keeps them from
-//! rejecting what the exact construction would accept).
+//! rejecting what the exact construction would accept). A configuration
+//! with a normal at an end of its edge's arc — a hull face's normal — is
+//! left to the face rule, which tried that axis with the least rectangle it
+//! allows (when it tried every face direction): on prisms and CAD parts
+//! most of case 3's are such, every two edges around a flat cap making the
+//! cap's normal.
 //!
 //! Guarantee: the volume is minimal over all orientations up to `f64`
 //! rounding of the normals and widths, for hulls whose faces have reliable
@@ -91,11 +96,18 @@ struct Edge {
 
 impl Edge {
     /// For unit `n` perpendicular to the edge: `1` when `n` is on the arc
-    /// (the edge is extreme along `n`), `-1` when `−n` is, `0` otherwise.
-    fn side(&self, n: &Vector3<f64>) -> i8 {
+    /// (the edge is extreme along `n`), `-1` when `−n` is, `0` otherwise —
+    /// and `0` as well, unless `with_ends`, when `n` is within [`TIE`] of
+    /// an end of the arc or of its opposite: a hull face's normal (up to
+    /// sign), so that a box with `n` for an axis is one the face rule has
+    /// tried with the least rectangle that axis allows (when it tried every
+    /// face direction).
+    fn side(&self, n: &Vector3<f64>, with_ends: bool) -> i8 {
         let s1 = self.a.cross(n).dot(&self.d);
         let s2 = n.cross(&self.b).dot(&self.d);
-        if s1 >= -SLACK && s2 >= -SLACK {
+        if !with_ends && s1.abs().min(s2.abs()) <= TIE {
+            0
+        } else if s1 >= -SLACK && s2 >= -SLACK {
             1
         } else if s1 <= SLACK && s2 <= SLACK {
             -1
@@ -491,7 +503,8 @@ impl ArcLine {
 /// direction and face normals projected on the line: `dj`, `[aj, bj]`) and
 /// `k` (its direction projected: `dk`) — at most two — with the sides of the box
 /// `j` and `k` touch (see [`Edge::side`]; `i` is on the first axis's
-/// positive side).
+/// positive side). Unless `with_ends`, none with a normal at an end of its
+/// edge's arc (`n1` at `t` within [`TIE`] of 0 or 1; see [`Edge::side`]).
 ///
 /// Most triples give none (on fandisk 97 %), so each root is first put to
 /// cheap tests that only reject what the exact construction would: with
@@ -504,6 +517,7 @@ fn three_edge_frames<'e>(
     line: &'e ArcLine,
     (ej, dj, [aj, bj]): (&'e Edge, Projected, [Projected; 2]),
     (ek, dk): (&'e Edge, Projected),
+    with_ends: bool,
 ) -> impl Iterator<Item = ([Vector3<f64>; 3], [i8; 2])> + 'e {
     let (a, u) = (line.a, line.u);
     let c = ej.d.dot(&ek.d);
@@ -524,7 +538,7 @@ fn three_edge_frames<'e>(
     }
     let at = |t: f64, (x, y): (f64, f64)| x + t * y;
     roots.into_iter().filter_map(move |t| {
-        if !(-SLACK..=1.0 + SLACK).contains(&t) {
+        if !(-SLACK..=1.0 + SLACK).contains(&t) || !with_ends && !(TIE..=1.0 - TIE).contains(&t) {
             return None;
         }
         let t = t.clamp(0.0, 1.0);
@@ -539,12 +553,12 @@ fn three_edge_frames<'e>(
         }
         let n1 = n1.try_normalize(0.0)?;
         let n2 = n1.cross(&ej.d).try_normalize(1e-12)?;
-        let sj = ej.side(&n2);
+        let sj = ej.side(&n2, with_ends);
         if sj == 0 {
             return None;
         }
         let n3 = n1.cross(&n2);
-        let sk = ek.side(&n3);
+        let sk = ek.side(&n3, with_ends);
         (sk != 0).then_some(([n1, n2, n3], [sj, sk]))
     })
 }
@@ -639,13 +653,14 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
     // Per edge, its sidepodal edges (of greater index, without
     // the pairs that cannot make a box below the bound) and the edges of
     // greater index whose arcs may meet its opposite.
-    // Pairs perpendicular only at an end of an arc are the face rule's
-    // (see `Edge::sidepodal`) when it tried every face direction.
-    let margin = if hull.faces.len() <= MAX_DIRECTIONS {
-        TIE
-    } else {
-        -SLACK
-    };
+    // A box with a hull face's normal for an axis is the face rule's when
+    // it tried every face direction: pairs perpendicular only at an end of
+    // an arc (see `Edge::sidepodal`), and configurations with a normal at
+    // an end of its edge's arc (see `Edge::side`), are left out then. On
+    // prisms and CAD parts many are: every pair of non-parallel edges
+    // around a flat cap makes the cap's normal in case 3.
+    let with_ends = hull.faces.len() > MAX_DIRECTIONS;
+    let margin = if with_ends { -SLACK } else { TIE };
     let (near, opposed): (Vec<Vec<u32>>, Vec<Vec<u32>>) = (0..edges.len())
         .into_par_iter()
         .map_init(Vec::new, |flags, i| {
@@ -711,7 +726,7 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                             continue;
                         }
                         let ek = (&edges[k as usize], proj[k as usize]);
-                        for (f, [sj, sk]) in three_edge_frames(&line, ej, ek) {
+                        for (f, [sj, sk]) in three_edge_frames(&line, ej, ek, with_ends) {
                             take(f, [(0, ei.v), (slot(1, sj), ej.0.v), (slot(2, sk), ek.0.v)]);
                         }
                     }
@@ -726,12 +741,12 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                     let Some(n1) = ei.d.cross(&ej.d).try_normalize(1e-12) else {
                         continue;
                     };
-                    let n1 = match ei.side(&n1) {
+                    let n1 = match ei.side(&n1, with_ends) {
                         1 => n1,
                         -1 => -n1,
                         _ => continue,
                     };
-                    if ej.side(&n1) != -1 {
+                    if ej.side(&n1, with_ends) != -1 {
                         continue;
                     }
                     // Across n1 the width is known: i and j touch.
@@ -754,7 +769,7 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                         let Some(n2) = n1.cross(&ek.d).try_normalize(1e-12) else {
                             continue;
                         };
-                        let sk = ek.side(&n2);
+                        let sk = ek.side(&n2, with_ends);
                         if sk != 0 {
                             take(
                                 [n1, n2, n1.cross(&n2)],

@@ -5,7 +5,6 @@ use super::min_rect::{convex_hull_2d, min_area_rect};
 use super::{ConvexHull, covariance};
 use nalgebra::{Matrix3, Point3, Rotation3, Vector2, Vector3};
 use rayon::prelude::*;
-use std::collections::HashMap;
 
 /// Volume of the smallest box with orientation `axes` around `pts`.
 pub(crate) fn box_volume(axes: &Matrix3<f64>, pts: &[Point3<f64>]) -> f64 {
@@ -151,21 +150,43 @@ impl Rims {
                 }
             })
             .collect();
-        let mut open: HashMap<(u32, u32), u32> = HashMap::with_capacity(hull.faces.len() * 2);
-        let mut edges = Vec::with_capacity(hull.faces.len() * 3 / 2);
-        for (fi, f) in hull.faces.iter().enumerate() {
-            for i in 0..3 {
-                let (a, b) = (f[i], f[(i + 1) % 3]);
-                let key = (a.min(b), a.max(b));
-                match open.remove(&key) {
-                    Some(g) => edges.push([key.0, key.1, g, fi as u32]),
-                    None => {
-                        open.insert(key, fi as u32);
-                    }
+        // Each face's sides keyed by their end points, sorted: a side's
+        // twin (the same two vertices) follows it. A sort, not a hash map:
+        // cheaper at every size the corpus has, and a small hull's fixed
+        // cost. Side `3f + i` runs from corner `i` of face `f`.
+        let mut sides: Vec<u64> = hull
+            .faces
+            .iter()
+            .flat_map(|f| {
+                (0..3).map(move |i| {
+                    let (a, b) = (f[i], f[(i + 1) % 3]);
+                    u64::from(a.min(b)) << 32 | u64::from(a.max(b))
+                })
+            })
+            .collect();
+        let mut order: Vec<u32> = (0..sides.len() as u32).collect();
+        order.sort_unstable_by_key(|&s| (sides[s as usize], s));
+        // Each edge where the later of its faces lists it (the order the
+        // edge search's indices follow).
+        let mut at_later: Vec<Option<[u32; 4]>> = vec![None; sides.len()];
+        let mut loose = Vec::new();
+        let mut rest = &order[..];
+        while let [s, tail @ ..] = rest {
+            let key = sides[*s as usize];
+            let (a, b) = ((key >> 32) as u32, key as u32);
+            match tail.first() {
+                Some(&t) if sides[t as usize] == key => {
+                    at_later[t as usize] = Some([a, b, s / 3, t / 3]);
+                    rest = &tail[1..];
+                }
+                _ => {
+                    loose.extend([a, b]);
+                    rest = tail;
                 }
             }
         }
-        let loose = open.into_keys().flat_map(|(a, b)| [a, b]).collect();
+        sides.clear();
+        let edges: Vec<[u32; 4]> = at_later.into_iter().flatten().collect();
         let (cells, always) = Rims::cells(&normals, &edges);
         Rims {
             normals,

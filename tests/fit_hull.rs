@@ -152,13 +152,14 @@ fn degenerate_inputs_are_reported() {
 #[test]
 fn prefilter_and_float_filter_are_exact_at_the_boundary() {
     // (Not at 0: one ulp below 0 is subnormal, where orient3d itself underflows.)
-    for offset in [0.5, 1e6] {
+    // Lattices of 17³ points: enough to run the pre-filter.
+    for (offset, side) in [(0.5, 16), (1e6, 16)] {
         let o = Vector3::repeat(offset);
         let mut pts = Vec::new();
-        for i in 0..=12 {
-            for j in 0..=12 {
-                for k in 0..=12 {
-                    pts.push(Point3::new(i as f64, j as f64, k as f64) / 12.0 + o);
+        for i in 0..=side {
+            for j in 0..=side {
+                for k in 0..=side {
+                    pts.push(Point3::new(i as f64, j as f64, k as f64) / side as f64 + o);
                 }
             }
         }
@@ -175,7 +176,7 @@ fn prefilter_and_float_filter_are_exact_at_the_boundary() {
                 pts.extend([p, q]);
             }
         }
-        assert!(pts.len() > 2000, "enough points to run the pre-filter");
+        assert!(pts.len() > 4096, "enough points to run the pre-filter");
         let h = ConvexHull::new(&pts).unwrap();
         assert_closed(&h);
         for p in &pts {
@@ -197,27 +198,24 @@ fn prefilter_and_float_filter_are_exact_at_the_boundary() {
 /// vertex twice.
 #[test]
 fn repeated_points_below_and_above_the_prefilter_size() {
-    for n in [100, 400] {
-        repeated_points(n);
+    // Distinct points and copies of each, below and above the pre-filter's
+    // 4,096 points.
+    for (n, copies) in [(100, 6), (500, 6), (1000, 6)] {
+        repeated_points(n, copies);
     }
 }
 
-fn repeated_points(n: usize) {
+fn repeated_points(n: usize, copies: usize) {
     let distinct = rand_cloud(5, n);
     let reference = ConvexHull::new(&distinct).unwrap();
     let mut pts = Vec::new();
-    for copy in 0..6 {
+    for copy in 0..copies {
         // Copies interleaved, as a mesh loader gives them.
         pts.extend(distinct.iter().cycle().skip(7 * copy).take(distinct.len()));
     }
     // A point with a negative zero and its positive twin.
     pts.push(Point3::new(1.5, -0.0, 0.0));
     pts.push(Point3::new(1.5, 0.0, -0.0));
-    assert_eq!(
-        pts.len() > 1024,
-        n > 170,
-        "the pre-filter runs above 1024 points"
-    );
     let h = ConvexHull::new(&pts).unwrap();
     assert_closed(&h);
     assert!(pts.iter().all(|p| h.contains(p)));
@@ -280,7 +278,7 @@ fn blocks_of_interior_points_and_a_sphere_in_mesh_order() {
 #[test]
 fn huge_coordinates_above_the_prefilter_size() {
     for scale in [1e100, 1e300] {
-        let pts: Vec<_> = rand_cloud(11, 3000).iter().map(|p| p * scale).collect();
+        let pts: Vec<_> = rand_cloud(11, 5000).iter().map(|p| p * scale).collect();
         let h = ConvexHull::new(&pts).unwrap();
         assert_eq!(h.dimension, 3, "scale {scale}");
         assert_closed(&h);

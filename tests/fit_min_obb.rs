@@ -246,25 +246,37 @@ fn rounded_slabs_with_ties_against_brute_force() {
         // calipers do not survive) and the axis-aligned box bound them all.
         let brute = brute_force_volume(&ConvexHull::new(&slab).unwrap(), usize::MAX, 400);
         let best = brute.min(w * h * 5.0);
-        for turn in 0..4 {
-            // The slab as given, then turned at random: the pad's exact zeros
-            // become rounding noise.
-            let rot = if turn == 0 {
-                nalgebra::Rotation3::identity()
-            } else {
-                nalgebra::Rotation3::from_scaled_axis(Vector3::from_fn(|_, _| {
-                    rng.random_range(-3.0..3.0)
-                }))
-            };
-            let pts: Vec<_> = slab.iter().map(|p| rot * p).collect();
-            let hull = ConvexHull::new(&pts).unwrap();
-            let tight = fit(&pts, ObbMethod::Tight).volume();
-            assert!(
-                tight <= best * (1.0 + 1e-9),
-                "slab {w}x{h} r {r}, turn {turn}: tight {tight}, brute force {brute}"
-            );
-            assert!(tight >= hull.volume() * (1.0 - 1e-12));
-        }
+        // Turned, the pad's exact zeros become rounding noise.
+        tight_when_turned(&slab, 4, best, &mut rng, &format!("slab {w}x{h} r {r}"));
+    }
+}
+
+/// `tight` on `solid` as given, then turned at random `turns − 1` times:
+/// never above `best` (the volume does not turn with the solid), never
+/// below the hull.
+fn tight_when_turned(
+    solid: &[Point3<f64>],
+    turns: usize,
+    best: f64,
+    rng: &mut ChaCha8Rng,
+    what: &str,
+) {
+    for turn in 0..turns {
+        let rot = if turn == 0 {
+            nalgebra::Rotation3::identity()
+        } else {
+            nalgebra::Rotation3::from_scaled_axis(Vector3::from_fn(|_, _| {
+                rng.random_range(-3.0..3.0)
+            }))
+        };
+        let pts: Vec<_> = solid.iter().map(|p| rot * p).collect();
+        let hull = ConvexHull::new(&pts).unwrap();
+        let tight = fit(&pts, ObbMethod::Tight).volume();
+        assert!(
+            tight <= best * (1.0 + 1e-9),
+            "{what}, turn {turn}: tight {tight}, best {best}"
+        );
+        assert!(tight >= hull.volume() * (1.0 - 1e-12));
     }
 }
 
@@ -290,23 +302,8 @@ fn prisms_and_frustums_against_brute_force() {
         };
         let solid: Vec<_> = ring(1.0, 0.0).chain(ring(top, height)).collect();
         let brute = brute_force_volume(&ConvexHull::new(&solid).unwrap(), usize::MAX, 400);
-        for turn in 0..3 {
-            let rot = if turn == 0 {
-                nalgebra::Rotation3::identity()
-            } else {
-                nalgebra::Rotation3::from_scaled_axis(Vector3::from_fn(|_, _| {
-                    rng.random_range(-3.0..3.0)
-                }))
-            };
-            let pts: Vec<_> = solid.iter().map(|p| rot * p).collect();
-            let hull = ConvexHull::new(&pts).unwrap();
-            let tight = fit(&pts, ObbMethod::Tight).volume();
-            assert!(
-                tight <= brute * (1.0 + 1e-9),
-                "{sides} sides, top {top}, turn {turn}: tight {tight}, brute force {brute}"
-            );
-            assert!(tight >= hull.volume() * (1.0 - 1e-12));
-        }
+        let what = format!("{sides} sides, top {top}");
+        tight_when_turned(&solid, 3, brute, &mut rng, &what);
     }
 }
 

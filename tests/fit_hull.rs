@@ -142,6 +142,15 @@ fn degenerate_inputs_are_reported() {
         ConvexHull::new(&bad).unwrap_err(),
         HullError::NonFinite { index: 7 }
     );
+    // The first of several, in a set read in parallel chunks.
+    let mut many = rand_cloud(2, 50_000);
+    for i in [49_000, 30_001, 9_000, 12_345] {
+        many[i].x = f64::NEG_INFINITY;
+    }
+    assert_eq!(
+        ConvexHull::new(&many).unwrap_err(),
+        HullError::NonFinite { index: 9_000 }
+    );
 }
 
 /// Points exactly on, one ulp outside and one ulp inside the faces of the

@@ -281,16 +281,34 @@ impl ConvexHull {
         if points.is_empty() {
             return Err(HullError::Empty);
         }
-        if let Some(index) = points
-            .par_iter()
-            .position_first(|p| !p.iter().all(|x| x.is_finite()))
-        {
+        // One pass: the first point with a non-finite coordinate, and the
+        // largest magnitude (two passes cost a tenth of a small hull).
+        let (bad, largest) = points
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut largest = 0.0f64;
+                for (i, p) in chunk.iter().enumerate() {
+                    if !p.iter().all(|x| x.is_finite()) {
+                        return (Some(c * CHUNK + i), largest);
+                    }
+                    largest = largest.max(p.coords.amax());
+                }
+                (None, largest)
+            })
+            .reduce(
+                || (None, 0.0),
+                |a, b| {
+                    let first = match (a.0, b.0) {
+                        (Some(i), Some(j)) => Some(i.min(j)),
+                        (i, j) => i.or(j),
+                    };
+                    (first, a.1.max(b.1))
+                },
+            );
+        if let Some(index) = bad {
             return Err(HullError::NonFinite { index });
         }
-        let largest = points
-            .par_iter()
-            .map(|p| p.coords.amax())
-            .reduce(|| 0.0, f64::max);
         let Some(k) = exact_scale(largest) else {
             return Ok(ConvexHull::of_finite(points));
         };
@@ -390,17 +408,21 @@ fn polygon_area(poly: &[Point3<f64>]) -> f64 {
 /// `None` if the input is coplanar.
 fn initial_simplex(pts: &[Point3<f64>]) -> Option<[usize; 4]> {
     // The six axis-extreme points; their most separated pair is the first edge.
-    let mut ext = [0usize; 6];
+    // (value, index) per axis and end, the first of equals.
+    let mut lo = [(f64::INFINITY, 0usize); 3];
+    let mut hi = [(f64::NEG_INFINITY, 0usize); 3];
     for (i, p) in pts.iter().enumerate() {
         for k in 0..3 {
-            if p[k] < pts[ext[2 * k]][k] {
-                ext[2 * k] = i;
+            if p[k] < lo[k].0 {
+                lo[k] = (p[k], i);
             }
-            if p[k] > pts[ext[2 * k + 1]][k] {
-                ext[2 * k + 1] = i;
+            if p[k] > hi[k].0 {
+                hi[k] = (p[k], i);
             }
         }
     }
+    let ext: [usize; 6] =
+        std::array::from_fn(|e| if e % 2 == 0 { lo[e / 2].1 } else { hi[e / 2].1 });
     let (i0, i1) = (0..3)
         .map(|k| (ext[2 * k], ext[2 * k + 1]))
         .max_by(|a, b| {

@@ -154,29 +154,24 @@ impl Rims {
         // twin (the same two vertices) follows it. A sort, not a hash map:
         // cheaper at every size the corpus has, and a small hull's fixed
         // cost. Side `3f + i` runs from corner `i` of face `f`.
-        let mut sides: Vec<u64> = hull
-            .faces
-            .iter()
-            .flat_map(|f| {
-                (0..3).map(move |i| {
-                    let (a, b) = (f[i], f[(i + 1) % 3]);
-                    u64::from(a.min(b)) << 32 | u64::from(a.max(b))
-                })
+        let mut sides: Vec<(u64, u32)> = (0..3 * hull.faces.len() as u32)
+            .map(|s| {
+                let f = hull.faces[s as usize / 3];
+                let (a, b) = (f[s as usize % 3], f[(s as usize + 1) % 3]);
+                (u64::from(a.min(b)) << 32 | u64::from(a.max(b)), s)
             })
             .collect();
-        let mut order: Vec<u32> = (0..sides.len() as u32).collect();
-        order.sort_unstable_by_key(|&s| (sides[s as usize], s));
+        sides.sort_unstable();
         // Each edge where the later of its faces lists it (the order the
         // edge search's indices follow).
         let mut at_later: Vec<Option<[u32; 4]>> = vec![None; sides.len()];
         let mut loose = Vec::new();
-        let mut rest = &order[..];
-        while let [s, tail @ ..] = rest {
-            let key = sides[*s as usize];
-            let (a, b) = ((key >> 32) as u32, key as u32);
+        let mut rest = &sides[..];
+        while let [(key, s), tail @ ..] = rest {
+            let (a, b) = ((key >> 32) as u32, *key as u32);
             match tail.first() {
-                Some(&t) if sides[t as usize] == key => {
-                    at_later[t as usize] = Some([a, b, s / 3, t / 3]);
+                Some((twin, t)) if twin == key => {
+                    at_later[*t as usize] = Some([a, b, s / 3, t / 3]);
                     rest = &tail[1..];
                 }
                 _ => {
@@ -185,7 +180,6 @@ impl Rims {
                 }
             }
         }
-        sides.clear();
         let edges: Vec<[u32; 4]> = at_later.into_iter().flatten().collect();
         let (cells, always) = Rims::cells(&normals, &edges);
         Rims {

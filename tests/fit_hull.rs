@@ -294,3 +294,45 @@ fn huge_coordinates_above_the_prefilter_size() {
         assert!(pts.iter().all(|p| h.contains(p)), "scale {scale}");
     }
 }
+
+/// The first simplex comes from the six axis-extreme points when they span
+/// a volume, and from all points when they do not: here every extreme lies
+/// exactly on one tilted plane (a regular hexagon on x + y + z = 0, side
+/// 3√2) and the only points off it are bumps inside its outline, on both
+/// sides. The hull is the double pyramid, exactly (volume 27√3 · 0.5√3 / 3
+/// = 13.5), and holds every point; repeated and interior points change
+/// nothing.
+#[test]
+fn simplex_beyond_coplanar_axis_extremes() {
+    let hexagon = [
+        [3.0, -3.0, 0.0],
+        [3.0, 0.0, -3.0],
+        [0.0, 3.0, -3.0],
+        [-3.0, 3.0, 0.0],
+        [-3.0, 0.0, 3.0],
+        [0.0, -3.0, 3.0],
+    ]
+    .map(Point3::from);
+    let (up, down) = (Point3::new(0.2, 0.2, 0.2), Point3::new(-0.3, -0.3, -0.3));
+    let (u, v, n) = (
+        Vector3::new(1.0, -1.0, 0.0),
+        Vector3::new(1.0, 1.0, -2.0),
+        Vector3::new(1.0, 1.0, 1.0),
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut pts = hexagon.to_vec();
+    // Inside the hexagon, well within the double pyramid.
+    pts.extend((0..200).map(|_| {
+        let mut c = || rng.random_range(-0.3..0.3);
+        Point3::from(c() * u + c() * v + 0.1 * c() * n)
+    }));
+    pts.extend([up, down, up, hexagon[2]]);
+    let h = ConvexHull::new(&pts).unwrap();
+    assert_eq!(h.dimension, 3);
+    assert_closed(&h);
+    assert_eq!(h.vertices.len(), 8, "{:?}", h.vertices);
+    for p in &pts {
+        assert!(h.contains(p), "{p} outside the hull");
+    }
+    assert!((h.volume() - 13.5).abs() <= 1e-12, "{}", h.volume());
+}

@@ -85,27 +85,8 @@ struct SideFilter {
 }
 
 impl SideFilter {
-    fn new(pts: &[Point3<f64>]) -> SideFilter {
-        let (lo, hi) = pts
-            .par_iter()
-            .fold(
-                || {
-                    (
-                        Vector3::repeat(f64::INFINITY),
-                        Vector3::repeat(f64::NEG_INFINITY),
-                    )
-                },
-                |(lo, hi), p| (lo.inf(&p.coords), hi.sup(&p.coords)),
-            )
-            .reduce(
-                || {
-                    (
-                        Vector3::repeat(f64::INFINITY),
-                        Vector3::repeat(f64::NEG_INFINITY),
-                    )
-                },
-                |a, b| (a.0.inf(&b.0), a.1.sup(&b.1)),
-            );
+    /// For points within the box `lo`–`hi`.
+    fn new(lo: &Point3<f64>, hi: &Point3<f64>) -> SideFilter {
         let extent = (hi - lo).amax();
         let tol = if (1e-60..=1e60).contains(&extent) {
             1e-12 * extent * extent * extent
@@ -117,7 +98,7 @@ impl SideFilter {
 
     /// Exact: whether `p` is strictly above face `f`, and if so the float
     /// value of `n·(p − a)` that ranks it among the face's points.
-    fn height(&self, pts: &[Point3<f64>], f: &Face, p: &Point3<f64>) -> Option<f64> {
+    fn height(&self, pts: &[Point3<f64>], f: &Plane, p: &Point3<f64>) -> Option<f64> {
         let v = f.normal.dot(&(p - f.base));
         if v > self.tol {
             Some(v)
@@ -205,49 +186,98 @@ impl PlaneSet {
     }
 }
 
-struct Face {
+/// A face's corners, and what the side tests read of it: the first corner
+/// and the unnormalized outward normal `(b − a) × (c − a)` in floating
+/// point, which rank the points above it and feed the [`SideFilter`].
+#[derive(Clone, Copy)]
+struct Plane {
     v: [u32; 3],
-    /// `adj[i]` is the face across edge `v[i] → v[i+1]`.
-    adj: [u32; 3],
-    /// The first corner, and the unnormalized outward normal
-    /// `(b − a) × (c − a)` in floating point: they rank the points of this
-    /// face and feed the [`SideFilter`].
     base: Point3<f64>,
     normal: Vector3<f64>,
-    /// The points strictly above this face, and the highest of them (the
-    /// last of the highest when several tie).
-    outside: Vec<u32>,
+}
+
+/// The points strictly above a face, linked through an array `next`
+/// indexed by candidate position (nothing allocated per face, nothing
+/// copied when a face dies), how many, and the highest of them (the last
+/// of the highest when several tie).
+#[derive(Clone, Copy)]
+struct Outside {
+    head: u32,
+    tail: u32,
+    count: u32,
     eye: u32,
     eye_height: f64,
+}
+
+impl Outside {
+    const EMPTY: Outside = Outside {
+        head: NONE,
+        tail: NONE,
+        count: 0,
+        eye: NONE,
+        eye_height: f64::NEG_INFINITY,
+    };
+
+    /// Adds `q`, strictly above the face at float `height`, in front;
+    /// `link` is `next[q]`. The first point is taken whatever its height,
+    /// so a NaN from coordinates too large for the float filter still
+    /// leaves an eye.
+    fn push(&mut self, link: &mut u32, q: u32, height: f64) {
+        if self.count == 0 || height >= self.eye_height {
+            (self.eye, self.eye_height) = (q, height);
+        }
+        *link = self.head;
+        if self.count == 0 {
+            self.tail = q;
+        }
+        self.head = q;
+        self.count += 1;
+    }
+
+    /// Adds the points of `later` (pushed after these) in front, as if
+    /// pushed one by one.
+    fn prepend(&mut self, later: &Outside, next: &mut [u32]) {
+        if later.count == 0 {
+            return;
+        }
+        if self.count == 0 || later.eye_height >= self.eye_height {
+            (self.eye, self.eye_height) = (later.eye, later.eye_height);
+        }
+        next[later.tail as usize] = self.head;
+        if self.count == 0 {
+            self.tail = later.tail;
+        }
+        self.head = later.head;
+        self.count += later.count;
+    }
+}
+
+struct Face {
+    plane: Plane,
+    /// `adj[i]` is the face across edge `v[i] → v[i+1]`.
+    adj: [u32; 3],
+    outside: Outside,
     alive: bool,
 }
 
 impl Face {
-    /// `outside` is an empty list to fill (recycled from dead faces).
-    fn new(pts: &[Point3<f64>], v: [u32; 3], outside: Vec<u32>) -> Face {
+    fn new(pts: &[Point3<f64>], v: [u32; 3]) -> Face {
         let [a, b, c] = v.map(|i| pts[i as usize]);
         Face {
-            v,
+            plane: Plane {
+                v,
+                base: a,
+                normal: (b - a).cross(&(c - a)),
+            },
             adj: [u32::MAX; 3],
-            base: a,
-            normal: (b - a).cross(&(c - a)),
-            outside,
-            eye: u32::MAX,
-            eye_height: f64::NEG_INFINITY,
+            outside: Outside::EMPTY,
             alive: true,
         }
     }
-
-    /// Adds `q`, strictly above this face at float `height` (the first
-    /// point is taken whatever its height, so a NaN from coordinates too
-    /// large for the float filter still leaves an eye).
-    fn push(&mut self, q: u32, height: f64) {
-        if self.outside.is_empty() || height >= self.eye_height {
-            (self.eye, self.eye_height) = (q, height);
-        }
-        self.outside.push(q);
-    }
 }
+
+/// The end of an outside list.
+const NONE: u32 = u32::MAX;
 
 impl ConvexHull {
     /// Quickhull (Barber, Dobkin, Huhdanpaa 1996) without facet merging:
@@ -269,7 +299,13 @@ impl ConvexHull {
     /// handed to it; side tests first try a static floating-point filter
     /// whose error bound is proven (see `SideFilter`) and fall back to
     /// `orient3d` only when in doubt; the first assignment and large
-    /// reassignments run in parallel.
+    /// reassignments run in parallel. Memory is the other cost of a small
+    /// hull: the points are used in place (the repeat-free set is a list of
+    /// indices), each face's outside points are a list linked through one
+    /// array (no allocation per face, nothing copied when a face dies), and
+    /// new faces take dead faces' slots — fresh memory costs a page fault
+    /// per 4 KiB on every call (about 30 a call on NegativeScaleTest's
+    /// 4,000 points before these, 2 after).
     ///
     /// Errors on empty input or a non-finite coordinate.
     pub fn new(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
@@ -281,39 +317,36 @@ impl ConvexHull {
         if points.is_empty() {
             return Err(HullError::Empty);
         }
-        // One pass: the first point with a non-finite coordinate, and the
-        // largest magnitude (two passes cost a tenth of a small hull).
-        let (bad, largest) = points
+        // One pass: the first point with a non-finite coordinate, or the
+        // bounding box (the float filter's scale, and whether to rescale).
+        let (lo, hi) = points
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, chunk)| {
-                let mut largest = 0.0f64;
+                let mut b = (chunk[0], chunk[0]);
                 for (i, p) in chunk.iter().enumerate() {
                     if !p.iter().all(|x| x.is_finite()) {
-                        return (Some(c * CHUNK + i), largest);
+                        return Err(c * CHUNK + i);
                     }
-                    largest = largest.max(p.coords.amax());
+                    b = (b.0.inf(p), b.1.sup(p));
                 }
-                (None, largest)
+                Ok(b)
             })
-            .reduce(
-                || (None, 0.0),
-                |a, b| {
-                    let first = match (a.0, b.0) {
-                        (Some(i), Some(j)) => Some(i.min(j)),
-                        (i, j) => i.or(j),
-                    };
-                    (first, a.1.max(b.1))
-                },
-            );
-        if let Some(index) = bad {
-            return Err(HullError::NonFinite { index });
-        }
+            .reduce_with(|a, b| match (a, b) {
+                (Err(i), Err(j)) => Err(i.min(j)),
+                (Err(i), _) | (_, Err(i)) => Err(i),
+                (Ok(a), Ok(b)) => Ok((a.0.inf(&b.0), a.1.sup(&b.1))),
+            })
+            .expect("points is not empty")
+            .map_err(|index| HullError::NonFinite { index })?;
+        let largest = lo.coords.abs().sup(&hi.coords.abs()).max();
         let Some(k) = exact_scale(largest) else {
-            return Ok(ConvexHull::of_finite(points));
+            return Ok(ConvexHull::of_finite(points, SideFilter::new(&lo, &hi)));
         };
+        // A power-of-two scale is monotone, so it maps the box to the box.
         let scaled: Vec<Point3<f64>> = points.par_iter().map(|p| scale2(p, k)).collect();
-        let mut hull = ConvexHull::of_finite(&scaled);
+        let filter = SideFilter::new(&scale2(&lo, k), &scale2(&hi, k));
+        let mut hull = ConvexHull::of_finite(&scaled, filter);
         for v in &mut hull.vertices {
             *v = scale2(v, -k);
         }
@@ -321,20 +354,19 @@ impl ConvexHull {
     }
 
     /// [`new`](Self::new) on finite points of a safe magnitude.
-    fn of_finite(points: &[Point3<f64>]) -> ConvexHull {
-        let filter = SideFilter::new(points);
+    fn of_finite(points: &[Point3<f64>], filter: SideFilter) -> ConvexHull {
         // Without repeats (the first copy of each, in order): files without
         // shared vertices (STL, split normals) list a point up to six times,
         // and each copy of a point on a hull plane costs the exact predicate
         // its full work (the float filter cannot sign a zero).
-        let kept = match akl_toussaint(points, filter) {
-            Some(kept) => distinct(&kept),
-            None => distinct(points),
-        };
-        let points = &kept[..];
-        match initial_simplex(points) {
-            Some(simplex) => quickhull(points, simplex, filter),
-            None => flat_hull(points),
+        // Indices, not copies: a copy of the points is the largest buffer
+        // of a small hull, and fresh memory costs page faults on every call.
+        let kept = akl_toussaint(points, filter);
+        let points = kept.as_deref().unwrap_or(points);
+        let cand = distinct(points);
+        match initial_simplex(points, &cand) {
+            Some(simplex) => quickhull(points, &cand, simplex, filter),
+            None => flat_hull(&cand.iter().map(|&i| points[i as usize]).collect::<Vec<_>>()),
         }
     }
 
@@ -404,14 +436,16 @@ fn polygon_area(poly: &[Point3<f64>]) -> f64 {
     0.5 * s.norm()
 }
 
-/// Four affinely independent input points `[i0, i1, i2, i3]` (exactly), or
-/// `None` if the input is coplanar.
-fn initial_simplex(pts: &[Point3<f64>]) -> Option<[usize; 4]> {
+/// Four affinely independent points `[i0, i1, i2, i3]` (exactly) among
+/// the candidates `cand` (indices into `pts`), or `None` if they are
+/// coplanar.
+fn initial_simplex(pts: &[Point3<f64>], cand: &[u32]) -> Option<[u32; 4]> {
     // The six axis-extreme points; their most separated pair is the first edge.
     // (value, index) per axis and end, the first of equals.
-    let mut lo = [(f64::INFINITY, 0usize); 3];
-    let mut hi = [(f64::NEG_INFINITY, 0usize); 3];
-    for (i, p) in pts.iter().enumerate() {
+    let mut lo = [(f64::INFINITY, 0u32); 3];
+    let mut hi = [(f64::NEG_INFINITY, 0u32); 3];
+    for &i in cand {
+        let p = &pts[i as usize];
         for k in 0..3 {
             if p[k] < lo[k].0 {
                 lo[k] = (p[k], i);
@@ -421,40 +455,64 @@ fn initial_simplex(pts: &[Point3<f64>]) -> Option<[usize; 4]> {
             }
         }
     }
-    let ext: [usize; 6] =
-        std::array::from_fn(|e| if e % 2 == 0 { lo[e / 2].1 } else { hi[e / 2].1 });
+    let ext: [u32; 6] = std::array::from_fn(|e| if e % 2 == 0 { lo[e / 2].1 } else { hi[e / 2].1 });
+    let at = |i: u32| &pts[i as usize];
     let (i0, i1) = (0..3)
         .map(|k| (ext[2 * k], ext[2 * k + 1]))
         .max_by(|a, b| {
-            let d = |(i, j): (usize, usize)| (pts[i] - pts[j]).norm_squared();
+            let d = |(i, j): (u32, u32)| (at(i) - at(j)).norm_squared();
             d(*a).total_cmp(&d(*b))
         })?;
-    let (p0, p1) = (pts[i0], pts[i1]);
+    let (p0, p1) = (*at(i0), *at(i1));
     let dir = p1 - p0;
+    // The first candidate of greatest `f`, in parallel chunks.
     let far = |f: &(dyn Fn(&Point3<f64>) -> f64 + Sync)| {
-        pts.par_iter().enumerate().map(|(i, p)| (i, f(p))).reduce(
-            || (0, f64::NEG_INFINITY),
-            |a, b| if b.1 > a.1 { b } else { a },
-        )
+        cand.par_chunks(CHUNK)
+            .map(|chunk| {
+                chunk.iter().fold((0, f64::NEG_INFINITY), |best, &i| {
+                    let d = f(at(i));
+                    if d > best.1 { (i, d) } else { best }
+                })
+            })
+            .reduce(
+                || (0, f64::NEG_INFINITY),
+                |a, b| if b.1 > a.1 { b } else { a },
+            )
     };
-    let (i2, d2) = far(&|p| (p - p0).cross(&dir).norm_squared());
+    // The other two corners among the six extremes (a fair simplex at no
+    // cost), from every candidate only when those are collinear or coplanar.
+    let among_extremes = |f: &dyn Fn(&Point3<f64>) -> f64| {
+        ext.iter().fold((0, f64::NEG_INFINITY), |best, &i| {
+            let d = f(at(i));
+            if d > best.1 { (i, d) } else { best }
+        })
+    };
+    let off_line = |p: &Point3<f64>| (p - p0).cross(&dir).norm_squared();
+    let (mut i2, mut d2) = among_extremes(&off_line);
     if d2 <= 0.0 {
-        return None;
+        (i2, d2) = far(&off_line);
+        if d2 <= 0.0 {
+            return None;
+        }
     }
-    let n = dir.cross(&(pts[i2] - p0));
-    let (mut i3, _) = far(&|p| n.dot(&(p - p0)).abs());
-    let o = |i: usize| orient3d(coord(&p0), coord(&p1), coord(&pts[i2]), coord(&pts[i]));
+    let n = dir.cross(&(at(i2) - p0));
+    let off_plane = |p: &Point3<f64>| n.dot(&(p - p0)).abs();
+    let o = |i: u32| orient3d(coord(&p0), coord(&p1), coord(at(i2)), coord(at(i)));
+    let mut i3 = among_extremes(&off_plane).0;
+    if o(i3) == 0.0 {
+        i3 = far(&off_plane).0;
+    }
     if o(i3) == 0.0 {
         // Rounding hid the off-plane point (or there is none): ask exactly.
-        i3 = (0..pts.len())
-            .into_par_iter()
-            .find_first(|&i| o(i) != 0.0)?;
+        i3 = *cand.par_iter().find_first(|&&i| o(i) != 0.0)?;
     }
     Some([i0, i1, i2, i3])
 }
 
-fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHull {
-    let s = s.map(|i| i as u32);
+/// The hull of the candidates `cand` (indices into `pts`) from the
+/// simplex `s` (indices into `pts`). Outside lists hold positions in
+/// `cand`.
+fn quickhull(pts: &[Point3<f64>], cand: &[u32], s: [u32; 4], filter: SideFilter) -> ConvexHull {
     let mut faces: Vec<Face> = Vec::new();
     // Each face of the tetrahedron, oriented so the fourth point is inside.
     for (a, b, c, d) in [(0, 1, 2, 3), (0, 3, 1, 2), (0, 2, 3, 1), (1, 3, 2, 0)] {
@@ -462,28 +520,54 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
         if above(pts, &v, &pts[s[d] as usize]) {
             v.swap(1, 2);
         }
-        faces.push(Face::new(pts, v, Vec::new()));
+        faces.push(Face::new(pts, v));
     }
     for f in 0..4 {
         for i in 0..3 {
-            let (a, b) = (faces[f].v[i], faces[f].v[(i + 1) % 3]);
+            let (a, b) = (faces[f].plane.v[i], faces[f].plane.v[(i + 1) % 3]);
             faces[f].adj[i] = (0..4)
-                .find(|&g| (0..3).any(|j| faces[g].v[j] == b && faces[g].v[(j + 1) % 3] == a))
+                .find(|&g| {
+                    (0..3).any(|j| faces[g].plane.v[j] == b && faces[g].plane.v[(j + 1) % 3] == a)
+                })
                 .expect("tetrahedron faces share every edge") as u32;
         }
     }
-    // Initial assignment, in parallel: most points fall inside the simplex.
-    let owner: Vec<(u8, f64)> = pts
-        .par_iter()
-        .map(|p| {
-            (0..4)
-                .find_map(|f| filter.height(pts, &faces[f], p).map(|h| (f as u8, h)))
-                .unwrap_or((u8::MAX, 0.0))
+    // Initial assignment, four faces at once, in parallel chunks: most
+    // points fall inside the simplex. A point goes to the first face whose
+    // float side proves it strictly above, else (all within the filter's
+    // tolerance or below) to the first the exact test puts it above.
+    let planes = PlaneSet::new(
+        &faces
+            .iter()
+            .map(|f| (f.plane.base, f.plane.normal))
+            .collect::<Vec<_>>(),
+    );
+    let (a, n) = (planes.a[0], planes.n[0]);
+    // Each chunk links its own points (`next[q]` follows point `q`), and
+    // the chunks' lists are joined in order.
+    let mut next = vec![NONE; cand.len()];
+    let lists: Vec<[Outside; 4]> = next
+        .par_chunks_mut(CHUNK)
+        .zip(cand.par_chunks(CHUNK))
+        .enumerate()
+        .map(|(c, (links, chunk))| {
+            let mut lists = [Outside::EMPTY; 4];
+            for (i, (link, &q)) in links.iter_mut().zip(chunk).enumerate() {
+                let p = &pts[q as usize];
+                let h = side(&a, &n, [p.x, p.y, p.z].map(f64x4::splat)).to_array();
+                let owner = (0..4).find(|&f| h[f] > filter.tol).or_else(|| {
+                    (0..4).find(|&f| h[f] >= -filter.tol && above(pts, &faces[f].plane.v, p))
+                });
+                if let Some(f) = owner {
+                    lists[f].push(link, (c * CHUNK + i) as u32, h[f]);
+                }
+            }
+            lists
         })
         .collect();
-    for (i, &(f, h)) in owner.iter().enumerate() {
-        if f != u8::MAX {
-            faces[f as usize].push(i as u32, h);
+    for chunk in &lists {
+        for (face, list) in faces.iter_mut().zip(chunk) {
+            face.outside.prepend(list, &mut next);
         }
     }
 
@@ -492,17 +576,27 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
     let mut stamp = 0u32;
     let mut start_of = vec![u32::MAX; pts.len()];
     let mut pending: Vec<u32> = (0..4).collect();
-    let (mut visible, mut horizon, mut todo, mut orphans, mut created) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    // Each orphan's new face and height, if any; emptied point lists.
+    // Slots of dead faces, taken again by new ones: the face list stays
+    // the size of the hull, not of every face ever made (fewer pages to
+    // touch, no copying as it grows).
+    let mut free: Vec<u32> = Vec::new();
+    let (mut visible, mut horizon, mut todo, mut orphans, mut created, mut cone) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    // Each orphan's new face and height, if any (many orphans only).
     let mut homes: Vec<(u32, Option<(u32, f64)>)> = Vec::new();
-    let mut pool: Vec<Vec<u32>> = Vec::new();
     while let Some(fi) = pending.pop() {
         let fi = fi as usize;
-        if !faces[fi].alive || faces[fi].outside.is_empty() {
+        if !faces[fi].alive || faces[fi].outside.count == 0 {
             continue;
         }
-        let eye = faces[fi].eye;
+        let eye_at = faces[fi].outside.eye;
+        let eye = cand[eye_at as usize];
         let p = pts[eye as usize];
 
         // Faces the eye sees (a connected cap) and the horizon edges around it.
@@ -518,14 +612,14 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
                 let nb = faces[f].adj[i] as usize;
                 if mark[nb] != stamp {
                     mark[nb] = stamp;
-                    visible_flag[nb] = filter.height(pts, &faces[nb], &p).is_some();
+                    visible_flag[nb] = filter.height(pts, &faces[nb].plane, &p).is_some();
                     if visible_flag[nb] {
                         visible.push(nb);
                         todo.push(nb);
                     }
                 }
                 if !visible_flag[nb] {
-                    horizon.push((faces[f].v[i], faces[f].v[(i + 1) % 3], nb));
+                    horizon.push((faces[f].plane.v[i], faces[f].plane.v[(i + 1) % 3], nb));
                 }
             }
         }
@@ -533,60 +627,90 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
         // Cone from the eye to the horizon.
         created.clear();
         for &(a, b, nb) in &horizon {
-            let nf = faces.len() as u32;
-            let mut face = Face::new(pts, [a, b, eye], pool.pop().unwrap_or_default());
+            let mut face = Face::new(pts, [a, b, eye]);
             face.adj[0] = nb as u32;
+            let nf = match free.pop() {
+                Some(slot) => {
+                    faces[slot as usize] = face;
+                    slot
+                }
+                None => {
+                    faces.push(face);
+                    mark.push(0);
+                    visible_flag.push(false);
+                    faces.len() as u32 - 1
+                }
+            };
             let back = (0..3)
-                .find(|&j| faces[nb].v[j] == b && faces[nb].v[(j + 1) % 3] == a)
+                .find(|&j| faces[nb].plane.v[j] == b && faces[nb].plane.v[(j + 1) % 3] == a)
                 .expect("horizon edge is shared");
             faces[nb].adj[back] = nf;
-            faces.push(face);
-            mark.push(0);
-            visible_flag.push(false);
             start_of[a as usize] = nf;
             created.push(nf);
         }
         for &nf in &created {
-            let b = faces[nf as usize].v[1];
+            let b = faces[nf as usize].plane.v[1];
             let next = start_of[b as usize];
             faces[nf as usize].adj[1] = next;
             faces[next as usize].adj[2] = nf;
         }
 
         // Hand the orphaned points to the new faces; the rest are inside.
-        for &f in &visible {
-            faces[f].alive = false;
-            orphans.append(&mut faces[f].outside);
-            pool.push(std::mem::take(&mut faces[f].outside));
-        }
-        let home = |&q: &u32| {
-            let qp = &pts[q as usize];
-            let nf = (q != eye)
+        // The cone's planes side by side: the orphans' tests read nothing
+        // else of the faces.
+        cone.clear();
+        cone.extend(created.iter().map(|&nf| faces[nf as usize].plane));
+        let home = |k: u32| {
+            let qp = &pts[cand[k as usize] as usize];
+            (k != eye_at)
                 .then(|| {
-                    created.iter().find_map(|&nf| {
-                        filter.height(pts, &faces[nf as usize], qp).map(|h| (nf, h))
-                    })
+                    cone.iter()
+                        .zip(&created)
+                        .find_map(|(plane, &nf)| filter.height(pts, plane, qp).map(|h| (nf, h)))
                 })
-                .flatten();
-            (q, nf)
+                .flatten()
         };
-        homes.clear();
-        if orphans.len() >= PARALLEL_ORPHANS {
-            homes.par_extend(orphans.par_iter().map(home));
+        let count: usize = visible
+            .iter()
+            .map(|&f| faces[f].outside.count as usize)
+            .sum();
+        if count >= PARALLEL_ORPHANS {
+            orphans.clear();
+            for &f in &visible {
+                let mut q = faces[f].outside.head;
+                while q != NONE {
+                    orphans.push(q);
+                    q = next[q as usize];
+                }
+            }
+            homes.clear();
+            homes.par_extend(orphans.par_iter().map(|&q| (q, home(q))));
+            for &(q, nf) in &homes {
+                if let Some((nf, h)) = nf {
+                    faces[nf as usize].outside.push(&mut next[q as usize], q, h);
+                }
+            }
         } else {
-            homes.extend(orphans.iter().map(home));
-        }
-        for &(q, nf) in &homes {
-            if let Some((nf, h)) = nf {
-                faces[nf as usize].push(q, h);
+            for &f in &visible {
+                let mut q = faces[f].outside.head;
+                while q != NONE {
+                    let after = next[q as usize];
+                    if let Some((nf, h)) = home(q) {
+                        faces[nf as usize].outside.push(&mut next[q as usize], q, h);
+                    }
+                    q = after;
+                }
             }
         }
-        orphans.clear();
+        for &f in &visible {
+            faces[f].alive = false;
+            free.push(f as u32);
+        }
         pending.extend(
             created
                 .iter()
                 .copied()
-                .filter(|&nf| !faces[nf as usize].outside.is_empty()),
+                .filter(|&nf| faces[nf as usize].outside.count > 0),
         );
     }
 
@@ -596,7 +720,7 @@ fn quickhull(pts: &[Point3<f64>], s: [usize; 4], filter: SideFilter) -> ConvexHu
     let mut vertices = Vec::new();
     let mut out = Vec::new();
     for f in faces.iter().filter(|f| f.alive) {
-        out.push(f.v.map(|i| {
+        out.push(f.plane.v.map(|i| {
             if remap[i as usize] == u32::MAX {
                 remap[i as usize] = vertices.len() as u32;
                 vertices.push(pts[i as usize]);
@@ -694,7 +818,8 @@ fn akl_toussaint(pts: &[Point3<f64>], filter: SideFilter) -> Option<Vec<Point3<f
     idx.sort_unstable();
     idx.dedup();
     let corners: Vec<Point3<f64>> = idx.iter().map(|&i| pts[i]).collect();
-    let small = quickhull(&corners, initial_simplex(&corners)?, filter);
+    let all: Vec<u32> = (0..corners.len() as u32).collect();
+    let small = quickhull(&corners, &all, initial_simplex(&corners, &all)?, filter);
     let planes = PlaneSet::new(
         &small
             .faces

@@ -69,7 +69,7 @@ pub fn min_area_rect(poly: &[Vector2<f64>]) -> (f64, Vector2<f64>) {
         poly.iter().map(|p| (p - q).amax()).fold(0.0, f64::max)
     });
     let edge = |i: usize| {
-        let e = poly[(i + 1) % m] - poly[i];
+        let e = poly[if i + 1 == m { 0 } else { i + 1 }] - poly[i];
         let n = e.norm();
         (n > NOISE_EDGE * extent && n.is_finite()).then(|| e / n)
     };
@@ -84,36 +84,40 @@ pub fn min_area_rect(poly: &[Vector2<f64>]) -> (f64, Vector2<f64>) {
         let n = d.norm();
         return (0.0, if n > 0.0 { d / n } else { Vector2::x() });
     };
-    let argmax = |f: &dyn Fn(&Vector2<f64>) -> f64| {
-        (0..m)
+    // Generic, not `dyn`: the support tests inline (half the calipers'
+    // cost on the small polygons of the face step).
+    fn argmax(poly: &[Vector2<f64>], f: impl Fn(&Vector2<f64>) -> f64) -> usize {
+        (0..poly.len())
             .max_by(|&a, &b| f(&poly[a]).total_cmp(&f(&poly[b])))
             .unwrap_or(0)
-    };
+    }
+    fn advance(poly: &[Vector2<f64>], k: &mut usize, f: impl Fn(&Vector2<f64>) -> f64) {
+        let mut here = f(&poly[*k]);
+        for _ in 0..poly.len() {
+            let next = if *k + 1 == poly.len() { 0 } else { *k + 1 };
+            let there = f(&poly[next]);
+            if there >= here {
+                (*k, here) = (next, there);
+            } else {
+                break;
+            }
+        }
+    }
     let (mut fwd, mut up, mut back) = (
-        argmax(&|p| e0.dot(p)),
-        argmax(&|p| -e0.perp(p)),
-        argmax(&|p| -e0.dot(p)),
+        argmax(poly, |p| e0.dot(p)),
+        argmax(poly, |p| -e0.perp(p)),
+        argmax(poly, |p| -e0.dot(p)),
     );
     let mut best = (f64::INFINITY, e0);
-    for i in (first..m + first).map(|i| i % m) {
+    for i in (first..m).chain(0..first) {
         let Some(e) = edge(i) else {
             continue;
         };
         // Inward normal of a counter-clockwise polygon: (-e.y, e.x).
         let n = Vector2::new(-e.y, e.x);
-        let advance = |k: &mut usize, f: &dyn Fn(&Vector2<f64>) -> f64| {
-            for _ in 0..m {
-                let next = (*k + 1) % m;
-                if f(&poly[next]) >= f(&poly[*k]) {
-                    *k = next;
-                } else {
-                    break;
-                }
-            }
-        };
-        advance(&mut fwd, &|p| e.dot(p));
-        advance(&mut up, &|p| n.dot(p));
-        advance(&mut back, &|p| -e.dot(p));
+        advance(poly, &mut fwd, |p| e.dot(p));
+        advance(poly, &mut up, |p| n.dot(p));
+        advance(poly, &mut back, |p| -e.dot(p));
         let width = e.dot(&(poly[fwd] - poly[back]));
         let height = n.dot(&(poly[up] - poly[i]));
         let area = width * height;

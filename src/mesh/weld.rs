@@ -50,14 +50,13 @@ pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
     (ids, count as usize)
 }
 
-/// The points at distinct positions, each once, in order of first
-/// appearance.
-pub fn distinct(points: &[Point3<f64>]) -> Vec<Point3<f64>> {
+/// The index of the first point at each distinct position, in order.
+pub fn distinct(points: &[Point3<f64>]) -> Vec<u32> {
     let (ids, count) = weld(points);
     let mut out = Vec::with_capacity(count);
-    for (p, &id) in points.iter().zip(&ids) {
+    for (i, &id) in ids.iter().enumerate() {
         if id as usize == out.len() {
-            out.push(*p);
+            out.push(i as u32);
         }
     }
     out

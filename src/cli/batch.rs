@@ -181,14 +181,21 @@ pub fn process<T: Send>(
         [one] => Progress::spinner(&one.display().to_string()),
         _ => Progress::new(files.len(), "files"),
     };
-    let results = files
-        .par_iter()
-        .map(|f| {
-            let r = load(f, opts).and_then(|scene| work(&f.display().to_string(), &scene));
-            bar.tick();
-            r
-        })
-        .collect();
+    // On the pool from the start (a scope's body runs on a worker): a fit
+    // makes many parallel calls, and each one made from outside the pool
+    // hands its work over and sleeps (about 25 µs each, see
+    // `bvtool::fit::obb_of_points`); for one file the iterator below would
+    // otherwise run the work on this thread.
+    let results = rayon::scope(|_| {
+        files
+            .par_iter()
+            .map(|f| {
+                let r = load(f, opts).and_then(|scene| work(&f.display().to_string(), &scene));
+                bar.tick();
+                r
+            })
+            .collect()
+    });
     bar.finish();
     results
 }

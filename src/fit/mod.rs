@@ -31,7 +31,8 @@ pub use hull::{ConvexHull, HullError};
 pub use hull_budget::BudgetHull;
 pub use kdop::{Kdop, KdopKind};
 pub use method::{
-    ObbMethod, SphereMethod, UnknownMethod, obb, obb_with_covariance, sphere, sphere_with_hull,
+    ObbMethod, SphereMethod, UnknownMethod, obb, obb_of_points, obb_with_covariance, sphere,
+    sphere_with_hull,
 };
 pub use obb::Obb;
 pub use obb_f32::ObbF32;

@@ -26,6 +26,7 @@ pub mod pose;
 pub mod query;
 pub mod render;
 pub mod report;
+pub mod threads;
 pub mod tree;
 
 pub use error::{Error, Result};

@@ -87,6 +87,7 @@ enum Command {
 
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
+    bvtool::threads::pin_workers();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -1,0 +1,64 @@
+//! Rayon's worker threads, as the command line sets them up.
+
+/// Builds rayon's global pool with each worker kept on one CPU of those
+/// this process may run on (worker `i` on the `i`-th allowed CPU, round
+/// robin), and returns whether it did: it does nothing off Linux, with
+/// fewer than two CPUs allowed, or once the global pool exists (rayon
+/// builds it on first use, so call this first). The number of workers is
+/// rayon's own (`RAYON_NUM_THREADS`, else the CPUs allowed).
+///
+/// Why: the fit of a small model lasts about a millisecond, less than the
+/// scheduler takes to spread threads that woke up on one CPU. Left free,
+/// the two workers on this project's 2-core machine shared one CPU in
+/// about 60 % of fresh processes — Fox's minimum-box search then took
+/// 0.68 ms instead of 0.45 — and pinned, every process ran at the fast
+/// level (docs/algorithms.md, the minimum box's seventh round). The cost:
+/// a pinned worker cannot leave a CPU that another program keeps busy
+/// (the others still steal its queued work).
+pub fn pin_workers() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let cpus = linux::allowed_cpus();
+        cpus.len() >= 2
+            && rayon::ThreadPoolBuilder::new()
+                .start_handler(move |i| linux::pin_to(cpus[i % cpus.len()]))
+                .build_global()
+                .is_ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+    use std::mem::{size_of, zeroed};
+
+    /// The CPUs this process may run on, ascending (none if the system
+    /// will not say).
+    pub(super) fn allowed_cpus() -> Vec<usize> {
+        // SAFETY: `cpu_set_t` is plain bits (all zero is the empty set),
+        // and `sched_getaffinity` writes at most `size_of::<cpu_set_t>()`
+        // bytes into it.
+        unsafe {
+            let mut set: libc::cpu_set_t = zeroed();
+            if libc::sched_getaffinity(0, size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+                return Vec::new();
+            }
+            (0..libc::CPU_SETSIZE as usize)
+                .filter(|&c| libc::CPU_ISSET(c, &set))
+                .collect()
+        }
+    }
+
+    /// Keeps the calling thread on `cpu` (a failure leaves it free).
+    pub(super) fn pin_to(cpu: usize) {
+        // SAFETY: as above; `CPU_SET` is given a CPU below `CPU_SETSIZE`
+        // (one `allowed_cpus` returned), and `sched_setaffinity` reads the
+        // set only.
+        unsafe {
+            let mut set: libc::cpu_set_t = zeroed();
+            libc::CPU_SET(cpu, &mut set);
+            libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), &set);
+        }
+    }
+}

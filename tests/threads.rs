@@ -1,0 +1,40 @@
+//! Rayon's workers pinned one to a CPU (`threads::pin_workers`), in a test
+//! binary of its own: nothing may build the global pool before it.
+
+/// The calling thread's allowed CPUs, as the kernel lists them in
+/// `/proc/thread-self/status` ("0-1", "0,2,5-7").
+#[cfg(target_os = "linux")]
+fn allowed_cpus() -> Vec<usize> {
+    let status = std::fs::read_to_string("/proc/thread-self/status").unwrap();
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap()
+        .trim();
+    list.split(',')
+        .flat_map(|r| match r.split_once('-') {
+            Some((a, b)) => (a.parse().unwrap()..=b.parse().unwrap()).collect::<Vec<usize>>(),
+            None => vec![r.parse().unwrap()],
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn each_worker_is_kept_on_one_allowed_cpu() {
+    let allowed = allowed_cpus();
+    let pinned = bvtool::threads::pin_workers();
+    if allowed.len() < 2 {
+        assert!(!pinned, "pinned with {allowed:?} allowed");
+        return;
+    }
+    assert!(pinned);
+    let per_worker: Vec<Vec<usize>> = rayon::broadcast(|_| allowed_cpus());
+    assert_eq!(per_worker.len(), rayon::current_num_threads());
+    for (i, cpus) in per_worker.iter().enumerate() {
+        assert_eq!(cpus, &[allowed[i % allowed.len()]], "worker {i}");
+    }
+    // The calling thread is left as it was, and the pool is built once.
+    assert_eq!(allowed_cpus(), allowed);
+    assert!(!bvtool::threads::pin_workers());
+}

@@ -1,11 +1,13 @@
 //! Rayon's worker threads, as the command line sets them up.
 
 /// Builds rayon's global pool with each worker kept on one CPU of those
-/// this process may run on (worker `i` on the `i`-th allowed CPU, round
-/// robin), and returns whether it did: it does nothing off Linux, with
-/// fewer than two CPUs allowed, or once the global pool exists (rayon
-/// builds it on first use, so call this first). The number of workers is
-/// rayon's own (`RAYON_NUM_THREADS`, else the CPUs allowed).
+/// this process may run on (worker `i` on the `i`-th allowed CPU), and
+/// returns whether it did. It does nothing off Linux, with fewer than two
+/// CPUs allowed, once the global pool exists (rayon builds it on first
+/// use, so call this first), or when the pool would have a different
+/// number of workers than CPUs (`RAYON_NUM_THREADS` set, a CPU quota):
+/// fewer workers pinned to the first CPUs would pile every process of a
+/// parallel batch onto those.
 ///
 /// Why: the fit of a small model lasts about a millisecond, less than the
 /// scheduler takes to spread threads that woke up on one CPU. Left free,
@@ -19,9 +21,16 @@ pub fn pin_workers() -> bool {
     #[cfg(target_os = "linux")]
     {
         let cpus = linux::allowed_cpus();
+        let workers = std::env::var_os("RAYON_NUM_THREADS")
+            .is_none()
+            .then(|| std::thread::available_parallelism().ok())
+            .flatten()
+            .map_or(0, |n| n.get());
         cpus.len() >= 2
+            && workers == cpus.len()
             && rayon::ThreadPoolBuilder::new()
-                .start_handler(move |i| linux::pin_to(cpus[i % cpus.len()]))
+                .num_threads(workers)
+                .start_handler(move |i| linux::pin_to(cpus[i]))
                 .build_global()
                 .is_ok()
     }

@@ -30,6 +30,9 @@ use pyo3::prelude::*;
 #[pymodule]
 #[pyo3(name = "bvtool")]
 fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The workers one to a CPU, as the command line sets them up (see
+    // `bvtool::threads::pin_workers`; a no-op if the pool exists already).
+    bvtool::threads::pin_workers();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     m.add_class::<mesh::Mesh>()?;

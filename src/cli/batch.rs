@@ -181,12 +181,10 @@ pub fn process<T: Send>(
         [one] => Progress::spinner(&one.display().to_string()),
         _ => Progress::new(files.len(), "files"),
     };
-    // On the pool from the start (a scope's body runs on a worker): a fit
-    // makes many parallel calls, and each one made from outside the pool
-    // hands its work over and sleeps (about 25 µs each, see
-    // `bvtool::fit::obb_of_points`); for one file the iterator below would
-    // otherwise run the work on this thread.
-    let results = rayon::scope(|_| {
+    // On the pool from the start (see `threads::on_pool`): for one file the
+    // iterator below would otherwise run the work on this thread, and each
+    // of the fit's parallel calls would hand itself over.
+    let results = bvtool::threads::on_pool(|| {
         files
             .par_iter()
             .map(|f| {

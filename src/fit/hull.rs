@@ -309,7 +309,7 @@ impl ConvexHull {
     ///
     /// Errors on empty input or a non-finite coordinate.
     pub fn new(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
-        super::pool::on_pool(|| ConvexHull::checked(points))
+        crate::threads::on_pool(|| ConvexHull::checked(points))
     }
 
     /// [`new`](Self::new), on the calling thread.

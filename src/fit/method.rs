@@ -124,13 +124,13 @@ pub fn obb(points: &[Point3<f64>], hull: &ConvexHull, m: ObbMethod) -> Option<Ob
 /// [`obb`] when the hull is not known yet: builds it on the way, in the
 /// same hand-over to the thread pool, with the covariance (for the methods
 /// that ask for it) computed beside it. Each entry point called from
-/// outside the pool hands its work to a pool thread and sleeps until it is
-/// done — about 25 µs on this project's 2-core machine, a twentieth of a
-/// small model's minimum box — so one call costs less than
-/// [`ConvexHull::new`] then [`obb`]. Errors as [`ConvexHull::new`] (no
-/// points, a non-finite coordinate).
+/// outside the pool hands its work to a worker and sleeps until it is done
+/// ([`crate::threads::on_pool`], about 20 µs here, a twentieth of a small
+/// model's minimum box), so one call costs less than [`ConvexHull::new`]
+/// then [`obb`]. Errors as [`ConvexHull::new`] (no points, a non-finite
+/// coordinate).
 pub fn obb_of_points(points: &[Point3<f64>], m: ObbMethod) -> Result<Obb, HullError> {
-    super::pool::on_pool(|| {
+    crate::threads::on_pool(|| {
         let (hull, cov) = rayon::join(
             || ConvexHull::new(points),
             || {
@@ -159,7 +159,7 @@ pub fn obb_with_covariance(
     covariance: impl FnOnce() -> Option<Matrix3<f64>> + Send,
     m: ObbMethod,
 ) -> Option<Obb> {
-    super::pool::on_pool(|| obb_on_pool(points, hull, covariance, m))
+    crate::threads::on_pool(|| obb_on_pool(points, hull, covariance, m))
 }
 
 /// [`obb_with_covariance`], on the calling thread.

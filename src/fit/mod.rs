@@ -17,7 +17,6 @@ pub mod min_volume_obb;
 pub mod obb;
 pub mod obb_f32;
 pub mod polytope;
-mod pool;
 pub mod reference;
 pub mod round;
 pub mod sphere;

@@ -21,8 +21,8 @@
 
 mod common;
 
+use bvtool::check::parry::ParryPair;
 use bvtool::pose::Pose;
-use bvtool::query::parry_check::ParryPair;
 use bvtool::query::{ContactMode, collide};
 use bvtool::tree::{DEFAULT_LEAF_SIZE, NodeFit, ObbTree};
 use common::{PAIRS, REPEAT, median_ms, median_per_query, model, poses};

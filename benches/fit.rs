@@ -3,7 +3,7 @@
 //! sphere + tight OBB) on the 1.6M-vertex Nefertiti.
 
 use bvtool::fit::{ConvexHull, ObbMethod, Sphere, SphereMethod, obb, sphere_with_hull};
-use bvtool::report::fit::{FileVolumes, FitOptions};
+use bvtool::volumes::{FileVolumes, FitOptions};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The 10-million-triangle scene (issue 14): makes it with
-# examples/grid_scene.rs, then times each command on it as a whole process
+# the dev crate's grid_scene (dev/src/grid_scene.rs), then times each command on it as a whole process
 # and reads its peak memory from /usr/bin/time -v.
 #
 #   benches/grid_scene.sh [TRIANGLES]     # default 10000000
@@ -11,11 +11,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 triangles=${1:-10000000}
 export BVTOOL_MODELS="${BVTOOL_MODELS:-$(cd .. && pwd)/shared/models}"
-cargo build --release --quiet --bin bvtool --example grid_scene
+cargo build --release --quiet --bin bvtool
+cargo build --release --quiet -p bvtool-dev --bin grid_scene
 mkdir -p target/scene
 scene=target/scene/grid.glb
 poses=target/scene/grid.poses.json
-target/release/examples/grid_scene "$scene" "$triangles"
+target/release/grid_scene "$scene" "$triangles"
 limit=(--max-triangles $((2 * triangles)))
 
 # run NAME COMMAND...: the command's JSON to target/scene/NAME.json, then

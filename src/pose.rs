@@ -261,7 +261,8 @@ impl Pose {
 pub const RIGID_TOLERANCE: f64 = 1e-6;
 
 /// The unit of inline Euler angles.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum AngleUnit {
     /// Degrees (the default).
     #[default]

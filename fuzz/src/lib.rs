@@ -9,7 +9,7 @@ use bvtool::clash::{self_intersections, self_intersections_brute_force};
 use bvtool::fit::{Aabb, ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load_bytes};
 use bvtool::query::{ContactMode, brute_force, collide};
-use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
+use bvtool::volumes::{FileVolumes, FitOptions, Frame};
 use bvtool::tree::{AabbTree, ObbTree};
 use nalgebra::{UnitQuaternion, Vector3};
 use std::path::Path;

@@ -4,7 +4,7 @@
 use crate::arrays;
 use crate::errors::{GeometryError, value_error};
 use crate::mesh::{Scene, mesh_arg};
-use bvtool::fit::decompose::{DecomposeError, DecomposeOptions};
+use bvtool::fit::polytope::decompose::{DecomposeError, DecomposeOptions};
 use numpy::PyArray2;
 use pyo3::prelude::*;
 

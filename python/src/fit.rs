@@ -6,7 +6,7 @@ use crate::errors::{to_py, value_error};
 use crate::mesh::{Mesh, Scene, mesh_arg};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry};
-use bvtool::report::fit::{FileVolumes, FitOptions, ObbFit, SphereFit};
+use bvtool::volumes::{FileVolumes, FitOptions, ObbFit, SphereFit};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ pub fn fit(
     hull_max: Option<usize>,
     best: bool,
 ) -> PyResult<Fit> {
-    use bvtool::fit::hull_budget::{MAX_BUDGET, MIN_BUDGET};
+    use bvtool::fit::polytope::budget_hull::{MAX_BUDGET, MIN_BUDGET};
     if let Some(n) = hull_max.filter(|n| !(MIN_BUDGET..=MAX_BUDGET).contains(n)) {
         return Err(value_error(format!(
             "hull_max {n}: expected {MIN_BUDGET} to {MAX_BUDGET}"

@@ -12,14 +12,15 @@
 //! finds apart, and still apart after moving B by the tolerance in every
 //! probe direction: parry3d's own triangle test is wrong there (its
 //! triangle–triangle `intersection_test` is known to report some clearly
-//! separated pairs; see `tests/query_parry_disagreement.rs`). Anything else
+//! separated pairs; see `tests/query/parry_disagreement.rs`). Anything else
 //! is unexplained, and the command fails.
 
 use crate::TriMesh;
+use crate::check::parry::ParryPair;
 use crate::pose::Pose;
 use crate::query::Placement;
-use crate::query::parry_check::ParryPair;
-use crate::query::{Collision, ContactMode, collide, triangle::triangles_intersect};
+use crate::query::pair::intersect_triangle_triangle::triangles_intersect;
+use crate::query::{Collision, ContactMode, collide};
 use crate::tree::ObbTree;
 use nalgebra::Vector3;
 use serde::Serialize;

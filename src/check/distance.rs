@@ -11,8 +11,8 @@
 
 use super::collide::tolerance;
 use crate::TriMesh;
+use crate::check::parry::ParryPair;
 use crate::pose::Pose;
-use crate::query::parry_check::ParryPair;
 use crate::query::{Distance, brute_force_distance};
 use serde::Serialize;
 

@@ -1,8 +1,8 @@
 //! `bvtool fit --check`: the point-cloud AABB and the centroid sphere
 //! recomputed by parry3d.
 
+use crate::check::parry;
 use crate::fit::{Aabb, Sphere};
-use crate::parry_bridge;
 use nalgebra::Point3;
 use serde::Serialize;
 
@@ -31,9 +31,9 @@ fn f32_tolerance(scale: f64) -> f64 {
 pub fn fit(points: &[Point3<f64>], aabb: &Aabb, centroid: &Sphere) -> Vec<Agreement> {
     let scale = points.iter().map(|p| p.coords.amax()).fold(0.0, f64::max);
     let tol = f32_tolerance(scale);
-    let (pmin, pmax) = parry_bridge::point_cloud_aabb(points);
+    let (pmin, pmax) = parry::point_cloud_aabb(points);
     let d_aabb = (aabb.min - pmin).amax().max((aabb.max - pmax).amax());
-    let (pc, pr) = parry_bridge::point_cloud_bounding_sphere(points);
+    let (pc, pr) = parry::point_cloud_bounding_sphere(points);
     let d_sphere = nalgebra::distance(&centroid.center, &pc).max((centroid.radius - pr).abs());
     // parry3d sums the points in f32 to find their mean; the rounding of such
     // a sum grows like √n ulps in practice.

@@ -4,3 +4,5 @@
 pub mod collide;
 pub mod distance;
 pub mod fit;
+pub mod parry;
+pub mod poses;

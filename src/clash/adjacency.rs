@@ -20,7 +20,9 @@
 //! reports each as a pair with itself and no other pair, and so does
 //! [`super::self_intersect`].
 
-use crate::query::triangle::{Plane, o2, planes_intersect, proj, segment_proper_triangle};
+use crate::query::pair::intersect_triangle_triangle::{
+    Plane, o2, planes_intersect, proj, segment_proper_triangle,
+};
 use nalgebra::Point3;
 
 /// Whether two non-degenerate triangles of one mesh intersect, by the rules

@@ -16,7 +16,7 @@
 
 use crate::fit::Aabb;
 use crate::mesh::closed::is_closed;
-use crate::query::triangle::{o3, segment_triangle_intersect};
+use crate::query::pair::intersect_triangle_triangle::{o3, segment_triangle_intersect};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

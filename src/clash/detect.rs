@@ -29,8 +29,8 @@ use super::parts::{Grouping, PartList};
 use super::shapes::{RIGID_TOLERANCE, Shapes, relative_pose};
 use crate::fit::Aabb;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
-use crate::query::triangle::Plane;
-use crate::query::triangle::triangles_intersect;
+use crate::query::pair::intersect_triangle_triangle::Plane;
+use crate::query::pair::intersect_triangle_triangle::triangles_intersect;
 use crate::query::{ContactMode, Placement, collide, within};
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
@@ -102,7 +102,7 @@ pub struct TrianglePair {
     pub intersecting: bool,
     /// Whether they cross (else, meeting, they only touch).
     pub crossing: bool,
-    /// Their distance with a clearance ([`crate::query::triangle_distance`]:
+    /// Their distance with a clearance ([`crate::query::pair::distance_triangle_triangle`]:
     /// exactly 0 when they meet), `None` without.
     pub distance: Option<f64>,
 }

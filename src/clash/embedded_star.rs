@@ -32,7 +32,7 @@
 //! an edge lies in the star of each shared vertex, so one certified shared
 //! vertex settles the pair.
 
-use crate::query::triangle::{o2, proj};
+use crate::query::pair::intersect_triangle_triangle::{o2, proj};
 use crate::tree::AabbTree;
 use nalgebra::Vector3;
 use rayon::prelude::*;

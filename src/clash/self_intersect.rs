@@ -23,7 +23,7 @@ use super::adjacency::{adjacent_planes_intersect, adjacent_triangles_intersect, 
 use super::embedded_star::embedded_corners;
 use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
-use crate::query::triangle::Plane;
+use crate::query::pair::intersect_triangle_triangle::Plane;
 use crate::tree::{AabbTree, radix};
 use nalgebra::Point3;
 use rayon::prelude::*;

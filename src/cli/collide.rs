@@ -6,11 +6,11 @@ use super::progress::Progress;
 use super::render::Look;
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
+use bvtool::batch::collide::{CollideOptions, run_with_progress};
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees, within};
 use bvtool::render::compose::collision_picture;
 use bvtool::render::save_png;
-use bvtool::report::collide::{CollideOptions, run_with_progress};
 use std::path::PathBuf;
 
 /// Do two meshes touch, or come within a clearance? Mesh A stays at

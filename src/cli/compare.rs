@@ -5,7 +5,7 @@ use super::output::{Outcome, wrote};
 use bvtool::load::LoadOptions;
 use bvtool::render::chart::Bar;
 use bvtool::render::{bar_chart, save_png};
-use bvtool::report::compare::{CompareOptions, Comparison};
+use bvtool::volumes::{CompareOptions, Comparison};
 use std::path::PathBuf;
 
 /// Compare how tight each bounding volume is and what it costs.

@@ -7,11 +7,11 @@ use super::progress::Progress;
 use super::render::Look;
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
+use bvtool::batch::distance::{DistanceRun, run_with_progress};
 use bvtool::load::LoadOptions;
 use bvtool::query::DistanceOptions;
 use bvtool::render::compose::distance_picture;
 use bvtool::render::save_png;
-use bvtool::report::distance::{DistanceRun, run_with_progress};
 use nalgebra::Point3;
 use std::path::PathBuf;
 

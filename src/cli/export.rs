@@ -7,7 +7,7 @@ use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{self, DEFAULT_HULL_MAX, ExportDoc, ExportOptions, Format, Shape};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
-use bvtool::report::fit::FitOptions;
+use bvtool::volumes::FitOptions;
 use std::path::PathBuf;
 
 /// Export the fitted volumes (and optionally the OBB tree) for a runtime,

@@ -3,13 +3,13 @@
 use super::batch::{self, Files};
 use super::output::{Failure, Outcome};
 use bvtool::Error;
-use bvtool::fit::decompose::{
+use bvtool::fit::polytope::budget_hull::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
+use bvtool::fit::polytope::decompose::{
     DecomposeOptions, MAX_PART_VERTICES, MAX_PARTS, MAX_RESOLUTION, MIN_RESOLUTION,
 };
-use bvtool::fit::hull_budget::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::LoadOptions;
-use bvtool::report::fit::{FileVolumes, FitOptions, Frame};
+use bvtool::volumes::{FileVolumes, FitOptions, Frame};
 
 /// Fit bounding volumes to each file: the AABB, an oriented box and a sphere,
 /// with the convex hull's volume as the yardstick.

@@ -3,8 +3,8 @@
 //! the file), 2 usage error.
 
 use bvtool::Error;
+use bvtool::batch::collide::Side;
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit, load};
-use bvtool::report::collide::Side;
 use bvtool::tree::NodeFit;
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};

@@ -4,10 +4,10 @@ use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::progress::Progress;
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
+use bvtool::batch::verify::{poses, run as verify};
+use bvtool::batch::verify_distance::run as verify_distance;
 use bvtool::check::distance::PeerDistances;
 use bvtool::load::LoadOptions;
-use bvtool::report::verify::{poses, run as verify};
-use bvtool::report::verify_distance::run as verify_distance;
 use std::path::PathBuf;
 
 /// Check bvtool against parry3d on many poses near the contact boundary

@@ -29,8 +29,7 @@ pub const ALIGN: usize = 16;
 pub const FLAG_TREE: u32 = 1;
 /// Header flag: the per-mesh volume records are in each mesh's local frame.
 pub const FLAG_LOCAL_MESHES: u32 = 2;
-/// "No index" in an id field (a file-level record, an OBJ/STL triangle's node).
-pub const NONE: u32 = u32::MAX;
+pub use super::bin_collider::NONE;
 
 /// The nine sections, in file order: name and record stride in bytes.
 const SECTIONS: [(&str, usize); 9] = [

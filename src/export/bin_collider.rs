@@ -15,7 +15,9 @@
 //! the string table).
 
 use super::ExportDoc;
-use super::bin::NONE;
+/// "No index" in an id field (a file-level record, an OBJ/STL triangle's node).
+pub const NONE: u32 = u32::MAX;
+
 use super::collider::{Geometry, Shape};
 use super::collider_f32::{ColliderF32, fan, rounded};
 use super::f32box::round_up;

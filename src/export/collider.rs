@@ -27,12 +27,15 @@
 //! The whole-scene collider (`whole`) is fitted in the world frame from the
 //! same fit `bvtool fit` reports for the file.
 
-use super::document::ObbDoc;
+use super::volume_records::ObbDoc;
 use crate::error::Result;
-use crate::fit::decompose::{DecomposeError, DecomposeOptions, MAX_PART_VERTICES, decompose};
-use crate::fit::{KdopKind, hull_budget};
+use crate::fit::KdopKind;
+use crate::fit::polytope::budget_hull as hull_budget;
+use crate::fit::polytope::decompose::{
+    DecomposeError, DecomposeOptions, MAX_PART_VERTICES, decompose,
+};
 use crate::mesh::{MeshInstance, Scene, instance_points, is_similarity};
-use crate::report::fit::{FitOptions, Frame, Volumes, fit_instance};
+use crate::volumes::{FitOptions, Frame, Volumes, fit_instance};
 use nalgebra::{Matrix4, Point3};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -40,37 +43,50 @@ use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 /// The collider shapes `export --shape` offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Shape {
     /// The OBB of the chosen method.
-    #[value(help = "the oriented box (--obb method)")]
+    #[cfg_attr(feature = "cli", value(help = "the oriented box (--obb method)"))]
     Box,
     /// The sphere of the chosen method.
-    #[value(help = "the sphere (--sphere method)")]
+    #[cfg_attr(feature = "cli", value(help = "the sphere (--sphere method)"))]
     Sphere,
     /// The near-minimal capsule.
-    #[value(help = "the near-minimal capsule")]
+    #[cfg_attr(feature = "cli", value(help = "the near-minimal capsule"))]
     Capsule,
     /// The near-minimal cylinder.
-    #[value(help = "the near-minimal cylinder")]
+    #[cfg_attr(feature = "cli", value(help = "the near-minimal cylinder"))]
     Cylinder,
     /// Unreal's 26-DOP in the mesh frame, as a convex mesh.
-    #[value(
-        name = "kdop26",
-        help = "Unreal's 26-DOP (mesh axes), as a convex mesh"
+    #[cfg_attr(
+        feature = "cli",
+        value(
+            name = "kdop26",
+            help = "Unreal's 26-DOP (mesh axes), as a convex mesh"
+        )
     )]
     #[serde(rename = "kdop26")]
     Kdop26,
     /// The convex hull under a vertex and face budget, as a convex mesh.
-    #[value(help = "the convex hull within --hull-max vertices and faces (default 255)")]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "the convex hull within --hull-max vertices and faces (default 255)")
+    )]
     Hull,
     /// The smallest primitive by volume (`bvtool fit --best`).
-    #[value(help = "the smallest of box, sphere, capsule, cylinder by volume (fit --best)")]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "the smallest of box, sphere, capsule, cylinder by volume (fit --best)")
+    )]
     Best,
     /// Convex parts (`bvtool fit --decompose`), one convex mesh each.
-    #[value(
-        help = "convex parts holding every vertex (fit --decompose: 16 parts, each within --hull-max vertices)"
+    #[cfg_attr(
+        feature = "cli",
+        value(
+            help = "convex parts holding every vertex (fit --decompose: 16 parts, each within --hull-max vertices)"
+        )
     )]
     Decompose,
 }
@@ -332,7 +348,7 @@ fn geometry(
     shape: Shape,
     points: &dyn Fn() -> Vec<Point3<f64>>,
 ) -> (Shape, Geometry, f64) {
-    let obb = |b: &crate::report::fit::ObbFit| {
+    let obb = |b: &crate::volumes::ObbFit| {
         Geometry::Box(ObbDoc {
             method: Some(b.method.as_str().into()),
             center: b.center,
@@ -472,7 +488,7 @@ pub fn colliders(
     if shapes.is_empty() {
         return Ok(Vec::new());
     }
-    let gpu = super::gltf::gpu_instanced_nodes(scene)?;
+    let gpu = super::gltf_input::gpu_instanced_nodes(scene)?;
     let mut cache = Cache::default();
     let mut out = Vec::new();
     for inst in &scene.instances {

@@ -9,8 +9,8 @@
 //! every point its `f64` geometry holds, so every vertex it bounds.
 
 use super::collider::Geometry;
-use super::document::ObbDoc;
 use super::f32box::{self, ObbF32, RoundF32, SphereF32};
+use super::volume_records::ObbDoc;
 
 /// A collider's geometry in `f32`, in the collider's frame.
 #[derive(Clone, Debug, PartialEq)]

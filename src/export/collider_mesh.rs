@@ -26,16 +26,19 @@
 use super::collider::{ColliderDoc, Geometry, Shape};
 use super::collider_f32::fan;
 use super::f32box;
+use crate::mesh::Scene;
 use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3};
+use std::collections::HashSet;
 
 /// The naming convention of the collider meshes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Naming {
     /// Unreal's `UBX_`/`USP_`/`UCP_`/`UCX_` prefixes.
-    #[value(help = "Unreal: UBX_/USP_/UCP_/UCX_<mesh>_NN")]
+    #[cfg_attr(feature = "cli", value(help = "Unreal: UBX_/USP_/UCP_/UCX_<mesh>_NN"))]
     Unreal,
     /// Godot's `-convcolonly` suffix.
-    #[value(help = "Godot: <name>-convcolonly")]
+    #[cfg_attr(feature = "cli", value(help = "Godot: <name>-convcolonly"))]
     Godot,
 }
 
@@ -277,4 +280,31 @@ pub fn collider_mesh(c: &ColliderDoc, name: String, transform: &Matrix4<f64>) ->
         vertices,
         triangles,
     }
+}
+
+/// The names the mesh instances' render meshes go by (the names their
+/// colliders refer to), one per instance of `scene`, distinct: the node's
+/// name, else the mesh's, else `mesh N`; a name taken already gets `_K`
+/// (`K` the instance's index).
+pub fn render_names(scene: &Scene) -> Vec<String> {
+    let mut seen = HashSet::new();
+    scene
+        .instances
+        .iter()
+        .enumerate()
+        .map(|(k, inst)| {
+            let name = inst
+                .node_name
+                .as_deref()
+                .or(inst.mesh_name.as_deref())
+                .map_or_else(|| format!("mesh{}", inst.mesh), str::to_owned);
+            if seen.insert(name.clone()) {
+                name
+            } else {
+                let unique = format!("{name}_{k}");
+                seen.insert(unique.clone());
+                unique
+            }
+        })
+        .collect()
 }

@@ -1,12 +1,12 @@
 //! Rounding `f64` volumes to `f32` without losing containment, for the
-//! exports: the OBB rounding is [`crate::fit::obb_f32`]'s; AABBs, spheres,
+//! exports: the OBB rounding is [`crate::fit::obb::f32_outward`]'s; AABBs, spheres,
 //! capsules, cylinders and convex polytopes are rounded here by the same
 //! rules.
 
-use super::document::{AabbDoc, ObbDoc, SphereDoc};
+use super::volume_records::{AabbDoc, ObbDoc, SphereDoc};
 use crate::fit::ConvexHull;
-use crate::fit::obb_f32::{F32_TEST_ULPS, v64};
-pub use crate::fit::obb_f32::{ObbF32, round_down, round_up};
+use crate::fit::obb::f32_outward::{F32_TEST_ULPS, v64};
+pub use crate::fit::obb::f32_outward::{ObbF32, round_down, round_up};
 use nalgebra::{Point3, Quaternion, UnitQuaternion, Vector3};
 
 /// An AABB in `f32`.

@@ -11,9 +11,10 @@
 use super::ExportDoc;
 use super::collider::{ColliderDoc, Geometry, instance_index, placement};
 use super::collider_f32::{ColliderF32, fan, rounded};
+use super::collider_mesh::render_names;
 use super::collider_mesh::{self, Naming};
 use super::f32box;
-use super::obj::render_names;
+use super::gltf_input::read_json;
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Scene};
 use base64::Engine as _;
@@ -21,7 +22,6 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use nalgebra::Matrix4;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::collections::HashSet;
 use std::path::{Component, Path};
 
 /// The extension holding the shapes.
@@ -222,24 +222,6 @@ fn fresh(scene: &Scene) -> (Doc, Vec<Option<usize>>) {
     (d, nodes)
 }
 
-/// The JSON of a `.glb` or `.gltf` (an object) and the GLB's BIN chunk.
-fn read_json(path: &Path) -> Result<(Value, Option<Vec<u8>>)> {
-    let err = |m: String| Error::load(path, m);
-    let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
-    let (json, glb_bin): (Value, Option<Vec<u8>>) = if bytes.starts_with(b"glTF") {
-        let (j, b) = split_glb(&bytes).map_err(err)?;
-        let json = serde_json::from_slice(j).map_err(|e| err(format!("GLB JSON: {e}")))?;
-        (json, b.map(<[u8]>::to_vec))
-    } else {
-        let json = serde_json::from_slice(&bytes).map_err(|e| err(format!("glTF JSON: {e}")))?;
-        (json, None)
-    };
-    if !json.is_object() {
-        return Err(err("glTF JSON is not an object".into()));
-    }
-    Ok((json, glb_bin))
-}
-
 /// Reads a `.glb` or `.gltf` and merges its buffers into one.
 fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
     let err = |m: String| Error::load(path, m);
@@ -346,47 +328,6 @@ fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
         im["mimeType"] = json!(img["mimeType"].as_str().unwrap_or(mime));
     }
     Ok(d)
-}
-
-/// The JSON chunk and the optional BIN chunk of a GLB, every length checked
-/// against the bytes present.
-fn split_glb(b: &[u8]) -> std::result::Result<(&[u8], Option<&[u8]>), String> {
-    let u32_at = |at: usize| {
-        b.get(at..at + 4)
-            .map(|s| u32::from_le_bytes(s.try_into().expect("4")))
-    };
-    let version = u32_at(4).ok_or("GLB header truncated")?;
-    if version != 2 {
-        return Err(format!("GLB version {version} (expected 2)"));
-    }
-    let total = u32_at(8).ok_or("GLB header truncated")? as usize;
-    if total > b.len() {
-        return Err(format!(
-            "GLB says {total} bytes but the file has {}",
-            b.len()
-        ));
-    }
-    let mut at = 12;
-    let mut chunks = Vec::new();
-    while at + 8 <= total {
-        let len = u32_at(at).expect("in range") as usize;
-        let kind = u32_at(at + 4).expect("in range");
-        let end = (at + 8)
-            .checked_add(len)
-            .filter(|&e| e <= total)
-            .ok_or_else(|| format!("GLB chunk at {at} runs past the end"))?;
-        chunks.push((kind, &b[at + 8..end]));
-        at = end;
-    }
-    match chunks.as_slice() {
-        [(0x4E4F_534A, j), rest @ ..] => Ok((
-            j,
-            rest.iter()
-                .find(|(k, _)| *k == 0x004E_4942)
-                .map(|(_, c)| *c),
-        )),
-        _ => Err("GLB has no JSON chunk first".into()),
-    }
 }
 
 /// The eight corners and twelve edges of a box of half extents `h`, local.
@@ -526,26 +467,6 @@ fn place(g: &Geometry) -> Placed {
             }
         }
     }
-}
-
-/// The glTF node indices of an `EXT_mesh_gpu_instancing` node in `scene`'s
-/// file (read again only when the file declares the extension).
-pub fn gpu_instanced_nodes(scene: &Scene) -> Result<HashSet<u32>> {
-    const EXT: &str = "EXT_mesh_gpu_instancing";
-    if !matches!(scene.format, Format::Gltf | Format::Glb)
-        || !scene.extensions.iter().any(|e| e == EXT)
-    {
-        return Ok(HashSet::new());
-    }
-    let (json, _) = read_json(&scene.path)?;
-    Ok(json["nodes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .filter(|(_, n)| !n["extensions"][EXT].is_null())
-        .map(|(i, _)| i as u32)
-        .collect())
 }
 
 /// Adds `doc.colliders`: each one a new node carrying a

@@ -2,7 +2,7 @@
 //! triangles) written for a runtime to use without bvtool.
 //!
 //! Every format is produced from one [`ExportDoc`], built once from the
-//! volumes `bvtool fit` reports ([`crate::report::fit::FileVolumes`]) and the
+//! volumes `bvtool fit` reports ([`crate::volumes::FileVolumes`]) and the
 //! OBB tree `bvtool tree` builds ([`crate::tree::ObbTree`]), so all formats
 //! carry the same numbers:
 //!
@@ -29,8 +29,10 @@ pub mod collider_mesh;
 pub mod document;
 pub mod f32box;
 pub mod gltf;
+pub mod gltf_input;
 pub mod json;
 pub mod obj;
+pub mod volume_records;
 
 pub use collider::{ColliderDoc, Shape};
 pub use document::{DEFAULT_HULL_MAX, ExportDoc, ExportOptions};
@@ -39,22 +41,37 @@ use crate::error::{Error, Result};
 use crate::mesh::Scene;
 
 /// An export format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// The [`ExportDoc`] as JSON.
-    #[value(help = "JSON (schema: docs/bvtool-export.schema.json)")]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "JSON (schema: docs/bvtool-export.schema.json)")
+    )]
     Json,
     /// The binary form ([`bin`]).
-    #[value(help = "little-endian binary, 16-byte aligned, mappable (docs/export.md)")]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "little-endian binary, 16-byte aligned, mappable (docs/export.md)")
+    )]
     Bin,
     /// A C header ([`c_header`]).
-    #[value(help = "a C header of static const arrays")]
+    #[cfg_attr(feature = "cli", value(help = "a C header of static const arrays"))]
     C,
     /// The input as glTF with colliders ([`gltf`]).
-    #[value(help = "the model as glTF with KHR_implicit_shapes colliders (.glb or .gltf)")]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "the model as glTF with KHR_implicit_shapes colliders (.glb or .gltf)")
+    )]
     Gltf,
     /// The meshes and the colliders as named OBJ objects ([`obj`]).
-    #[value(help = "OBJ: the meshes and the colliders as convex meshes named for Unreal or Godot")]
+    #[cfg_attr(
+        feature = "cli",
+        value(
+            help = "OBJ: the meshes and the colliders as convex meshes named for Unreal or Godot"
+        )
+    )]
     Obj,
 }
 

@@ -7,38 +7,11 @@
 
 use super::ExportDoc;
 use super::collider::{instance_index, placement};
-use super::collider_mesh::{Naming, collider_mesh, name};
+use super::collider_mesh::{Naming, collider_mesh, name, render_names};
 use crate::mesh::Scene;
 use nalgebra::Matrix4;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write as _;
-
-/// The names the mesh instances' render meshes go by (the names their
-/// colliders refer to), one per instance of `scene`, distinct: the node's
-/// name, else the mesh's, else `mesh N`; a name taken already gets `_K`
-/// (`K` the instance's index).
-pub fn render_names(scene: &Scene) -> Vec<String> {
-    let mut seen = HashSet::new();
-    scene
-        .instances
-        .iter()
-        .enumerate()
-        .map(|(k, inst)| {
-            let name = inst
-                .node_name
-                .as_deref()
-                .or(inst.mesh_name.as_deref())
-                .map_or_else(|| format!("mesh{}", inst.mesh), str::to_owned);
-            if seen.insert(name.clone()) {
-                name
-            } else {
-                let unique = format!("{name}_{k}");
-                seen.insert(unique.clone());
-                unique
-            }
-        })
-        .collect()
-}
 
 /// The OBJ text of `scene` and `doc.colliders`, named by `naming`.
 pub fn to_string(scene: &Scene, doc: &ExportDoc, naming: Naming) -> String {

@@ -1,6 +1,6 @@
 //! Covariance matrices and the principal frames built from them.
 
-use super::symmetric_eigen3::symmetric_eigen3;
+use crate::fit::symmetric_eigen3::symmetric_eigen3;
 use nalgebra::{Matrix3, Point3, Vector3};
 
 /// Mean and covariance of a point set (each point weighted equally), the

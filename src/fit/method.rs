@@ -1,8 +1,8 @@
 //! Named fitting methods: the entry points the command line uses.
 
-use super::min_volume_obb::min_volume_frame;
-use super::tight_obb::tight_frame;
-use super::{ConvexHull, HullError, Obb, Sphere, covariance};
+use crate::fit::obb::fast::tight_frame;
+use crate::fit::obb::tight::min_volume_frame;
+use crate::fit::{ConvexHull, HullError, Obb, Sphere, covariance};
 use nalgebra::{Matrix3, Point3};
 use std::fmt;
 use std::str::FromStr;

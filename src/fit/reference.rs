@@ -20,12 +20,12 @@
 //!   instead made to contain every point ([`capsule_on_line`]), so the
 //!   volume compared is the least this axis line allows. Unreal's box is
 //!   the AABB, and its k-DOPs are the exact extremes along fixed directions
-//!   of the mesh frame — bvtool's mesh-frame k-DOP ([`super::Kdop`]).
+//!   of the mesh frame — bvtool's mesh-frame k-DOP ([`crate::fit::Kdop`]).
 //! - **The least-squares capsule** (Geometric Tools' `ContCapsule3`): the
 //!   line through the points' mean along their principal axis, made to
 //!   contain every point.
 
-use super::{Aabb, Capsule, Cylinder, Sphere, capsule_on_line};
+use crate::fit::{Aabb, Capsule, Cylinder, Sphere, capsule_on_line};
 use nalgebra::{Point3, Vector3};
 
 /// Godot's least radius and height.

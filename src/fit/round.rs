@@ -24,8 +24,8 @@
 //! least over the axes the search visited — a local optimum, not a proven
 //! global minimum.
 
-use super::Sphere;
-use super::kdop::KdopKind;
+use crate::fit::Sphere;
+use crate::fit::polytope::kdop::KdopKind;
 use nalgebra::{Point3, Unit, UnitQuaternion, Vector3};
 
 /// A cylinder: the disc of `radius` about `center` across `axis`, swept
@@ -423,7 +423,7 @@ pub fn capsule(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Capsule
 /// `axis` (any length but zero) — that contains every point: its radius the
 /// points' largest distance from the line, its segment as short as that
 /// radius allows, grown by the rounding margin. The reference rules of
-/// [`super::reference`] place their capsules so. `None` for no points or a
+/// [`crate::fit::reference`] place their capsules so. `None` for no points or a
 /// zero axis.
 pub fn capsule_on_line(
     points: &[Point3<f64>],

@@ -18,9 +18,9 @@
 //!   lengthens a distance, so points of `∂P` within `ρ` of a sample project
 //!   within `ρ` of the sample's projection.
 
-use super::polytope::Polytope;
-use super::round::across;
-use super::{Aabb, Capsule, Cylinder, Obb, Sphere};
+use crate::fit::polytope::Polytope;
+use crate::fit::round::across;
+use crate::fit::{Aabb, Capsule, Cylinder, Obb, Sphere};
 use nalgebra::{Matrix3, Point3, Vector3};
 
 /// A convex shape's surface (see the module docs).

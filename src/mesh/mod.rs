@@ -428,3 +428,8 @@ impl TriMesh {
         ]
     }
 }
+
+/// `[x, y, z]` of a point, as the JSON documents write it.
+pub fn xyz(v: &Point3<f64>) -> [f64; 3] {
+    [v.x, v.y, v.z]
+}

@@ -39,8 +39,8 @@
 //! surface lies inside another part it may count air that the union does
 //! not have.
 
-use super::point_distance::{point_mesh, point_triangle, rounding_bound};
 use crate::fit::surface::Surface;
+use crate::query::distance_point_mesh::{point_mesh, point_triangle, rounding_bound};
 use crate::tree::AabbTree;
 use nalgebra::Point3;
 use serde::Serialize;

@@ -3,8 +3,8 @@
 use super::ContactMode;
 use super::collide::descend;
 use super::tree_pair::TreePair;
-use super::triangle_distance::{lower_bound, triangle_distance};
 use crate::pose::Pose;
+use crate::query::pair::distance_triangle_triangle::{lower_bound, triangle_distance};
 use crate::tree::ObbTree;
 use serde::Serialize;
 
@@ -15,7 +15,7 @@ pub struct ClosePair {
     pub a: u32,
     /// The triangle of B.
     pub b: u32,
-    /// Their distance ([`super::triangle_distance`]; 0 when they meet).
+    /// Their distance ([`crate::query::pair::distance_triangle_triangle`]; 0 when they meet).
     pub distance: f64,
 }
 

@@ -1,11 +1,13 @@
 //! Tree-vs-tree collision: which triangles of A and B (at a pose) meet.
 
-use super::sat::{PlacedBox, Slabs, corners32, overlap};
 use super::tree_pair::{PlacedLeaf, Placement, Split, TreePair, split};
-use super::triangle::{Plane, planes_intersect, triangles_intersect};
-use super::triangle_distance::{Bounds, triangle_bounds};
-use crate::fit::obb_f32::round_up;
+use crate::fit::obb::f32_outward::round_up;
 use crate::pose::Pose;
+use crate::query::pair::distance_triangle_triangle::{Bounds, triangle_bounds};
+use crate::query::pair::intersect_triangle_triangle::{
+    Plane, planes_intersect, triangles_intersect,
+};
+use crate::query::pair::overlap_obb_obb::{PlacedBox, Slabs, corners32, overlap};
 use crate::tree::ObbTree;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -61,12 +63,12 @@ pub struct Collision {
 /// (B's points map `v → R·v + t` into A's frame).
 ///
 /// Simultaneous depth-first descent (RAPID/PQP): a pair of nodes is tested
-/// with the 15-axis SAT on their `f32` boxes ([`super::sat::overlap`],
+/// with the 15-axis SAT on their `f32` boxes ([`crate::query::pair::overlap_obb_obb::overlap`],
 /// conservative: its slack bounds the `f32` rounding), and when the boxes may
 /// overlap the larger node (by box diagonal) is split, or both when they are
 /// of about one size (`split`); B's child boxes are
 /// placed in A's frame once when B is split, not once per pair. Leaf pairs
-/// run the exact triangle test ([`super::triangle::triangles_intersect`]) on
+/// run the exact triangle test ([`crate::query::pair::intersect_triangle_triangle::triangles_intersect`]) on
 /// B's `f64` corners placed in A's frame by [`Placement::apply`]. The answer
 /// is exact for those placed `f64` corners: the box tests can only prune
 /// pairs that are truly apart. Triangles with twins (the same three corners,
@@ -124,7 +126,7 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
 ///
 /// A node pair is pruned when the SAT finds a gap wider than `margin` plus
 /// the rounding slack on one of the 15 axes; a gap bounds the distance
-/// between the boxes from below ([`super::sat::separation`]), so no pair of
+/// between the boxes from below ([`crate::query::pair::overlap_obb_obb::separation`]), so no pair of
 /// triangles within `margin` of each other is ever pruned. At a leaf pair,
 /// a triangle pair is skipped when the axis-aligned boxes of A's triangle
 /// and of B's placed triangle are more than `margin` apart on a coordinate:

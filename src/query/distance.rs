@@ -1,11 +1,11 @@
 //! Minimum distance between two meshes at a pose, on their OBB trees.
 
-use super::sat::{PlacedBox, Slabs, corners32, separation};
 use super::tree_pair::{PlacedLeaf, Split, TreePair, split};
-use super::triangle_distance::{
+use crate::pose::Pose;
+use crate::query::pair::distance_triangle_triangle::{
     SidePlane, box_gap, lower_bound, rounding_bound, triangle_bounds, triangle_distance,
 };
-use crate::pose::Pose;
+use crate::query::pair::overlap_obb_obb::{PlacedBox, Slabs, corners32, separation};
 use crate::tree::{MAX_LEAF_SIZE, ObbTree};
 use nalgebra::Point3;
 use std::cmp::Ordering;
@@ -375,7 +375,11 @@ pub fn brute_force_distance(
         .chain(tb.iter().flatten())
         .map(|p| p.coords.amax())
         .fold(0.0, f64::max);
-    type Best = Option<(usize, usize, super::triangle_distance::TriangleDistance)>;
+    type Best = Option<(
+        usize,
+        usize,
+        crate::query::pair::distance_triangle_triangle::TriangleDistance,
+    )>;
     let nearer = |x: Best, y: Best| match (x, y) {
         (Some(p), Some(q)) => Some(if q.2.distance < p.2.distance { q } else { p }),
         (p, q) => p.or(q),

@@ -7,13 +7,9 @@ pub mod batch;
 pub mod clearance;
 pub mod collide;
 pub mod distance;
-pub mod parry_check;
-pub mod point_distance;
-pub mod poses;
-pub mod sat;
+pub mod distance_point_mesh;
+pub mod pair;
 mod tree_pair;
-pub mod triangle;
-pub mod triangle_distance;
 
 pub use air::{Air, AirOptions, air};
 pub use batch::each_pose;

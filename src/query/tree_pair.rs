@@ -2,11 +2,11 @@
 //! before it descends — B's boxes placed in A's frame in `f32`, B's
 //! triangles placed in `f64`, and the rounding slack of the box tests.
 
-use super::sat::{PlacedBox, Placement32, corners32, slack_for};
-use super::triangle::Plane;
-use super::triangle_distance::{Bounds, triangle_bounds};
-use crate::fit::obb_f32::round_up;
+use crate::fit::obb::f32_outward::round_up;
 use crate::pose::Pose;
+use crate::query::pair::distance_triangle_triangle::{Bounds, triangle_bounds};
+use crate::query::pair::intersect_triangle_triangle::Plane;
+use crate::query::pair::overlap_obb_obb::{PlacedBox, Placement32, corners32, slack_for};
 use crate::tree::{Node, ObbTree};
 use nalgebra::{Matrix3, Point3, Vector3};
 use wide::f32x4;

@@ -66,15 +66,19 @@ impl View {
 }
 
 /// Which model axis points up in the pictures.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum UpAxis {
     /// +Y up, as glTF and most game assets (the views of the table above).
     #[default]
-    #[value(help = "+Y up, as glTF and most game assets")]
+    #[cfg_attr(feature = "cli", value(help = "+Y up, as glTF and most game assets"))]
     Y,
     /// +Z up, as most scans, CAD and robot meshes: every view is turned so
     /// that the model's +Z plays the part of +Y (and +Y that of −Z).
-    #[value(help = "+Z up, as most scans, CAD and robot meshes")]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "+Z up, as most scans, CAD and robot meshes")
+    )]
     Z,
 }
 

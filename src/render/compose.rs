@@ -4,8 +4,8 @@
 use super::picture::render;
 use super::scene::{PALETTE, RenderOptions, RenderScene, Volume, VolumeLayer};
 use crate::error::{Error, Result};
-use crate::fit::decompose::{DecomposeError, DecomposeOptions, decompose};
-use crate::fit::hull_budget::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
+use crate::fit::polytope::budget_hull::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
+use crate::fit::polytope::decompose::{DecomposeError, DecomposeOptions, decompose};
 use crate::fit::{
     self, Aabb, BudgetHull, ConvexHull, Kdop, KdopKind, ObbMethod, SphereMethod, covariance,
 };

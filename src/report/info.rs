@@ -1,9 +1,9 @@
 //! `bvtool info`: what was loaded.
 
 use super::table::Scaled;
-use super::xyz;
 use crate::fit::Aabb;
 use crate::mesh::{Format, Scene, placed_points};
+use crate::volumes::AabbJson;
 use serde::Serialize;
 
 /// What a file holds once loaded and flattened.
@@ -33,24 +33,6 @@ pub struct FileInfo {
     /// World-space AABB over the vertices the triangles reference (for a
     /// point cloud, over its points); `null` when there are none.
     pub aabb: Option<AabbJson>,
-}
-
-/// An AABB as JSON: `{min, max}` (full corners).
-#[derive(Debug, Serialize)]
-pub struct AabbJson {
-    /// Lowest corner.
-    pub min: [f64; 3],
-    /// Highest corner.
-    pub max: [f64; 3],
-}
-
-impl From<&Aabb> for AabbJson {
-    fn from(b: &Aabb) -> Self {
-        AabbJson {
-            min: xyz(&b.min),
-            max: xyz(&b.max),
-        }
-    }
 }
 
 impl FileInfo {

@@ -5,7 +5,7 @@ use super::flat::{PARALLEL_MIN, append_children, node_bound};
 use super::node::{MAX_LEAF_SIZE, Node, NodeBox};
 use super::twins::Twins;
 use crate::fit::covariance::{of_triangles, principal_frame_fast};
-use crate::fit::min_rect::min_area_rect_of;
+use crate::fit::hull::planar::min_area_rect_of;
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
 use crate::mesh::weld::weld;
@@ -43,7 +43,7 @@ pub const DEFAULT_LEAF_SIZE: usize = 6;
 /// coarse, so six of them make a leaf box too large to prune a distance
 /// query well far from contact, and its tree is small anyway (at most 0.8
 /// MB at 102 bytes a triangle). Measured against the 1.2M-triangle grid
-/// scene of `examples/grid_scene.rs` at the torus's 50 poses 0.7 or more
+/// scene of `bvtool_dev::grid_scene` at the torus's 50 poses 0.7 or more
 /// from everything (median per query, the scene at leaf 6), the small
 /// mesh's tree at leaf 2 → 6: `models/torus.obj` (1,152 triangles) 234 →
 /// 1,303 µs, pybullet duck (4,212) 613 → 1,287, teddy's convex parts

@@ -34,6 +34,8 @@ use validate::DeserializeValue;
 mod accessor;
 mod buffers;
 mod container;
+
+pub use container::{Container, split as split_container};
 mod draco;
 mod json;
 mod meshopt;

@@ -1,0 +1,532 @@
+//! The comparison `bvtool compare` prints: how tight each bounding volume is, what it costs to fit,
+//! what an AABB costs once the model turns, and how much work the tighter
+//! boxes of an OBB tree save over an AABB tree of the same split.
+
+use crate::check::poses::{near_boundary_with_trees, random_rotation};
+use crate::error::{Error, Result};
+use crate::fit::surface::Surface;
+use crate::fit::{
+    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, DecomposeOptions, Kdop, KdopKind,
+    ObbMethod, Sphere, SphereMethod, covariance, polytope, reference,
+};
+use crate::mesh::{Scene, TriMesh};
+use crate::query::{Air, AirOptions, air};
+use crate::query::{ContactMode, collide};
+use crate::tree::AabbTree;
+use crate::tree::{ObbTree, TreeStats};
+use nalgebra::Point3;
+use nalgebra::{Matrix3, Vector3};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::Instant;
+
+/// One fitted volume's measures.
+#[derive(Debug, Serialize)]
+pub struct VolumeCost {
+    /// `aabb`, `obb`, `sphere`, `capsule`, `cylinder`, `kdop26`, `hull`
+    /// (under a vertex budget) or `decomposition`.
+    pub kind: &'static str,
+    /// The fitting method (`min/max` for the AABB; see docs/compare.md).
+    pub method: &'static str,
+    /// Whose rule: `bvtool`, or the engine rule reimplemented as a
+    /// reference fit (`godot`, `unreal`, `gte`).
+    pub source: &'static str,
+    /// Volume (model units³); for a decomposition the sum of its parts'
+    /// volumes (overlaps counted twice: at least the union's volume).
+    pub volume: f64,
+    /// Surface area (model units²; for a decomposition the parts' sum).
+    pub surface_area: f64,
+    /// Volume divided by the convex hull's volume (`null` for a flat model).
+    pub hull_ratio: Option<f64>,
+    /// Model vertices outside the volume (0 for every bvtool fit); `null`
+    /// when it cannot be decided (a flat polytope).
+    pub outside: Option<usize>,
+    /// The largest distance from the volume's surface to the mesh: the
+    /// supremum lies in `[air, air + bound]` (model units).
+    pub air: Air,
+    /// Fit time in milliseconds. Methods that use the convex hull (OBB `hull`,
+    /// `fast` and `tight`, the `exact` sphere, capsule, cylinder, k-DOPs,
+    /// budget hulls) are timed with the hull given, as `bvtool fit` runs
+    /// them; the hull is timed once, as `hull_ms`.
+    pub fit_ms: f64,
+    /// Time of the air search, milliseconds.
+    pub air_ms: f64,
+}
+
+/// The AABB of the model under random rotations.
+#[derive(Debug, Serialize)]
+pub struct RotationCost {
+    /// Rotations drawn (uniform on SO(3)).
+    pub rotations: usize,
+    /// Their seed.
+    pub seed: u64,
+    /// Mean of AABB volume / tight OBB volume over the rotations.
+    pub mean_ratio: f64,
+    /// The largest such ratio.
+    pub worst_ratio: f64,
+    /// The smallest such ratio.
+    pub best_ratio: f64,
+}
+
+/// Work done by one tree over the pose set.
+#[derive(Debug, Serialize)]
+pub struct TreeWork {
+    /// Box–box tests, summed over the poses.
+    pub box_tests: u64,
+    /// Exact triangle tests, summed over the poses.
+    pub triangle_tests: u64,
+}
+
+/// The OBB tree against an AABB tree of the same split.
+#[derive(Debug, Serialize)]
+pub struct TreeCost {
+    /// Sum of node OBB volumes per level (index = depth).
+    pub obb_volume_per_level: Vec<f64>,
+    /// Sum of node AABB volumes per level.
+    pub aabb_volume_per_level: Vec<f64>,
+    /// Poses of the model against itself near the contact boundary (all
+    /// contacts found at each).
+    pub poses: usize,
+    /// Work of the OBB tree.
+    pub obb: TreeWork,
+    /// Work of the AABB tree (same nodes, axis-aligned boxes).
+    pub aabb: TreeWork,
+}
+
+/// The whole comparison for one file.
+#[derive(Debug, Serialize)]
+pub struct Comparison {
+    /// The file as given.
+    pub file: String,
+    /// Triangles (world frame, flattened).
+    pub triangles: usize,
+    /// Convex hull volume.
+    pub hull_volume: f64,
+    /// Convex hull time, milliseconds.
+    pub hull_ms: f64,
+    /// The tolerance the air searches ran to (1/1000 of the model's
+    /// diagonal), model units.
+    pub air_tolerance: f64,
+    /// Every volume kind and method, bvtool's and the reference fits.
+    pub volumes: Vec<VolumeCost>,
+    /// Volumes that could not be fitted, each with the reason (a flat
+    /// model has no decomposition).
+    pub skipped: Vec<String>,
+    /// The AABB under rotation.
+    pub aabb_under_rotation: RotationCost,
+    /// The trees (`null` when skipped with `--no-tree`).
+    pub trees: Option<TreeCost>,
+    /// Where the time went.
+    pub timings: Timings,
+}
+
+/// Wall time of each part of a comparison, in milliseconds: on a big
+/// model the tree part (building the tree, searching near-contact poses by
+/// bisection, then colliding both trees at each) costs the most time and
+/// memory, and can be skipped.
+#[derive(Debug, Default, Serialize)]
+pub struct Timings {
+    /// The convex hull.
+    pub hull_ms: f64,
+    /// Every volume fit (the sum of their `fit_ms`).
+    pub fits_ms: f64,
+    /// The mesh's AABB tree and every air search (the sum of their
+    /// `air_ms`; the searches run in parallel).
+    pub air_ms: f64,
+    /// The AABB under the random rotations.
+    pub rotations_ms: f64,
+    /// Building the OBB tree and its AABB twin.
+    pub tree_build_ms: f64,
+    /// Finding the near-contact poses.
+    pub pose_search_ms: f64,
+    /// Colliding both trees at every pose.
+    pub tree_queries_ms: f64,
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let v = f();
+    (v, t.elapsed().as_secs_f64() * 1e3)
+}
+
+/// Options of a comparison.
+#[derive(Clone, Copy, Debug)]
+pub struct CompareOptions {
+    /// Random rotations for the AABB figure.
+    pub rotations: usize,
+    /// Poses for the tree figure.
+    pub poses: usize,
+    /// Seed of both.
+    pub seed: u64,
+    /// Measure the trees too (the expensive part on big models).
+    pub trees: bool,
+}
+
+impl Comparison {
+    /// Measures everything for one scene.
+    pub fn new(file: &str, scene: &Scene, opts: &CompareOptions) -> Result<Comparison> {
+        let path = &scene.path;
+        if scene.triangle_count() == 0 {
+            return Err(Error::geometry(
+                path,
+                "no triangles to compare (a point cloud can be bounded with fit)",
+            ));
+        }
+        let points = scene.world_points(false);
+        let (hull, hull_ms) = timed(|| ConvexHull::new(&points));
+        let hull = hull.map_err(|e| Error::geometry(path, e.to_string()))?;
+        let mesh = scene.flatten();
+        let Fits {
+            fitted,
+            tight_volume,
+            diagonal,
+            skipped,
+        } = fit_all(path, &points, &hull, &mesh)?;
+        let (tree, tree_ms) = timed(|| AabbTree::build(&mesh));
+        let air_opts = AirOptions::relative_to(diagonal);
+        let hv = hull.volume();
+        let volumes: Vec<VolumeCost> = fitted
+            .into_par_iter()
+            .map(|f| {
+                let (a, air_ms) = timed(|| air(&tree, &f.surfaces, &air_opts));
+                VolumeCost {
+                    kind: f.kind,
+                    method: f.method,
+                    source: f.source,
+                    volume: f.volume,
+                    surface_area: f.surface_area,
+                    hull_ratio: (hv > 0.0).then(|| f.volume / hv),
+                    outside: f.outside,
+                    air: a,
+                    fit_ms: f.fit_ms,
+                    air_ms,
+                }
+            })
+            .collect();
+        let mut timings = Timings {
+            hull_ms,
+            fits_ms: volumes.iter().map(|v| v.fit_ms).sum(),
+            air_ms: tree_ms + volumes.iter().map(|v| v.air_ms).sum::<f64>(),
+            ..Timings::default()
+        };
+        let (aabb_under_rotation, rotations_ms) =
+            timed(|| rotation_cost(&hull.vertices, tight_volume, opts));
+        timings.rotations_ms = rotations_ms;
+        let trees = opts.trees.then(|| tree_cost(scene, opts, &mut timings));
+        Ok(Comparison {
+            file: file.to_string(),
+            triangles: scene.triangle_count(),
+            hull_volume: hv,
+            hull_ms,
+            air_tolerance: air_opts.tolerance,
+            volumes,
+            skipped,
+            aabb_under_rotation,
+            trees,
+            timings,
+        })
+    }
+}
+
+/// A fitted volume before its air is measured.
+struct Fitted {
+    kind: &'static str,
+    method: &'static str,
+    source: &'static str,
+    volume: f64,
+    surface_area: f64,
+    outside: Option<usize>,
+    fit_ms: f64,
+    surfaces: Vec<Surface>,
+}
+
+/// Every volume of a comparison, with what the rest needs.
+struct Fits {
+    fitted: Vec<Fitted>,
+    /// The tight OBB's volume (the AABB-under-rotation figure's unit).
+    tight_volume: f64,
+    /// The AABB's diagonal (the air tolerance's unit).
+    diagonal: f64,
+    skipped: Vec<String>,
+}
+
+/// How many of `points` lie outside the convex polytope with these
+/// vertices, decided exactly (`orient3d` on the faces of their hull);
+/// `None` when the polytope is flat.
+fn outside_polytope(points: &[Point3<f64>], vertices: &[Point3<f64>]) -> Option<usize> {
+    let h = ConvexHull::new(vertices)
+        .ok()
+        .filter(|h| h.dimension == 3)?;
+    Some(points.iter().filter(|p| !h.contains(p)).count())
+}
+
+/// Fits every volume `compare` shows: bvtool's (AABB, every OBB and sphere
+/// method, capsule, cylinder, 26-DOP in the mesh and the tight OBB's
+/// frame, hulls under 255 and 64 vertices, convex decomposition) and the
+/// engines' reference fits ([`crate::fit::reference`]), each timed and
+/// with the model vertices it leaves outside.
+fn fit_all(
+    path: &std::path::Path,
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
+    mesh: &TriMesh,
+) -> Result<Fits> {
+    let hv = &hull.vertices;
+    let outside =
+        |inside: &dyn Fn(&Point3<f64>) -> bool| Some(points.iter().filter(|p| !inside(p)).count());
+    // A row of one simple shape: (kind, method, source), (volume, area),
+    // its containment test, its surface, its fit time.
+    let row = |name: (&'static str, &'static str, &'static str),
+               (volume, surface_area): (f64, f64),
+               inside: &dyn Fn(&Point3<f64>) -> bool,
+               surface: Surface,
+               fit_ms: f64| Fitted {
+        kind: name.0,
+        method: name.1,
+        source: name.2,
+        volume,
+        surface_area,
+        outside: outside(inside),
+        fit_ms,
+        surfaces: vec![surface],
+    };
+    let sphere_row = |method, source, s: &Sphere, ms| {
+        let measures = (s.volume(), s.surface_area());
+        let inside = |p: &Point3<f64>| s.contains(p, 0.0);
+        row(
+            ("sphere", method, source),
+            measures,
+            &inside,
+            Surface::sphere(s),
+            ms,
+        )
+    };
+    let capsule_row = |method, source, c: &Capsule, ms| {
+        let measures = (c.volume(), c.surface_area());
+        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
+        row(
+            ("capsule", method, source),
+            measures,
+            &inside,
+            Surface::capsule(c),
+            ms,
+        )
+    };
+    let cylinder_row = |method, source, c: &Cylinder, ms| {
+        let measures = (c.volume(), c.surface_area());
+        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
+        row(
+            ("cylinder", method, source),
+            measures,
+            &inside,
+            Surface::cylinder(c),
+            ms,
+        )
+    };
+    let mut out = Vec::new();
+    let (aabb, aabb_ms) = timed(|| Aabb::from_points(points));
+    let aabb = aabb.ok_or_else(|| Error::geometry(path, "no triangles to bound"))?;
+    out.push(row(
+        ("aabb", "min/max", "bvtool"),
+        (aabb.volume(), aabb.surface_area()),
+        &|p| aabb.contains(p, 0.0),
+        Surface::aabb(&aabb),
+        aabb_ms,
+    ));
+    let mut tight = None;
+    for &m in ObbMethod::ALL {
+        let (b, ms) = timed(|| fit::obb(points, hull, m).expect("points are not empty"));
+        if m == ObbMethod::Tight {
+            tight = Some(b);
+        }
+        out.push(row(
+            ("obb", m.as_str(), "bvtool"),
+            (b.volume(), b.surface_area()),
+            &|p| b.contains(p, 0.0),
+            Surface::obb(&b),
+            ms,
+        ));
+    }
+    let tight = tight.expect("ObbMethod::ALL has tight");
+    for &m in SphereMethod::ALL {
+        let (s, ms) =
+            timed(|| fit::sphere_with_hull(points, hull, m).expect("points are not empty"));
+        out.push(sphere_row(m.as_str(), "bvtool", &s, ms));
+    }
+    // Axes searched from the PCA frame's and the tight OBB's, as `fit`.
+    let (mean, cov) = covariance::of_points(points).expect("points are not empty");
+    let pca = covariance::principal_frame(&cov);
+    let seeds: Vec<Vector3<f64>> = (0..3)
+        .flat_map(|i| [pca.column(i).into_owned(), tight.axis(i)])
+        .collect();
+    let (c, ms) = timed(|| fit::capsule(hv, &seeds).expect("points are not empty"));
+    out.push(capsule_row("search", "bvtool", &c, ms));
+    let (c, ms) = timed(|| fit::cylinder(hv, &seeds).expect("points are not empty"));
+    out.push(cylinder_row("search", "bvtool", &c, ms));
+    for (method, axes) in [
+        ("mesh frame", Matrix3::identity()),
+        ("obb frame", tight.axes),
+    ] {
+        let (k, ms) = timed(|| Kdop::new(hv, KdopKind::K26, axes).expect("points are not empty"));
+        out.push(Fitted {
+            kind: "kdop26",
+            method,
+            source: "bvtool",
+            volume: k.volume(),
+            surface_area: k.surface_area(),
+            // The k-DOP is its slabs, rounded outward (its vertices are
+            // rounded to the nearest): decided on the slabs.
+            outside: outside(&|p| k.contains(p, 0.0)),
+            fit_ms: ms,
+            surfaces: vec![Surface::polytope(&k.vertices, &k.faces)],
+        });
+    }
+    for (method, max) in [("max 255", 255), ("max 64", 64)] {
+        let (b, ms) = timed(|| BudgetHull::new(hull, &tight, max).expect("points are not empty"));
+        out.push(Fitted {
+            kind: "hull",
+            method,
+            source: "bvtool",
+            volume: b.volume(),
+            surface_area: b.surface_area(),
+            outside: outside_polytope(points, &b.vertices),
+            fit_ms: ms,
+            surfaces: vec![Surface::polytope(&b.vertices, &b.faces)],
+        });
+    }
+    let mut skipped = Vec::new();
+    let (d, ms) = timed(|| {
+        fit::decompose(
+            &mesh.vertices,
+            &mesh.triangles,
+            &DecomposeOptions::default(),
+        )
+    });
+    match d {
+        Ok(d) => {
+            let parts: Vec<Option<ConvexHull>> = d
+                .parts
+                .iter()
+                .map(|p| {
+                    ConvexHull::new(&p.vertices)
+                        .ok()
+                        .filter(|h| h.dimension == 3)
+                })
+                .collect();
+            out.push(Fitted {
+                kind: "decomposition",
+                method: "v-hacd",
+                source: "bvtool",
+                volume: d.parts_volume,
+                surface_area: d
+                    .parts
+                    .iter()
+                    .map(|p| polytope::surface_area(&p.vertices, &p.faces))
+                    .sum(),
+                outside: parts.iter().all(Option::is_some).then(|| {
+                    points
+                        .iter()
+                        .filter(|p| !parts.iter().flatten().any(|h| h.contains(p)))
+                        .count()
+                }),
+                fit_ms: ms,
+                surfaces: d
+                    .parts
+                    .iter()
+                    .map(|p| Surface::polytope(&p.vertices, &p.faces))
+                    .collect(),
+            });
+        }
+        Err(e) => skipped.push(format!("decomposition: {e}")),
+    }
+    // The engines' rules.
+    let (s, ms) = timed(|| reference::godot_sphere(&aabb));
+    out.push(sphere_row("aabb rule", "godot", &s, ms + aabb_ms));
+    let (c, ms) = timed(|| reference::godot_capsule(&aabb));
+    out.push(capsule_row("aabb rule", "godot", &c, ms + aabb_ms));
+    let (c, ms) = timed(|| reference::godot_cylinder(&aabb));
+    out.push(cylinder_row("aabb rule", "godot", &c, ms + aabb_ms));
+    let (c, ms) = timed(|| reference::unreal_capsule(hv).expect("points are not empty"));
+    out.push(capsule_row("longest axis", "unreal", &c, ms));
+    let (c, ms) = timed(|| {
+        reference::least_squares_capsule(hv, &mean, &pca.column(0).into_owned())
+            .expect("points are not empty")
+    });
+    out.push(capsule_row("least squares", "gte", &c, ms));
+    Ok(Fits {
+        fitted: out,
+        tight_volume: tight.volume(),
+        diagonal: (aabb.max - aabb.min).norm(),
+        skipped,
+    })
+}
+
+/// AABB volume of R·points over random rotations R, against `tight`. The
+/// hull vertices give the same AABB as all the points, for less work.
+fn rotation_cost(hull_vertices: &[Point3<f64>], tight: f64, opts: &CompareOptions) -> RotationCost {
+    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
+    let ratios: Vec<f64> = (0..opts.rotations)
+        .map(|_| {
+            let r = random_rotation(&mut rng);
+            let rotated: Vec<Point3<f64>> = hull_vertices.iter().map(|p| r * p).collect();
+            Aabb::from_points(&rotated).map_or(f64::NAN, |b| b.volume() / tight)
+        })
+        .collect();
+    let n = ratios.len().max(1) as f64;
+    RotationCost {
+        rotations: ratios.len(),
+        seed: opts.seed,
+        mean_ratio: ratios.iter().sum::<f64>() / n,
+        worst_ratio: ratios.iter().copied().fold(f64::NAN, f64::max),
+        best_ratio: ratios.iter().copied().fold(f64::NAN, f64::min),
+    }
+}
+
+/// The OBB tree against the AABB tree of the same split, on near-boundary
+/// poses of the model against itself (found with the OBB tree, built once),
+/// with each part timed into `timings`.
+fn tree_cost(scene: &Scene, opts: &CompareOptions, timings: &mut Timings) -> TreeCost {
+    let mesh = scene.flatten();
+    let ((obb_tree, aabb_tree), build_ms) = timed(|| {
+        let t = ObbTree::build(&mesh);
+        let a = t.with_aabb_boxes();
+        (t, a)
+    });
+    let stats = TreeStats::of(&obb_tree);
+    let (poses, search_ms) = timed(|| {
+        near_boundary_with_trees(
+            (&mesh, &obb_tree),
+            (&mesh, &obb_tree),
+            opts.poses,
+            opts.seed,
+        )
+    });
+    let work = |tree: &ObbTree| {
+        poses.iter().fold(
+            TreeWork {
+                box_tests: 0,
+                triangle_tests: 0,
+            },
+            |w, p| {
+                let c = collide(tree, tree, p, ContactMode::All);
+                TreeWork {
+                    box_tests: w.box_tests + c.box_tests,
+                    triangle_tests: w.triangle_tests + c.triangle_tests,
+                }
+            },
+        )
+    };
+    let ((obb, aabb), queries_ms) = timed(|| (work(&obb_tree), work(&aabb_tree)));
+    timings.tree_build_ms = build_ms;
+    timings.pose_search_ms = search_ms;
+    timings.tree_queries_ms = queries_ms;
+    TreeCost {
+        obb_volume_per_level: stats.obb_volume_per_level,
+        aabb_volume_per_level: stats.aabb_volume_per_level,
+        poses: poses.len(),
+        obb,
+        aabb,
+    }
+}

@@ -1,0 +1,11 @@
+//! Fitting a whole scene: the layer between the single-shape fitters of
+//! [`crate::fit`] (and the queries that measure them) and the front ends.
+//! `export`, `render`, `report`, the command line and the Python package
+//! ask here for the volumes of a scene or of one instance, and get typed
+//! results back.
+
+mod compare;
+mod scene;
+
+pub use compare::*;
+pub use scene::*;

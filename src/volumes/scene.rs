@@ -1,0 +1,974 @@
+//! The volumes of a whole scene or of one mesh instance: what `bvtool fit`
+//! reports, `export` writes and the Python package returns — every shape a
+//! [`FitOptions`] asks for, fitted once per geometry and placed per instance.
+
+use crate::check::fit::Agreement;
+use crate::error::{Error, Result};
+use crate::fit::covariance;
+use crate::fit::polytope::decompose::{DecomposeOptions, Decomposition};
+use crate::fit::surface::Surface;
+use crate::fit::{
+    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod, Sphere,
+    SphereMethod,
+};
+use crate::mesh::{
+    Geometry, MeshInstance, Scene, TriMesh, TriangleSource, instance_points, placed_points, xyz,
+};
+use crate::query::{Air, AirOptions, air};
+use crate::tree::AabbTree;
+use nalgebra::{Matrix3, Point3};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// An axis-aligned box as JSON: its two corners.
+#[derive(Debug, Serialize)]
+pub struct AabbJson {
+    /// Lowest corner.
+    pub min: [f64; 3],
+    /// Highest corner.
+    pub max: [f64; 3],
+}
+
+impl From<&Aabb> for AabbJson {
+    fn from(b: &Aabb) -> Self {
+        AabbJson {
+            min: xyz(&b.min),
+            max: xyz(&b.max),
+        }
+    }
+}
+
+/// The frame volumes are expressed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Frame {
+    /// The scene's world frame (node transforms applied).
+    World,
+    /// Each mesh instance's own frame (its node transform not applied).
+    Local,
+}
+
+impl Frame {
+    /// `world` or `local`, as in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Frame::World => "world",
+            Frame::Local => "local",
+        }
+    }
+}
+
+/// What to fit.
+#[derive(Clone, Debug)]
+pub struct FitOptions {
+    /// OBB methods; the first is reported as `obb`.
+    pub obb_methods: Vec<ObbMethod>,
+    /// Sphere methods; the first is reported as `sphere`.
+    pub sphere_methods: Vec<SphereMethod>,
+    /// Report every method under `obbs` / `spheres` too.
+    pub all_methods: bool,
+    /// Fit every vertex of the position data, not only the referenced ones.
+    pub all_vertices: bool,
+    /// Also fit each mesh instance.
+    pub per_mesh: bool,
+    /// Frame of the per-mesh volumes (the file's volumes are always world).
+    pub frame: Frame,
+    /// Cross-check the AABB and centroid sphere against parry3d.
+    pub check: bool,
+    /// Also fit this k-DOP, in the mesh frame and in the frame of the
+    /// reported OBB.
+    pub kdop: Option<KdopKind>,
+    /// Also fit a near-minimal capsule.
+    pub capsule: bool,
+    /// Also fit a near-minimal cylinder.
+    pub cylinder: bool,
+    /// Also fit a convex hull of at most this many vertices and faces.
+    pub hull_max: Option<usize>,
+    /// Also name the smallest primitive by volume ([`Best`]); needs
+    /// `capsule` and `cylinder`, which it compares.
+    pub best: bool,
+    /// Also decompose the whole scene (world frame) into convex parts.
+    pub decompose: Option<DecomposeOptions>,
+    /// Also measure each volume's air: the largest distance from its
+    /// surface to the mesh ([`fn@crate::query::air`]).
+    pub air: bool,
+}
+
+impl FitOptions {
+    /// One OBB method and one sphere method, world frame, nothing else:
+    /// what `export` and the Python package fit; set the other fields with
+    /// struct update syntax.
+    pub fn of(obb: ObbMethod, sphere: SphereMethod) -> FitOptions {
+        FitOptions {
+            obb_methods: vec![obb],
+            sphere_methods: vec![sphere],
+            all_methods: false,
+            all_vertices: false,
+            per_mesh: false,
+            frame: Frame::World,
+            check: false,
+            kdop: None,
+            capsule: false,
+            cylinder: false,
+            hull_max: None,
+            best: false,
+            decompose: None,
+            air: false,
+        }
+    }
+}
+
+/// An AABB with its measures.
+#[derive(Debug, Serialize)]
+pub struct AabbFit {
+    /// The lowest and highest corners.
+    #[serde(flatten)]
+    pub corners: AabbJson,
+    /// Volume (model units³).
+    pub volume: f64,
+    /// Surface area (model units²).
+    pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+/// An OBB as JSON.
+#[derive(Debug, Serialize)]
+pub struct ObbFit {
+    /// The method that fitted it.
+    pub method: ObbMethod,
+    /// Centre.
+    pub center: [f64; 3],
+    /// The three unit axes (each `[x, y, z]`), right-handed.
+    pub axes: [[f64; 3]; 3],
+    /// Half extents along the axes.
+    pub half_extents: [f64; 3],
+    /// The rotation whose columns are the axes, as a quaternion (x, y, z, w).
+    pub rotation_xyzw: [f64; 4],
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+impl ObbFit {
+    fn new(method: ObbMethod, b: &Obb, air: Option<Air>) -> ObbFit {
+        ObbFit {
+            method,
+            center: xyz(&b.center),
+            axes: std::array::from_fn(|i| b.axis(i).into()),
+            half_extents: b.half_extents.into(),
+            rotation_xyzw: b.rotation_xyzw(),
+            volume: b.volume(),
+            surface_area: b.surface_area(),
+            air,
+        }
+    }
+}
+
+/// A k-DOP as JSON.
+#[derive(Debug, Serialize)]
+pub struct KdopFit {
+    /// Which family (`6`, `10x`, `10y`, `10z`, `14`, `18`, `26`).
+    pub kind: KdopKind,
+    /// `mesh` (the directions in the volumes' frame) or `obb` (in the
+    /// reported OBB's frame).
+    pub frame: &'static str,
+    /// The frame's rotation as a quaternion (x, y, z, w): identity for `mesh`.
+    pub rotation_xyzw: [f64; 4],
+    /// The unit directions, in the volumes' frame.
+    pub directions: Vec<[f64; 3]>,
+    /// Per direction, the least `d·p` over the points (rounded down).
+    pub min: Vec<f64>,
+    /// Per direction, the greatest `d·p` (rounded up).
+    pub max: Vec<f64>,
+    /// The polytope's vertices.
+    pub vertices: Vec<[f64; 3]>,
+    /// Its faces: convex polygons of vertex indices, counter-clockwise seen
+    /// from outside.
+    pub faces: Vec<Vec<u32>>,
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+impl KdopFit {
+    /// `k`, whose frame `frame` has the rotation `rotation_xyzw`.
+    fn new(frame: &'static str, rotation_xyzw: [f64; 4], k: &Kdop, air: Option<Air>) -> KdopFit {
+        KdopFit {
+            kind: k.kind,
+            frame,
+            rotation_xyzw,
+            directions: k.directions.iter().map(|d| (*d).into()).collect(),
+            min: k.lo.clone(),
+            max: k.hi.clone(),
+            vertices: k.vertices.iter().map(xyz).collect(),
+            faces: k.faces.clone(),
+            volume: k.volume(),
+            surface_area: k.surface_area(),
+            air,
+        }
+    }
+}
+
+/// A convex hull under a vertex and face budget as JSON.
+#[derive(Debug, Serialize)]
+pub struct BudgetHullFit {
+    /// The budget: at most this many vertices and this many faces.
+    pub max: usize,
+    /// Vertices.
+    pub vertices: Vec<[f64; 3]>,
+    /// Faces: convex polygons of vertex indices, counter-clockwise seen
+    /// from outside.
+    pub faces: Vec<Vec<u32>>,
+    /// Hull planes cut into the starting box.
+    pub planes: usize,
+    /// Whether it is the exact hull (up to a push of rounding size).
+    pub exact: bool,
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+    /// The volume it gives up: `volume / hull_volume − 1` (`null` for
+    /// flat points, whose hull has no volume).
+    pub extra_volume_ratio: Option<f64>,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+impl BudgetHullFit {
+    fn new(b: &BudgetHull, hull_volume: f64, air: Option<Air>) -> BudgetHullFit {
+        let volume = b.volume();
+        BudgetHullFit {
+            max: b.max,
+            vertices: b.vertices.iter().map(xyz).collect(),
+            faces: b.faces.clone(),
+            planes: b.planes,
+            exact: b.exact,
+            volume,
+            surface_area: b.surface_area(),
+            extra_volume_ratio: (hull_volume > 0.0).then(|| volume / hull_volume - 1.0),
+            air,
+        }
+    }
+}
+
+/// A capsule as JSON.
+#[derive(Debug, Serialize)]
+pub struct CapsuleFit {
+    /// The centre of its segment.
+    pub center: [f64; 3],
+    /// The unit axis.
+    pub axis: [f64; 3],
+    /// The radius.
+    pub radius: f64,
+    /// Half the segment's length (half the distance between the capping
+    /// hemispheres' centres).
+    pub half_length: f64,
+    /// The segment's ends.
+    pub segment: [[f64; 3]; 2],
+    /// The rotation taking +Y to the axis (engines' and glTF's convention),
+    /// as a quaternion (x, y, z, w).
+    pub rotation_xyzw: [f64; 4],
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+impl CapsuleFit {
+    fn new(c: &Capsule, air: Option<Air>) -> CapsuleFit {
+        let end = |s: f64| xyz(&(c.center + c.axis * (s * c.half_length)));
+        CapsuleFit {
+            center: xyz(&c.center),
+            axis: c.axis.into(),
+            radius: c.radius,
+            half_length: c.half_length,
+            segment: [end(-1.0), end(1.0)],
+            rotation_xyzw: c.rotation_xyzw(),
+            volume: c.volume(),
+            surface_area: c.surface_area(),
+            air,
+        }
+    }
+}
+
+/// A cylinder as JSON.
+#[derive(Debug, Serialize)]
+pub struct CylinderFit {
+    /// The centre.
+    pub center: [f64; 3],
+    /// The unit axis.
+    pub axis: [f64; 3],
+    /// The radius.
+    pub radius: f64,
+    /// Half the height.
+    pub half_height: f64,
+    /// The rotation taking +Y to the axis, as a quaternion (x, y, z, w).
+    pub rotation_xyzw: [f64; 4],
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+impl CylinderFit {
+    fn new(c: &Cylinder, air: Option<Air>) -> CylinderFit {
+        CylinderFit {
+            center: xyz(&c.center),
+            axis: c.axis.into(),
+            radius: c.radius,
+            half_height: c.half_height,
+            rotation_xyzw: c.rotation_xyzw(),
+            volume: c.volume(),
+            surface_area: c.surface_area(),
+            air,
+        }
+    }
+}
+
+/// A sphere as JSON.
+#[derive(Debug, Serialize)]
+pub struct SphereFit {
+    /// The method that fitted it.
+    pub method: SphereMethod,
+    /// Centre.
+    pub center: [f64; 3],
+    /// Radius.
+    pub radius: f64,
+    /// Volume.
+    pub volume: f64,
+    /// Surface area.
+    pub surface_area: f64,
+    /// With `--air`: the largest distance from the surface to the mesh;
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+impl SphereFit {
+    fn new(method: SphereMethod, s: &Sphere, air: Option<Air>) -> SphereFit {
+        SphereFit {
+            method,
+            center: xyz(&s.center),
+            radius: s.radius,
+            volume: s.volume(),
+            surface_area: s.surface_area(),
+            air,
+        }
+    }
+}
+
+/// The smallest primitive by volume (Unreal's "MinVolume" collision
+/// choice), among the axis-aligned box, the reported OBB, the reported
+/// sphere, the capsule and the cylinder; on a tie the earlier in that order
+/// (the simpler shape). Its parameters are in its own field.
+#[derive(Debug, Serialize)]
+pub struct Best {
+    /// `aabb`, `obb`, `sphere`, `capsule` or `cylinder`.
+    pub shape: &'static str,
+    /// Its volume.
+    pub volume: f64,
+    /// Its volume over the convex hull's (`null` for flat points).
+    pub hull_ratio: Option<f64>,
+}
+
+impl Best {
+    /// The smallest of the volumes `v` fitted (capsule and cylinder only
+    /// when fitted).
+    fn of(v: &Volumes) -> Best {
+        let candidates = [
+            Some(("aabb", v.aabb.volume)),
+            Some(("obb", v.obb.volume)),
+            Some(("sphere", v.sphere.volume)),
+            v.capsule.as_ref().map(|c| ("capsule", c.volume)),
+            v.cylinder.as_ref().map(|c| ("cylinder", c.volume)),
+        ];
+        let (shape, volume) = candidates
+            .into_iter()
+            .flatten()
+            .reduce(|best, c| if c.1 < best.1 { c } else { best })
+            .expect("the box is always a candidate");
+        Best {
+            shape,
+            volume,
+            hull_ratio: (v.hull_volume > 0.0).then(|| volume / v.hull_volume),
+        }
+    }
+}
+
+/// The volumes fitted to one point set.
+#[derive(Debug, Serialize)]
+pub struct Volumes {
+    /// Triangles the points come from.
+    pub triangles: usize,
+    /// Points fitted.
+    pub vertices: usize,
+    /// The frame of every number below.
+    pub frame: Frame,
+    /// The axis-aligned box.
+    pub aabb: AabbFit,
+    /// The OBB of the first requested method.
+    pub obb: ObbFit,
+    /// The sphere of the first requested method.
+    pub sphere: SphereFit,
+    /// Every requested OBB method (with `--obb all`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub obbs: Option<BTreeMap<&'static str, ObbFit>>,
+    /// Every requested sphere method (with `--sphere all`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spheres: Option<BTreeMap<&'static str, SphereFit>>,
+    /// With `--capsule`: a near-minimal capsule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capsule: Option<CapsuleFit>,
+    /// With `--cylinder`: a near-minimal cylinder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cylinder: Option<CylinderFit>,
+    /// With `--kdop`: the k-DOP in the volumes' frame, then in the reported
+    /// OBB's frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kdops: Option<[KdopFit; 2]>,
+    /// With `--hull-max N`: a convex hull of at most N vertices and faces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hull_budget: Option<BudgetHullFit>,
+    /// With `--best`: the smallest primitive by volume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<Best>,
+    /// Volume of the convex hull: the least any convex volume can have.
+    pub hull_volume: f64,
+    /// Hull vertices.
+    pub hull_vertices: usize,
+    /// parry3d cross-checks (with `--check`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<Vec<Agreement>>,
+}
+
+/// The volumes of one mesh instance.
+#[derive(Debug, Serialize)]
+pub struct MeshVolumes {
+    /// glTF node index (`null` for OBJ/STL).
+    pub node: Option<u32>,
+    /// Node name.
+    pub node_name: Option<String>,
+    /// GPU instance (EXT_mesh_gpu_instancing), 0 otherwise.
+    pub instance: u32,
+    /// Mesh index (glTF mesh, OBJ object, STL solid).
+    pub mesh: u32,
+    /// Mesh name.
+    pub mesh_name: Option<String>,
+    /// Primitive index within the mesh.
+    pub primitive: u32,
+    /// The volumes.
+    #[serde(flatten)]
+    pub volumes: Volumes,
+}
+
+/// The volumes of one file.
+#[derive(Debug, Serialize)]
+pub struct FileVolumes {
+    /// The file as given.
+    pub file: String,
+    /// The volumes of the whole (world-space) scene.
+    #[serde(flatten)]
+    pub volumes: Volumes,
+    /// Per mesh instance (with `--per-mesh`); instances without triangles are left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meshes: Option<Vec<MeshVolumes>>,
+    /// With `--decompose`: the whole scene in convex parts (world frame).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decomposition: Option<DecompositionFit>,
+}
+
+/// A convex decomposition as JSON.
+#[derive(Debug, Serialize)]
+pub struct DecompositionFit {
+    /// The most parts asked for.
+    pub max_hulls: u32,
+    /// The most vertices (and faces) a part may have.
+    pub max_vertices: usize,
+    /// V-HACD's voxels along the longest side.
+    pub resolution: u32,
+    /// The parts: vertices, faces (convex polygons, counter-clockwise seen
+    /// from outside) and volume; `grown` when mesh vertices V-HACD left out
+    /// were added to it, `budgeted` when it was cut to the vertex budget.
+    pub parts: Vec<PartFit>,
+    /// Mesh vertices outside every V-HACD hull, added to a part.
+    pub vertices_added: usize,
+    /// The sum of the parts' volumes (overlaps counted twice).
+    pub parts_volume: f64,
+    /// `parts_volume` over the convex hull's volume.
+    pub hull_ratio: f64,
+    /// The volume the mesh encloses (`null` when it is not closed).
+    pub mesh_volume: Option<f64>,
+    /// `parts_volume` over `mesh_volume` (`null` when it is not closed).
+    pub mesh_ratio: Option<f64>,
+    /// With `--air`: the largest distance from a part's surface to the mesh (the
+    /// largest over the parts);
+    /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<Air>,
+}
+
+/// One part of a [`DecompositionFit`].
+#[derive(Debug, Serialize)]
+pub struct PartFit {
+    /// Vertices.
+    pub vertices: Vec<[f64; 3]>,
+    /// Faces (convex polygons of vertex indices).
+    pub faces: Vec<Vec<u32>>,
+    /// Volume.
+    pub volume: f64,
+    /// Whether mesh vertices were added to it.
+    pub grown: bool,
+    /// Whether it was cut to the vertex budget.
+    pub budgeted: bool,
+}
+
+impl DecompositionFit {
+    fn new(d: &Decomposition, air: Option<Air>) -> DecompositionFit {
+        DecompositionFit {
+            max_hulls: d.options.max_hulls,
+            max_vertices: d.options.max_vertices,
+            resolution: d.options.resolution,
+            parts: d
+                .parts
+                .iter()
+                .map(|p| PartFit {
+                    vertices: p.vertices.iter().map(xyz).collect(),
+                    faces: p.faces.clone(),
+                    volume: p.volume,
+                    grown: p.grown,
+                    budgeted: p.budgeted,
+                })
+                .collect(),
+            vertices_added: d.vertices_added,
+            parts_volume: d.parts_volume,
+            hull_ratio: d.parts_volume / d.hull_volume,
+            mesh_volume: d.mesh_volume,
+            mesh_ratio: d
+                .mesh_volume
+                .filter(|v| *v > 0.0)
+                .map(|v| d.parts_volume / v),
+            air,
+        }
+    }
+}
+
+/// The diagonal of `mesh`'s bounding box (0 for no vertices).
+fn diagonal(mesh: &TriMesh) -> f64 {
+    Aabb::from_points(&mesh.vertices).map_or(0.0, |b| (b.max - b.min).norm())
+}
+
+/// A point set as the fits see it, without holding every point: `support`,
+/// a subset that holds every vertex of the set's convex hull (the AABB, the
+/// boxes, the exact sphere and the centroid sphere's radius depend on the
+/// set only through its hull), the set's size and vertex moments (the mean
+/// and covariance: the centroid sphere's centre, the PCA frame), and `walk`,
+/// which goes through the points in order (Ritter's sphere and the parry3d
+/// check depend on each one).
+pub struct PointSet<'a> {
+    /// Points of the set that include every hull vertex.
+    pub support: &'a [Point3<f64>],
+    /// How many points the set has.
+    pub count: usize,
+    /// Mean and covariance of the whole set.
+    pub moments: (Point3<f64>, Matrix3<f64>),
+    /// Walks the points of the set in order, afresh on each call: every
+    /// one with `true`; with `false` repeats of points already walked may be
+    /// left out (enough for Ritter's sphere).
+    pub walk: Walk<'a>,
+}
+
+/// See [`PointSet::walk`].
+pub type Walk<'a> = &'a dyn Fn(bool) -> Box<dyn Iterator<Item = Point3<f64>> + 'a>;
+
+/// Fits every requested volume to the point set `set` (which comes from
+/// `triangles` triangles) and, given the AABB tree of those triangles (in
+/// the same frame), measures each volume's air. Errors name `scene`'s
+/// file.
+pub fn fit_points(
+    scene: &Scene,
+    set: &PointSet<'_>,
+    triangles: usize,
+    frame: Frame,
+    tree: Option<&AabbTree>,
+    opts: &FitOptions,
+) -> Result<Volumes> {
+    let path = &scene.path;
+    let points = set.support;
+    let hull = ConvexHull::new(points).map_err(|e| Error::geometry(path, e.to_string()))?;
+    let aabb =
+        Aabb::from_points(points).ok_or_else(|| Error::geometry(path, "no vertices to bound"))?;
+    let (mean, cov) = set.moments;
+    let obbs: Vec<(ObbMethod, Obb)> = opts
+        .obb_methods
+        .iter()
+        .map(|&m| {
+            let b = fit::obb_with_covariance(points, &hull, || Some(cov), m);
+            (m, b.expect("points are not empty"))
+        })
+        .collect();
+    let centroid = || Sphere::about(mean, points).expect("points are not empty");
+    let spheres: Vec<(SphereMethod, Sphere)> = opts
+        .sphere_methods
+        .iter()
+        .map(|&m| {
+            let s = match m {
+                SphereMethod::Centroid => Some(centroid()),
+                SphereMethod::Ritter => Sphere::ritter_over(|| (set.walk)(false)),
+                SphereMethod::Exact => fit::sphere_with_hull(points, &hull, m),
+            };
+            (m, s.expect("points are not empty"))
+        })
+        .collect();
+    let pca = covariance::principal_frame(&cov);
+    let seeds: Vec<nalgebra::Vector3<f64>> = (0..3)
+        .flat_map(|i| [pca.column(i).into_owned(), obbs[0].1.axis(i)])
+        .collect();
+    let check = opts.check.then(|| {
+        let every: Vec<Point3<f64>> = (set.walk)(true).collect();
+        crate::check::fit::fit(&every, &aabb, &centroid())
+    });
+    let air_opts = AirOptions::relative_to((aabb.max - aabb.min).norm());
+    let air_of = |s: Surface| tree.map(|t| air(t, &[s], &air_opts));
+    let mut volumes = Volumes {
+        triangles,
+        vertices: set.count,
+        frame,
+        aabb: AabbFit {
+            corners: AabbJson::from(&aabb),
+            volume: aabb.volume(),
+            surface_area: aabb.surface_area(),
+            air: air_of(Surface::aabb(&aabb)),
+        },
+        obb: ObbFit::new(obbs[0].0, &obbs[0].1, air_of(Surface::obb(&obbs[0].1))),
+        sphere: SphereFit::new(
+            spheres[0].0,
+            &spheres[0].1,
+            air_of(Surface::sphere(&spheres[0].1)),
+        ),
+        obbs: opts.all_methods.then(|| {
+            obbs.iter()
+                .map(|(m, b)| (m.as_str(), ObbFit::new(*m, b, air_of(Surface::obb(b)))))
+                .collect()
+        }),
+        spheres: opts.all_methods.then(|| {
+            spheres
+                .iter()
+                .map(|(m, s)| {
+                    let a = air_of(Surface::sphere(s));
+                    (m.as_str(), SphereFit::new(*m, s, a))
+                })
+                .collect()
+        }),
+        // Every shape is convex: containing the hull's vertices (all in
+        // `support`) it contains the set. Axes are searched from the PCA
+        // frame's and the reported OBB's axes.
+        capsule: opts.capsule.then(|| {
+            let c = fit::capsule(points, &seeds).expect("points are not empty");
+            CapsuleFit::new(&c, air_of(Surface::capsule(&c)))
+        }),
+        cylinder: opts.cylinder.then(|| {
+            let c = fit::cylinder(points, &seeds).expect("points are not empty");
+            CylinderFit::new(&c, air_of(Surface::cylinder(&c)))
+        }),
+        // A linear function's extremes over the set are reached at its
+        // hull's vertices: `support` holds them all.
+        kdops: opts.kdop.map(|kind| {
+            let b = &obbs[0].1;
+            let fit = |frame, q, axes| {
+                let k = Kdop::new(points, kind, axes).expect("points are not empty");
+                KdopFit::new(
+                    frame,
+                    q,
+                    &k,
+                    air_of(Surface::polytope(&k.vertices, &k.faces)),
+                )
+            };
+            [
+                fit("mesh", [0.0, 0.0, 0.0, 1.0], nalgebra::Matrix3::identity()),
+                fit("obb", b.rotation_xyzw(), b.axes),
+            ]
+        }),
+        hull_budget: opts.hull_max.map(|max| {
+            let b = BudgetHull::new(&hull, &obbs[0].1, max).expect("points are not empty");
+            let a = air_of(Surface::polytope(&b.vertices, &b.faces));
+            BudgetHullFit::new(&b, hull.volume(), a)
+        }),
+        best: None,
+        hull_volume: hull.volume(),
+        hull_vertices: hull.vertices.len(),
+        check,
+    };
+    if opts.best {
+        volumes.best = Some(Best::of(&volumes));
+    }
+    Ok(volumes)
+}
+
+/// Fits every requested volume to the vertices of one mesh instance, in
+/// `frame`: its own (local) frame — the same numbers for every instance of
+/// one geometry — or the world frame.
+pub fn fit_instance(
+    scene: &Scene,
+    inst: &MeshInstance,
+    frame: Frame,
+    opts: &FitOptions,
+) -> Result<Volumes> {
+    let mut pts = Vec::new();
+    instance_points(inst, opts.all_vertices, frame == Frame::World, &mut pts);
+    let moments = covariance::of_points(&pts)
+        .ok_or_else(|| Error::geometry(&scene.path, "no vertices to bound"))?;
+    let set = PointSet {
+        support: &pts,
+        count: pts.len(),
+        moments,
+        walk: &|_| Box::new(pts.iter().copied()),
+    };
+    // The instance's own triangles in `frame`, for the air.
+    let tree = opts.air.then(|| {
+        let g = &inst.geometry;
+        let map = |p: &Point3<f64>| {
+            if frame == Frame::World {
+                inst.to_world(p)
+            } else {
+                *p
+            }
+        };
+        let source = TriangleSource {
+            node: inst.node,
+            instance: inst.instance,
+            mesh: inst.mesh,
+            primitive: inst.primitive,
+            triangle: 0,
+        };
+        AabbTree::build(&TriMesh {
+            vertices: g.positions.iter().map(map).collect(),
+            triangles: g.triangles.clone(),
+            sources: vec![source; g.triangles.len()],
+        })
+    });
+    let n = inst.geometry.triangles.len();
+    fit_points(scene, &set, n, frame, tree.as_ref(), opts)
+}
+
+/// Placed hull vertices the world fit gathers before reducing them to
+/// their own hull's vertices.
+const SUPPORT_CHUNK: usize = 1 << 20;
+
+/// What the world fit needs of one geometry, computed once however many
+/// instances place it: the vertices of the convex hull of its points (the
+/// referenced ones, or all with `all_vertices`), their number, mean and
+/// scatter matrix Σ(p − mean)(p − mean)ᵀ.
+struct Part {
+    hull: Vec<Point3<f64>>,
+    count: usize,
+    mean: Point3<f64>,
+    scatter: Matrix3<f64>,
+}
+
+impl Part {
+    fn new(scene: &Scene, inst: &MeshInstance, all_vertices: bool) -> Result<Option<Part>> {
+        let mut pts = Vec::new();
+        instance_points(inst, all_vertices, false, &mut pts);
+        let Some((mean, cov)) = covariance::of_points(&pts) else {
+            return Ok(None);
+        };
+        let hull =
+            ConvexHull::new(&pts).map_err(|e| Error::geometry(&scene.path, e.to_string()))?;
+        Ok(Some(Part {
+            hull: hull.vertices,
+            count: pts.len(),
+            mean,
+            scatter: cov * pts.len() as f64,
+        }))
+    }
+}
+
+/// The volumes of the whole scene in world space, with work proportional to
+/// its unique geometry: an affine map takes the convex hull of a point set
+/// to the hull of its image, so each geometry's hull is computed once in
+/// its own frame and only its vertices are placed per instance; the mean
+/// and covariance of all points are combined from each geometry's moments
+/// (an instance with linear part A and translation t has mean A·m + t and
+/// scatter A·S·Aᵀ; parts combine by the parallel-axis rule). Instances that
+/// repeat a (geometry, transform) pair add no support points. Only Ritter's
+/// sphere (over distinct instances) and `--check` (over all) walk placed
+/// points, one at a time.
+fn fit_world(scene: &Scene, tree: Option<&AabbTree>, opts: &FitOptions) -> Result<Volumes> {
+    let mut parts: HashMap<*const Geometry, Option<Part>> = HashMap::new();
+    for inst in &scene.instances {
+        if let std::collections::hash_map::Entry::Vacant(e) =
+            parts.entry(Arc::as_ptr(&inst.geometry))
+        {
+            e.insert(Part::new(scene, inst, opts.all_vertices)?);
+        }
+    }
+    let placed: Vec<(&MeshInstance, &Part)> = scene
+        .instances
+        .iter()
+        .filter_map(|i| Some((i, parts[&Arc::as_ptr(&i.geometry)].as_ref()?)))
+        .collect();
+    // The placed hull vertices, reduced to the vertices of their own hull
+    // whenever they pile up (the hull of a union is the hull of the parts'
+    // hulls), so memory follows the answer rather than the instance count.
+    let mut support: Vec<Point3<f64>> = Vec::new();
+    let mut reduce_at = SUPPORT_CHUNK;
+    for i in scene.distinct_instances() {
+        let Some(p) = &parts[&Arc::as_ptr(&i.geometry)] else {
+            continue;
+        };
+        support.extend(p.hull.iter().map(|v| i.to_world(v)));
+        if support.len() > reduce_at {
+            support = ConvexHull::new(&support)
+                .map_err(|e| Error::geometry(&scene.path, e.to_string()))?
+                .vertices;
+            reduce_at = reduce_at.max(2 * support.len());
+        }
+    }
+    let count: usize = placed.iter().map(|(_, p)| p.count).sum();
+    if count == 0 {
+        return Err(Error::geometry(&scene.path, "no vertices to bound"));
+    }
+    let means: Vec<Point3<f64>> = placed.iter().map(|(i, p)| i.to_world(&p.mean)).collect();
+    // About the first instance's mean, to limit cancellation.
+    let origin = means[0];
+    let offset = placed
+        .iter()
+        .zip(&means)
+        .map(|((_, p), m)| (m - origin) * p.count as f64)
+        .sum::<nalgebra::Vector3<f64>>()
+        / count as f64;
+    let mean = origin + offset;
+    let scatter: Matrix3<f64> = placed
+        .iter()
+        .zip(&means)
+        .map(|((i, p), m)| {
+            let a = i.transform.fixed_view::<3, 3>(0, 0);
+            let d = m - mean;
+            a * p.scatter * a.transpose() + d * d.transpose() * p.count as f64
+        })
+        .sum();
+    let walk = |every: bool| -> Box<dyn Iterator<Item = Point3<f64>> + '_> {
+        if every {
+            Box::new(scene.world_points_iter(opts.all_vertices))
+        } else {
+            Box::new(placed_points(scene.distinct_instances(), opts.all_vertices))
+        }
+    };
+    let set = PointSet {
+        support: &support,
+        count,
+        moments: (mean, scatter / count as f64),
+        walk: &walk,
+    };
+    fit_points(
+        scene,
+        &set,
+        scene.triangle_count(),
+        Frame::World,
+        tree,
+        opts,
+    )
+}
+
+impl FileVolumes {
+    /// Fits the scene (world frame) and, if asked, each instance.
+    pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
+        // The world mesh, flattened once if the air or the decomposition
+        // needs it.
+        let mesh = (scene.triangle_count() > 0 && (opts.air || opts.decompose.is_some()))
+            .then(|| scene.flatten());
+        let tree = mesh.as_ref().filter(|_| opts.air).map(AabbTree::build);
+        // A point cloud (no triangles) is bounded by all its points; a mesh
+        // by its distinct geometries' hull vertices, placed ([`fit_world`]).
+        let volumes = if scene.triangle_count() == 0 {
+            let points = scene.world_points(true);
+            let moments = covariance::of_points(&points)
+                .ok_or_else(|| Error::geometry(&scene.path, "no triangles or points to bound"))?;
+            let set = PointSet {
+                support: &points,
+                count: points.len(),
+                moments,
+                walk: &|_| Box::new(points.iter().copied()),
+            };
+            fit_points(scene, &set, 0, Frame::World, None, opts)?
+        } else {
+            fit_world(scene, tree.as_ref(), opts)?
+        };
+        let meshes = if opts.per_mesh {
+            let mut out = Vec::new();
+            for inst in scene
+                .instances
+                .iter()
+                .filter(|i| !i.geometry.triangles.is_empty())
+            {
+                out.push(MeshVolumes {
+                    node: inst.node,
+                    node_name: inst.node_name.as_deref().map(str::to_owned),
+                    instance: inst.instance,
+                    mesh: inst.mesh,
+                    mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
+                    primitive: inst.primitive,
+                    volumes: fit_instance(scene, inst, opts.frame, opts)?,
+                });
+            }
+            Some(out)
+        } else {
+            None
+        };
+        let decomposition = match (&opts.decompose, &mesh) {
+            (Some(d), Some(mesh)) => {
+                let parts = fit::decompose(&mesh.vertices, &mesh.triangles, d)
+                    .map_err(|e| Error::geometry(&scene.path, format!("decomposition: {e}")))?;
+                let air = tree.as_ref().map(|t| {
+                    let surfaces: Vec<Surface> = parts
+                        .parts
+                        .iter()
+                        .map(|p| Surface::polytope(&p.vertices, &p.faces))
+                        .collect();
+                    air(t, &surfaces, &AirOptions::relative_to(diagonal(mesh)))
+                });
+                Some(DecompositionFit::new(&parts, air))
+            }
+            _ => None,
+        };
+        Ok(FileVolumes {
+            file: file.to_string(),
+            volumes,
+            meshes,
+            decomposition,
+        })
+    }
+
+    /// Whether every parry3d cross-check agreed (true without `--check`).
+    pub fn checks_agree(&self) -> bool {
+        std::iter::once(&self.volumes)
+            .chain(self.meshes.iter().flatten().map(|m| &m.volumes))
+            .flat_map(|v| v.check.iter().flatten())
+            .all(|a| a.agrees)
+    }
+}

@@ -1,0 +1,162 @@
+//! `bvtool clash` on the models the repo carries: JSON against brute force,
+//! exit codes, `--self`, `--render`.
+
+use bvtool_dev as common;
+
+use bvtool_dev::bvtool;
+
+use bvtool::clash::crosses;
+use bvtool::load::load;
+use bvtool::query::pair::intersect_triangle_triangle::triangles_intersect;
+use nalgebra::Point3;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+const TORUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj");
+const CHAIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
+
+/// World triangles of every instance of a file.
+fn instances(path: &str) -> Vec<Vec<[Point3<f64>; 3]>> {
+    load(Path::new(path), &Default::default())
+        .unwrap()
+        .instances
+        .iter()
+        .map(common::world_triangles)
+        .collect()
+}
+
+/// The chain's two rings and the torus: the JSON's parts, clashes and
+/// counts equal brute force over every triangle pair in world coordinates.
+#[test]
+fn clash_json_equals_brute_force() {
+    let (code, out, err) = bvtool!(&["clash", CHAIN, TORUS, "--json", "--all-pairs"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let parts = doc["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 3);
+    assert_eq!(doc["summary"]["trees"], 2, "the chain's rings share a tree");
+    let mut all = instances(CHAIN);
+    all.extend(instances(TORUS));
+    let mut want = BTreeSet::new();
+    for a in 0..all.len() {
+        for b in a + 1..all.len() {
+            let (mut n, mut crossing) = (0, 0);
+            for ta in &all[a] {
+                for tb in &all[b] {
+                    if triangles_intersect(ta, tb) {
+                        n += 1;
+                        crossing += crosses(ta, tb) as usize;
+                    }
+                }
+            }
+            if n > 0 {
+                want.insert((a as u64, b as u64, n as u64, crossing as u64));
+            }
+        }
+    }
+    let got: BTreeSet<(u64, u64, u64, u64)> = doc["clashes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            assert_eq!(
+                c["pairs"].as_array().unwrap().len() as u64,
+                c["triangle_pairs"].as_u64().unwrap()
+            );
+            (
+                c["a"].as_u64().unwrap(),
+                c["b"].as_u64().unwrap(),
+                c["triangle_pairs"].as_u64().unwrap(),
+                c["crossing_pairs"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+    assert_eq!(
+        doc["summary"]["clashing_pairs"].as_u64(),
+        Some(want.len() as u64)
+    );
+    for key in ["load", "build", "query"] {
+        assert!(doc["time_ms"][key].as_f64().unwrap() >= 0.0);
+    }
+}
+
+#[test]
+fn exit_codes() {
+    assert_eq!(bvtool!(&["clash", CHAIN, TORUS, "--fail-on-clash"]).0, 3);
+    assert_eq!(bvtool!(&["clash", CHAIN, TORUS]).0, 0);
+    // The chain's rings are linked without touching.
+    assert_eq!(bvtool!(&["clash", CHAIN, "--fail-on-clash"]).0, 0);
+    let (code, _, err) = bvtool!(&["clash", TORUS, "--by", "bogus"]);
+    assert_eq!(code, 1);
+    assert_eq!(err.lines().count(), 1);
+    assert!(err.contains("--by 'bogus'"), "{err}");
+    let (code, _, err) = bvtool!(&["clash", "no/such.obj"]);
+    assert_eq!((code, err.contains("no/such.obj")), (1, true), "{err}");
+    assert_eq!(bvtool!(&["clash", TORUS, "--whole"]).0, 2);
+    assert_eq!(
+        bvtool!(&["clash", "--self", TORUS, "--ignore-touching"]).0,
+        2
+    );
+}
+
+/// The torus does not cut itself; its welded vertex count is the number of
+/// distinct `v` lines of the file.
+#[test]
+fn self_json() {
+    let (code, out, err) = bvtool!(&["clash", "--self", TORUS, "--json", "--fail-on-clash"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let m = &doc["files"][0]["meshes"][0];
+    assert_eq!(doc["files"][0]["scope"], "mesh");
+    assert_eq!(m["pair_count"], 0);
+    assert_eq!(m["triangles"], 2304);
+    let distinct: BTreeSet<String> = std::fs::read_to_string(TORUS)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            l.split_whitespace()
+                .map(|x| (x.parse::<f64>().unwrap() + 0.0).to_bits().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(m["welded_vertices"].as_u64(), Some(distinct.len() as u64));
+}
+
+#[test]
+fn render_writes_the_picture() {
+    let dir = std::env::temp_dir().join(format!("bvtool-clash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("clash.png");
+    let (code, _, err) = bvtool!(&[
+        "clash",
+        CHAIN,
+        TORUS,
+        "--render",
+        png.to_str().unwrap(),
+        "--size",
+        "320x200",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (320, 200));
+    // --self draws the first file's whole scene (both rings of the chain).
+    let selfpng = dir.join("self.png");
+    let (code, _, err) = bvtool!(&[
+        "clash",
+        "--self",
+        CHAIN,
+        "--render",
+        selfpng.to_str().unwrap(),
+        "--size",
+        "240x160",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&selfpng).unwrap();
+    assert_eq!((img.width(), img.height()), (240, 160));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,10 @@
+//! The command line as a user runs it: exit codes, messages, JSON, progress, `compare`.
+//!
+//! One test binary of modules (the files beside this one), as ripgrep does:
+//! the suite links once, not once per file.
+
+mod clash;
+mod commands;
+mod compare;
+mod habits;
+mod report_progress;

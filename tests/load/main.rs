@@ -1,0 +1,8 @@
+//! Reading files: glTF, OBJ, STL, and the hostile inputs every reader must refuse cleanly.
+//!
+//! One test binary of modules (the files beside this one), as ripgrep does:
+//! the suite links once, not once per file.
+
+mod gltf;
+mod hostile;
+mod obj_stl;

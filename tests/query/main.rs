@@ -1,0 +1,13 @@
+//! Trees and the queries on them: the build, exact pair predicates, collide, distance, air, poses.
+//!
+//! One test binary of modules (the files beside this one), as ripgrep does:
+//! the suite links once, not once per file.
+
+mod air;
+mod collide;
+mod distance;
+mod parry_disagreement;
+mod pose;
+mod sat;
+mod tree_build;
+mod triangle;

@@ -1,8 +1,9 @@
 //! `bvtool render`, and the picture options shared with `collide --render`.
 
 use super::output::{Failure, Outcome, wrote};
+use bvtool::fit::ShapeSpec;
 use bvtool::load::{LoadOptions, load};
-use bvtool::render::compose::{VolumeKind, model_picture};
+use bvtool::render::compose::model_picture;
 use bvtool::render::{Layout, RenderOptions, UpAxis, parse_size, save_png};
 use std::path::PathBuf;
 
@@ -29,16 +30,17 @@ pub struct Args {
     /// Where to write the picture (PNG; other extensions are refused).
     #[arg(short, long, value_parser = png_path)]
     output: PathBuf,
-    /// Volumes to draw, comma-separated: `aabb`; `obb` (tight) or
-    /// `obb:pca|hull|fast|tight`; `sphere` (exact) or
-    /// `sphere:centroid|ritter|exact`; `capsule` and `cylinder` (as fit
-    /// --capsule, --cylinder); `kdop` (the 26-DOP) or
-    /// `kdop:6|10x|10y|10z|14|18|26` along the world axes, `kdop-obb` or
-    /// `kdop-obb:K` along the tight OBB's axes (fit --kdop, frames mesh and
-    /// obb);
-    /// `hull` (at most 255 vertices and faces) or `hull:N` for 8 to 1024
-    /// (fit --hull-max N); `decompose` (the convex parts of fit --decompose,
-    /// its default 16 parts of at most 64 vertices).
+    /// Volumes to draw, comma-separated, in the shape grammar every command
+    /// shares: `aabb`; `box` (tight) or `box:pca|hull|fast|tight` (alias
+    /// `obb`); `sphere` (exact) or `sphere:centroid|ritter|exact`;
+    /// `capsule` and `cylinder` (as fit --capsule, --cylinder); `kdop` (the
+    /// 26-DOP) or `kdop:6|10x|10y|10z|14|18|26` (`kdop14`) along the world
+    /// axes, `kdop-obb` or `kdop-obb:K` (`kdop14-obb`) along the tight box's
+    /// axes (fit --kdop, frames mesh and obb); `hull` (at most 255 vertices
+    /// and faces) or `hull:N` for 8 to 1024 (fit --hull-max N); `decompose`
+    /// (the convex parts of fit --decompose, its default 16 parts of at most
+    /// 64 vertices); `best` (the smallest of AABB, box, sphere, capsule and
+    /// cylinder by volume).
     #[arg(long, default_value = "aabb,obb,sphere")]
     volumes: String,
     /// Draw the volumes of each mesh instance (world frame) instead of the
@@ -89,7 +91,8 @@ pub fn png_path(s: &str) -> Result<PathBuf, String> {
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
-    let kinds = VolumeKind::parse_list(&args.volumes).map_err(|e| Failure::Usage(e.to_string()))?;
+    let kinds = ShapeSpec::parse_list(&args.volumes)
+        .map_err(|e| Failure::Usage(format!("--volumes: {e}")))?;
     let ropts = args.look.options()?;
     let scene = load(&args.file, opts)?;
     let image = model_picture(&scene, &kinds, args.per_mesh, &ropts)?;

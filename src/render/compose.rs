@@ -4,154 +4,77 @@
 use super::picture::render;
 use super::scene::{PALETTE, RenderOptions, RenderScene, Volume, VolumeLayer};
 use crate::error::{Error, Result};
-use crate::fit::polytope::budget_hull::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
-use crate::fit::polytope::decompose::{DecomposeError, DecomposeOptions, decompose};
+use crate::fit::polytope::decompose::DecomposeError;
 use crate::fit::{
-    self, Aabb, BudgetHull, ConvexHull, Kdop, KdopKind, ObbMethod, SphereMethod, covariance,
+    Aabb, ConvexHull, FittedShape, MeshSource, ShapeDefaults, ShapeFitter, ShapeSpec,
 };
 use crate::mesh::{MeshInstance, Scene, TriMesh, instance_points};
 use crate::pose::Pose;
 use image::RgbImage;
-use nalgebra::{Matrix3, Point3, Vector3};
+use nalgebra::Point3;
 
-/// Which fitted volumes to draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VolumeKind {
-    /// The world AABB.
-    Aabb,
-    /// The OBB of the given method.
-    Obb(ObbMethod),
-    /// The sphere of the given method.
-    Sphere(SphereMethod),
-    /// The near-minimal capsule (`fit --capsule`).
-    Capsule,
-    /// The near-minimal cylinder (`fit --cylinder`).
-    Cylinder,
-    /// The k-DOP of the given family along the world axes (`fit --kdop`,
-    /// frame `mesh`).
-    Kdop(KdopKind),
-    /// The k-DOP of the given family along the tight OBB's axes (`fit
-    /// --kdop`, frame `obb`: an oriented k-DOP).
-    ObbKdop(KdopKind),
-    /// The convex hull within this many vertices and faces (`fit --hull-max`).
-    Hull(usize),
-    /// The convex parts of `fit --decompose` (its default options).
-    Decompose,
-}
-
-impl VolumeKind {
-    /// Parses a comma-separated list: `aabb`, `obb` (tight), `obb:pca`,
-    /// `sphere` (exact), `sphere:ritter`, `capsule`, `cylinder`, `kdop`
-    /// (26) or `kdop:14`, `kdop-obb` or `kdop-obb:14`, `hull` (255) or
-    /// `hull:64`, `decompose`.
-    pub fn parse_list(s: &str) -> Result<Vec<VolumeKind>> {
-        s.split(',')
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(|t| {
-                let (kind, method) = t.split_once(':').unwrap_or((t, ""));
-                let bad = |m: &str| Error::Input(format!("unknown method '{m}' in --volumes '{s}'"));
-                match kind {
-                    "aabb" if method.is_empty() => Ok(VolumeKind::Aabb),
-                    "obb" => Ok(VolumeKind::Obb(if method.is_empty() { ObbMethod::Tight } else { method.parse().map_err(|_| bad(method))? })),
-                    "sphere" => Ok(VolumeKind::Sphere(if method.is_empty() { SphereMethod::Exact } else { method.parse().map_err(|_| bad(method))? })),
-                    "capsule" if method.is_empty() => Ok(VolumeKind::Capsule),
-                    "cylinder" if method.is_empty() => Ok(VolumeKind::Cylinder),
-                    "decompose" if method.is_empty() => Ok(VolumeKind::Decompose),
-                    "kdop" | "kdop-obb" => {
-                        let k = if method.is_empty() { KdopKind::K26 } else {
-                            method.parse().map_err(|_| Error::Input(format!("unknown k-DOP '{method}' in --volumes '{s}' (6, 10x, 10y, 10z, 14, 18 or 26)")))?
-                        };
-                        Ok(if kind == "kdop" { VolumeKind::Kdop(k) } else { VolumeKind::ObbKdop(k) })
-                    }
-                    "hull" => Ok(VolumeKind::Hull(if method.is_empty() { DEFAULT_BUDGET } else {
-                        method.parse().ok().filter(|n| (MIN_BUDGET..=MAX_BUDGET).contains(n)).ok_or_else(|| {
-                            Error::Input(format!("hull budget '{method}' in --volumes '{s}': expected {MIN_BUDGET} to {MAX_BUDGET} vertices"))
-                        })?
-                    })),
-                    _ => Err(Error::Input(format!("unknown volume '{t}' in --volumes (expected aabb, obb[:METHOD], sphere[:METHOD], capsule, cylinder, kdop[:K], kdop-obb[:K], hull[:N], decompose)"))),
-                }
-            })
-            .collect()
+/// The drawing of a fitted shape of one group: its wireframes, and none for
+/// a flat hull's k-DOP or budget hull (no inside, no faces to draw).
+fn drawn(shape: FittedShape, hull: &ConvexHull) -> Vec<Volume> {
+    match shape {
+        FittedShape::Aabb(b) => vec![Volume::Aabb(b)],
+        FittedShape::Obb(b) => vec![Volume::Obb(b)],
+        FittedShape::Sphere(s) => vec![Volume::Sphere(s)],
+        FittedShape::Capsule(c) => vec![Volume::Capsule(c)],
+        FittedShape::Cylinder(c) => vec![Volume::Cylinder(c)],
+        FittedShape::Kdop(k) => polytope(hull, k.vertices, k.faces),
+        FittedShape::Hull(h) => polytope(hull, h.vertices, h.faces),
+        FittedShape::Parts(d) => d
+            .parts
+            .into_iter()
+            .map(|p| Volume::Polytope(p.vertices, p.faces))
+            .collect(),
     }
 }
 
-/// The volumes of `kind` for the points of one group (the whole model's,
+/// The legend name of a spec's shapes (parameters left out mean `tight`,
+/// `exact` and 255, as `render` fits them).
+fn legend(spec: ShapeSpec) -> String {
+    let d = ShapeDefaults::default();
+    match spec {
+        ShapeSpec::Aabb => "AABB".into(),
+        ShapeSpec::Box(m) => format!("OBB ({})", m.unwrap_or(d.obb)),
+        ShapeSpec::Sphere(m) => format!("sphere ({})", m.unwrap_or(d.sphere)),
+        ShapeSpec::Capsule => "capsule".into(),
+        ShapeSpec::Cylinder => "cylinder".into(),
+        ShapeSpec::Kdop { kind, oriented } => {
+            format!(
+                "{}-DOP{}",
+                kind.as_str(),
+                if oriented { " (OBB frame)" } else { "" }
+            )
+        }
+        ShapeSpec::Hull(max) => format!("hull (at most {} vertices)", max.unwrap_or(d.hull_max)),
+        ShapeSpec::Decompose => "convex parts".into(),
+        ShapeSpec::Best => "smallest primitive".into(),
+    }
+}
+
+/// The volumes of `spec` for the points of one group (the whole model's,
 /// or one mesh instance's; world frame), with their legend name: the same
-/// volumes `bvtool fit` reports — OBBs, spheres and the budget hull from
-/// the hull, capsule and cylinder searched from the PCA and tight-box
-/// axes, k-DOPs along the world axes or the tight box's — and for `decompose` the convex
-/// parts of `mesh` (its vertices and triangles; the tight box for a flat
-/// mesh, as `export --shape decompose` does). `None` for a flat hull's
-/// k-DOP or budget hull, which have no polytope to draw.
+/// volumes `bvtool fit` reports ([`ShapeFitter`] with its defaults: the
+/// tight box, the exact sphere, 255 vertices), and for `decompose` the
+/// convex parts of `mesh` (the tight box for a flat mesh, as `export
+/// --shape decompose` does).
 fn group_volumes(
     scene: &Scene,
-    kind: VolumeKind,
+    spec: ShapeSpec,
     points: &[Point3<f64>],
     hull: &ConvexHull,
-    mesh: &dyn Fn() -> (Vec<Point3<f64>>, Vec<[u32; 3]>),
+    mesh: MeshSource<'_>,
 ) -> Result<(Vec<Volume>, String)> {
-    let tight = || fit::obb(points, hull, ObbMethod::Tight).expect("points");
-    Ok(match kind {
-        VolumeKind::Aabb => (
-            vec![Volume::Aabb(Aabb::from_points(points).expect("points"))],
-            "AABB".into(),
-        ),
-        VolumeKind::Obb(m) => (
-            vec![Volume::Obb(fit::obb(points, hull, m).expect("points"))],
-            format!("OBB ({m})"),
-        ),
-        VolumeKind::Sphere(m) => (
-            vec![Volume::Sphere(
-                fit::sphere_with_hull(points, hull, m).expect("points"),
-            )],
-            format!("sphere ({m})"),
-        ),
-        VolumeKind::Capsule | VolumeKind::Cylinder => {
-            let (_, cov) = covariance::of_points(points).expect("points");
-            let (pca, obb) = (covariance::principal_frame(&cov), tight());
-            let seeds: Vec<Vector3<f64>> = (0..3)
-                .flat_map(|i| [pca.column(i).into_owned(), obb.axis(i)])
-                .collect();
-            if kind == VolumeKind::Capsule {
-                let c = fit::capsule(points, &seeds).expect("points");
-                (vec![Volume::Capsule(c)], "capsule".into())
-            } else {
-                let c = fit::cylinder(points, &seeds).expect("points");
-                (vec![Volume::Cylinder(c)], "cylinder".into())
-            }
-        }
-        VolumeKind::Kdop(k) | VolumeKind::ObbKdop(k) => {
-            let (axes, frame) = match kind {
-                VolumeKind::Kdop(_) => (Matrix3::identity(), ""),
-                _ => (tight().axes, " (OBB frame)"),
-            };
-            let d = Kdop::new(points, k, axes).expect("points");
-            let name = format!("{}-DOP{frame}", k.as_str());
-            (polytope(hull, d.vertices, d.faces), name)
-        }
-        VolumeKind::Hull(max) => {
-            let b = BudgetHull::new(hull, &tight(), max).expect("points");
-            let name = format!("hull (at most {max} vertices)");
-            (polytope(hull, b.vertices, b.faces), name)
-        }
-        VolumeKind::Decompose => {
-            let (vertices, triangles) = mesh();
-            match decompose(&vertices, &triangles, &DecomposeOptions::default()) {
-                Ok(d) => (
-                    d.parts
-                        .into_iter()
-                        .map(|p| Volume::Polytope(p.vertices, p.faces))
-                        .collect(),
-                    "convex parts".into(),
-                ),
-                Err(DecomposeError::Flat) => (vec![Volume::Obb(tight())], "convex parts".into()),
-                Err(e) => {
-                    return Err(Error::geometry(&scene.path, format!("decomposition: {e}")));
-                }
-            }
-        }
-    })
+    let fitter = ShapeFitter::new(points, hull).with_mesh(mesh);
+    let volumes = match fitter.fit(spec) {
+        Ok(shape) => drawn(shape, hull),
+        Err(DecomposeError::Flat) => vec![Volume::Obb(*fitter.reference())],
+        Err(e) => return Err(Error::geometry(&scene.path, format!("decomposition: {e}"))),
+    };
+    Ok((volumes, legend(spec)))
 }
 
 /// A polytope to draw, none for a flat hull's (no inside, no faces).
@@ -175,7 +98,7 @@ fn placed_mesh(inst: &MeshInstance) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
 /// kind of volume.
 pub fn model_picture(
     scene: &Scene,
-    kinds: &[VolumeKind],
+    kinds: &[ShapeSpec],
     per_mesh: bool,
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
@@ -200,7 +123,7 @@ pub fn model_picture(
     let mut layers: Vec<Vec<VolumeLayer>> = vec![Vec::new(); kinds.len()];
     for (points, inst) in &groups {
         // The same volumes `bvtool fit` reports: most of them from the hull.
-        let hull = if kinds.iter().any(|k| *k != VolumeKind::Aabb) {
+        let hull = if kinds.iter().any(|k| *k != ShapeSpec::Aabb) {
             Some(ConvexHull::new(points).map_err(|e| Error::geometry(&scene.path, e.to_string()))?)
         } else {
             None

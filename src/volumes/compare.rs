@@ -6,8 +6,8 @@ use crate::check::poses::{near_boundary_with_trees, random_rotation};
 use crate::error::{Error, Result};
 use crate::fit::surface::Surface;
 use crate::fit::{
-    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, DecomposeOptions, Kdop, KdopKind,
-    ObbMethod, Sphere, SphereMethod, covariance, polytope, reference,
+    Aabb, ConvexHull, FittedShape, KdopKind, ObbMethod, ShapeFitter, ShapeSpec, SphereMethod,
+    covariance, reference,
 };
 use crate::mesh::{Scene, TriMesh};
 use crate::query::{Air, AirOptions, air};
@@ -15,7 +15,6 @@ use crate::query::{ContactMode, collide};
 use crate::tree::AabbTree;
 use crate::tree::{ObbTree, TreeStats};
 use nalgebra::Point3;
-use nalgebra::{Matrix3, Vector3};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -252,16 +251,6 @@ struct Fits {
     skipped: Vec<String>,
 }
 
-/// How many of `points` lie outside the convex polytope with these
-/// vertices, decided exactly (`orient3d` on the faces of their hull);
-/// `None` when the polytope is flat.
-fn outside_polytope(points: &[Point3<f64>], vertices: &[Point3<f64>]) -> Option<usize> {
-    let h = ConvexHull::new(vertices)
-        .ok()
-        .filter(|h| h.dimension == 3)?;
-    Some(points.iter().filter(|p| !h.contains(p)).count())
-}
-
 /// Fits every volume `compare` shows: bvtool's (AABB, every OBB and sphere
 /// method, capsule, cylinder, 26-DOP in the mesh and the tight OBB's
 /// frame, hulls under 255 and 64 vertices, convex decomposition) and the
@@ -274,187 +263,129 @@ fn fit_all(
     mesh: &TriMesh,
 ) -> Result<Fits> {
     let hv = &hull.vertices;
-    let outside =
-        |inside: &dyn Fn(&Point3<f64>) -> bool| Some(points.iter().filter(|p| !inside(p)).count());
-    // A row of one simple shape: (kind, method, source), (volume, area),
-    // its containment test, its surface, its fit time.
-    let row = |name: (&'static str, &'static str, &'static str),
-               (volume, surface_area): (f64, f64),
-               inside: &dyn Fn(&Point3<f64>) -> bool,
-               surface: Surface,
-               fit_ms: f64| Fitted {
-        kind: name.0,
-        method: name.1,
-        source: name.2,
-        volume,
-        surface_area,
-        outside: outside(inside),
-        fit_ms,
-        surfaces: vec![surface],
-    };
-    let sphere_row = |method, source, s: &Sphere, ms| {
-        let measures = (s.volume(), s.surface_area());
-        let inside = |p: &Point3<f64>| s.contains(p, 0.0);
-        row(
-            ("sphere", method, source),
-            measures,
-            &inside,
-            Surface::sphere(s),
-            ms,
-        )
-    };
-    let capsule_row = |method, source, c: &Capsule, ms| {
-        let measures = (c.volume(), c.surface_area());
-        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
-        row(
-            ("capsule", method, source),
-            measures,
-            &inside,
-            Surface::capsule(c),
-            ms,
-        )
-    };
-    let cylinder_row = |method, source, c: &Cylinder, ms| {
-        let measures = (c.volume(), c.surface_area());
-        let inside = |p: &Point3<f64>| c.contains(p, 0.0);
-        row(
-            ("cylinder", method, source),
-            measures,
-            &inside,
-            Surface::cylinder(c),
-            ms,
-        )
-    };
+    // A row of one fitted shape: (kind, method, source), its fit time.
+    let row =
+        |name: (&'static str, &'static str, &'static str), shape: &FittedShape, fit_ms| Fitted {
+            kind: name.0,
+            method: name.1,
+            source: name.2,
+            volume: shape.volume(),
+            surface_area: shape.surface_area(),
+            outside: shape.outside(points),
+            fit_ms,
+            surfaces: shape.surfaces(),
+        };
     let mut out = Vec::new();
     let (aabb, aabb_ms) = timed(|| Aabb::from_points(points));
     let aabb = aabb.ok_or_else(|| Error::geometry(path, "no triangles to bound"))?;
     out.push(row(
         ("aabb", "min/max", "bvtool"),
-        (aabb.volume(), aabb.surface_area()),
-        &|p| aabb.contains(p, 0.0),
-        Surface::aabb(&aabb),
+        &FittedShape::Aabb(aabb),
         aabb_ms,
     ));
+    // Boxes and spheres from every point (the centroid sphere's centre is
+    // their mean); the other shapes from the hull's vertices, seeded and
+    // framed by the tight box, with the points' covariance.
+    let (mean, cov) = covariance::of_points(points).expect("points are not empty");
+    let of_points = ShapeFitter::new(points, hull).with_covariance(cov);
     let mut tight = None;
     for &m in ObbMethod::ALL {
-        let (b, ms) = timed(|| fit::obb(points, hull, m).expect("points are not empty"));
-        if m == ObbMethod::Tight {
-            tight = Some(b);
+        let (b, ms) = timed(|| of_points.fit(ShapeSpec::Box(Some(m))).expect("a box"));
+        if let FittedShape::Obb(o) = b
+            && m == ObbMethod::Tight
+        {
+            tight = Some(o);
         }
-        out.push(row(
-            ("obb", m.as_str(), "bvtool"),
-            (b.volume(), b.surface_area()),
-            &|p| b.contains(p, 0.0),
-            Surface::obb(&b),
-            ms,
-        ));
+        out.push(row(("obb", m.as_str(), "bvtool"), &b, ms));
     }
     let tight = tight.expect("ObbMethod::ALL has tight");
     for &m in SphereMethod::ALL {
-        let (s, ms) =
-            timed(|| fit::sphere_with_hull(points, hull, m).expect("points are not empty"));
-        out.push(sphere_row(m.as_str(), "bvtool", &s, ms));
+        let (s, ms) = timed(|| of_points.fit(ShapeSpec::Sphere(Some(m))).expect("a sphere"));
+        out.push(row(("sphere", m.as_str(), "bvtool"), &s, ms));
     }
-    // Axes searched from the PCA frame's and the tight OBB's, as `fit`.
-    let (mean, cov) = covariance::of_points(points).expect("points are not empty");
-    let pca = covariance::principal_frame(&cov);
-    let seeds: Vec<Vector3<f64>> = (0..3)
-        .flat_map(|i| [pca.column(i).into_owned(), tight.axis(i)])
-        .collect();
-    let (c, ms) = timed(|| fit::capsule(hv, &seeds).expect("points are not empty"));
-    out.push(capsule_row("search", "bvtool", &c, ms));
-    let (c, ms) = timed(|| fit::cylinder(hv, &seeds).expect("points are not empty"));
-    out.push(cylinder_row("search", "bvtool", &c, ms));
-    for (method, axes) in [
-        ("mesh frame", Matrix3::identity()),
-        ("obb frame", tight.axes),
-    ] {
-        let (k, ms) = timed(|| Kdop::new(hv, KdopKind::K26, axes).expect("points are not empty"));
-        out.push(Fitted {
-            kind: "kdop26",
-            method,
-            source: "bvtool",
-            volume: k.volume(),
-            surface_area: k.surface_area(),
-            // The k-DOP is its slabs, rounded outward (its vertices are
-            // rounded to the nearest): decided on the slabs.
-            outside: outside(&|p| k.contains(p, 0.0)),
-            fit_ms: ms,
-            surfaces: vec![Surface::polytope(&k.vertices, &k.faces)],
-        });
-    }
-    for (method, max) in [("max 255", 255), ("max 64", 64)] {
-        let (b, ms) = timed(|| BudgetHull::new(hull, &tight, max).expect("points are not empty"));
-        out.push(Fitted {
-            kind: "hull",
-            method,
-            source: "bvtool",
-            volume: b.volume(),
-            surface_area: b.surface_area(),
-            outside: outside_polytope(points, &b.vertices),
-            fit_ms: ms,
-            surfaces: vec![Surface::polytope(&b.vertices, &b.faces)],
-        });
-    }
+    let whole_mesh = || (mesh.vertices.clone(), mesh.triangles.clone());
+    let of_hull = ShapeFitter::new(hv, hull)
+        .with_covariance(cov)
+        .with_reference(tight)
+        .with_mesh(&whole_mesh);
+    let shapes = [
+        (ShapeSpec::Capsule, ("capsule", "search")),
+        (ShapeSpec::Cylinder, ("cylinder", "search")),
+        (
+            ShapeSpec::Kdop {
+                kind: KdopKind::K26,
+                oriented: false,
+            },
+            ("kdop26", "mesh frame"),
+        ),
+        (
+            ShapeSpec::Kdop {
+                kind: KdopKind::K26,
+                oriented: true,
+            },
+            ("kdop26", "obb frame"),
+        ),
+        (ShapeSpec::Hull(Some(255)), ("hull", "max 255")),
+        (ShapeSpec::Hull(Some(64)), ("hull", "max 64")),
+        (ShapeSpec::Decompose, ("decomposition", "v-hacd")),
+    ];
     let mut skipped = Vec::new();
-    let (d, ms) = timed(|| {
-        fit::decompose(
-            &mesh.vertices,
-            &mesh.triangles,
-            &DecomposeOptions::default(),
-        )
-    });
-    match d {
-        Ok(d) => {
-            let parts: Vec<Option<ConvexHull>> = d
-                .parts
-                .iter()
-                .map(|p| {
-                    ConvexHull::new(&p.vertices)
-                        .ok()
-                        .filter(|h| h.dimension == 3)
-                })
-                .collect();
-            out.push(Fitted {
-                kind: "decomposition",
-                method: "v-hacd",
-                source: "bvtool",
-                volume: d.parts_volume,
-                surface_area: d
-                    .parts
-                    .iter()
-                    .map(|p| polytope::surface_area(&p.vertices, &p.faces))
-                    .sum(),
-                outside: parts.iter().all(Option::is_some).then(|| {
-                    points
-                        .iter()
-                        .filter(|p| !parts.iter().flatten().any(|h| h.contains(p)))
-                        .count()
-                }),
-                fit_ms: ms,
-                surfaces: d
-                    .parts
-                    .iter()
-                    .map(|p| Surface::polytope(&p.vertices, &p.faces))
-                    .collect(),
-            });
+    for (spec, (kind, method)) in shapes {
+        match timed(|| of_hull.fit(spec)) {
+            (Ok(shape), ms) => out.push(row((kind, method, "bvtool"), &shape, ms)),
+            (Err(e), _) => skipped.push(format!("decomposition: {e}")),
         }
-        Err(e) => skipped.push(format!("decomposition: {e}")),
     }
     // The engines' rules.
-    let (s, ms) = timed(|| reference::godot_sphere(&aabb));
-    out.push(sphere_row("aabb rule", "godot", &s, ms + aabb_ms));
-    let (c, ms) = timed(|| reference::godot_capsule(&aabb));
-    out.push(capsule_row("aabb rule", "godot", &c, ms + aabb_ms));
-    let (c, ms) = timed(|| reference::godot_cylinder(&aabb));
-    out.push(cylinder_row("aabb rule", "godot", &c, ms + aabb_ms));
-    let (c, ms) = timed(|| reference::unreal_capsule(hv).expect("points are not empty"));
-    out.push(capsule_row("longest axis", "unreal", &c, ms));
-    let (c, ms) = timed(|| {
-        reference::least_squares_capsule(hv, &mean, &pca.column(0).into_owned())
-            .expect("points are not empty")
-    });
-    out.push(capsule_row("least squares", "gte", &c, ms));
+    let pca = covariance::principal_frame(&cov);
+    let engines: [(&str, &str, Box<dyn Fn() -> FittedShape + '_>, f64); 5] = [
+        (
+            "aabb rule",
+            "godot",
+            Box::new(|| FittedShape::Sphere(reference::godot_sphere(&aabb))),
+            aabb_ms,
+        ),
+        (
+            "aabb rule",
+            "godot",
+            Box::new(|| FittedShape::Capsule(reference::godot_capsule(&aabb))),
+            aabb_ms,
+        ),
+        (
+            "aabb rule",
+            "godot",
+            Box::new(|| FittedShape::Cylinder(reference::godot_cylinder(&aabb))),
+            aabb_ms,
+        ),
+        (
+            "longest axis",
+            "unreal",
+            Box::new(|| {
+                FittedShape::Capsule(reference::unreal_capsule(hv).expect("points are not empty"))
+            }),
+            0.0,
+        ),
+        (
+            "least squares",
+            "gte",
+            Box::new(|| {
+                FittedShape::Capsule(
+                    reference::least_squares_capsule(hv, &mean, &pca.column(0).into_owned())
+                        .expect("points are not empty"),
+                )
+            }),
+            0.0,
+        ),
+    ];
+    for (method, engine, fit, extra_ms) in engines {
+        let (shape, ms) = timed(fit);
+        let kind = match shape {
+            FittedShape::Sphere(_) => "sphere",
+            FittedShape::Capsule(_) => "capsule",
+            _ => "cylinder",
+        };
+        out.push(row((kind, method, engine), &shape, ms + extra_ms));
+    }
     Ok(Fits {
         fitted: out,
         tight_volume: tight.volume(),

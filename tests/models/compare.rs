@@ -7,10 +7,11 @@
 use bvtool_dev as common;
 
 use bvtool::check::poses::near_boundary;
+use bvtool::fit::ShapeSpec;
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
 use bvtool::query::{ContactMode, collide};
-use bvtool::render::compose::{VolumeKind, collision_picture, model_picture};
+use bvtool::render::compose::{collision_picture, model_picture};
 use bvtool::render::{Layout, RenderOptions};
 use bvtool::tree::ObbTree;
 use bvtool::volumes::{CompareOptions, Comparison};
@@ -124,7 +125,7 @@ fn render_pictures_of_real_models_and_a_collision() {
     };
     for m in MODELS {
         let scene = load(&dir.join(m), &LoadOptions::default()).unwrap();
-        let kinds = VolumeKind::parse_list("aabb,obb,sphere:ritter").unwrap();
+        let kinds = ShapeSpec::parse_list("aabb,obb,sphere:ritter").unwrap();
         let img = model_picture(&scene, &kinds, false, &opts).unwrap();
         assert_eq!((img.width(), img.height()), (640, 480));
         // Something was drawn in every quadrant of the grid.

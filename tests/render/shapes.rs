@@ -8,8 +8,9 @@ use bvtool_dev as common;
 use bvtool_dev::render_check as render_support;
 
 use bvtool::TriMesh;
+use bvtool::fit::ShapeSpec;
 use bvtool::fit::{self, Capsule, Cylinder, Kdop, KdopKind, covariance};
-use bvtool::render::compose::{VolumeKind, model_picture};
+use bvtool::render::compose::model_picture;
 use bvtool::render::{
     Camera, Layout, PALETTE, RenderOptions, RenderScene, Rgb, View, Volume, cameras, render,
 };
@@ -330,15 +331,18 @@ fn render_draws_each_fitted_shape() {
         triad: false,
         ..Default::default()
     };
-    let kinds = VolumeKind::parse_list("capsule,cylinder,kdop:14,hull:64,decompose").unwrap();
+    let kinds = ShapeSpec::parse_list("capsule,cylinder,kdop:14,hull:64,decompose").unwrap();
     assert_eq!(
         kinds,
         [
-            VolumeKind::Capsule,
-            VolumeKind::Cylinder,
-            VolumeKind::Kdop(KdopKind::K14),
-            VolumeKind::Hull(64),
-            VolumeKind::Decompose
+            ShapeSpec::Capsule,
+            ShapeSpec::Cylinder,
+            ShapeSpec::Kdop {
+                kind: KdopKind::K14,
+                oriented: false
+            },
+            ShapeSpec::Hull(Some(64)),
+            ShapeSpec::Decompose
         ]
     );
     let img = model_picture(&scene, &kinds, false, &o).unwrap();
@@ -355,13 +359,22 @@ fn render_draws_each_fitted_shape() {
     let mut by_hand = RenderScene::new();
     by_hand.add_mesh(scene.flatten());
     by_hand.add_volume(Volume::Polytope(kdop.vertices, kdop.faces), "14-DOP");
-    let kinds = [VolumeKind::Kdop(KdopKind::K14)];
+    let kinds = [ShapeSpec::Kdop {
+        kind: KdopKind::K14,
+        oriented: false,
+    }];
     assert!(model_picture(&scene, &kinds, false, &o).unwrap() == render(&by_hand, &o).unwrap());
 
     // The oriented k-DOP: the same family along the tight box's axes, the
     // frame `fit --kdop` reports as `obb`.
-    let kinds = VolumeKind::parse_list("kdop-obb:18").unwrap();
-    assert_eq!(kinds, [VolumeKind::ObbKdop(KdopKind::K18)]);
+    let kinds = ShapeSpec::parse_list("kdop-obb:18").unwrap();
+    assert_eq!(
+        kinds,
+        [ShapeSpec::Kdop {
+            kind: KdopKind::K18,
+            oriented: true
+        }]
+    );
     let hull = fit::ConvexHull::new(&points).unwrap();
     let tight = fit::obb(&points, &hull, fit::ObbMethod::Tight).unwrap();
     let kdop = Kdop::new(&points, KdopKind::K18, tight.axes).unwrap();
@@ -383,7 +396,7 @@ fn render_draws_each_fitted_shape() {
         "capsule:2",
         "cone",
     ] {
-        let e = VolumeKind::parse_list(bad).unwrap_err().to_string();
+        let e = ShapeSpec::parse_list(bad).unwrap_err().to_string();
         assert_eq!(e.lines().count(), 1, "{e}");
     }
 }

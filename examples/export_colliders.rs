@@ -8,8 +8,8 @@
 //! The same as `bvtool export MODEL --format gltf --shape capsule,hull -o OUT.glb`.
 
 use bvtool::export::gltf::GltfOptions;
-use bvtool::export::{self, ExportDoc, ExportOptions, Format, Shape};
-use bvtool::fit::{ObbMethod, SphereMethod};
+use bvtool::export::{self, ExportDoc, ExportOptions, Format};
+use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
 use bvtool::load;
 use bvtool::volumes::FitOptions;
 
@@ -23,15 +23,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scene = load::load(model.as_ref(), &Default::default())?;
 
     let opts = ExportOptions {
-        shapes: vec![Shape::Capsule, Shape::Hull],
-        hull_max: 64,
+        // The shape grammar every command reads: a capsule, a hull of at most 64 vertices.
+        shapes: ShapeSpec::parse_list("capsule, hull:64")?,
         ..ExportOptions::volumes(FitOptions::of(ObbMethod::Tight, SphereMethod::Exact), false)
     };
     let doc = ExportDoc::new(&model, &scene, &opts)?;
     for c in &doc.colliders {
         println!(
             "{:>8} for mesh {:?} in the {} frame",
-            c.asked.as_str(),
+            c.asked.to_string(),
             c.mesh,
             c.frame
         );

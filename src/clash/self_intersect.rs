@@ -161,6 +161,21 @@ impl Ctx<'_> {
 }
 
 /// The self-intersections of the mesh `tree` was built from.
+///
+/// # Guarantees
+/// Exact, with CGAL's rules: two triangles of the mesh are reported when
+/// they share a point other than a shared vertex or edge; degenerate
+/// triangles are listed apart.
+///
+/// ```
+/// use bvtool::clash::self_intersections;
+/// use bvtool::load::load;
+/// use bvtool::tree::AabbTree;
+///
+/// let mesh = load("models/torus.obj".as_ref(), &Default::default())?.flatten();
+/// assert!(self_intersections(&AabbTree::build(&mesh)).pairs.is_empty());
+/// # Ok::<(), bvtool::Error>(())
+/// ```
 pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
     // The stars' certificate begins with a sequential pass: beside the
     // planes, not before them.

@@ -2,9 +2,11 @@
 
 use super::output::{Failure, Outcome, out_bytes, wrote};
 use bvtool::Error;
+use bvtool::export::collider::export_shapes;
 use bvtool::export::collider_mesh::Naming;
 use bvtool::export::gltf::GltfOptions;
-use bvtool::export::{self, DEFAULT_HULL_MAX, ExportDoc, ExportOptions, Format, Shape};
+use bvtool::export::{self, DEFAULT_HULL_MAX, ExportDoc, ExportOptions, Format};
+use bvtool::fit::ShapeSpec;
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
 use bvtool::volumes::FitOptions;
@@ -64,9 +66,15 @@ pub struct Args {
     sphere: String,
     /// Collider shapes (default box for json, gltf and obj; bin and c carry
     /// colliders only when asked), one collider per mesh instance each; a
-    /// comma-separated list or repeated.
-    #[arg(long, value_enum, value_delimiter = ',')]
-    shape: Vec<Shape>,
+    /// comma-separated list or repeated, in the shape grammar every command
+    /// shares: `box` (the --obb method's; `box:METHOD` picks one), `sphere`
+    /// (`sphere:METHOD`), `capsule`, `cylinder`, `kdop26` (Unreal's 26-DOP,
+    /// mesh axes, as a convex mesh), `hull` (within --hull-max vertices and
+    /// faces; `hull:N`), `best` (the smallest of AABB, box, sphere, capsule
+    /// and cylinder by volume), `decompose` (convex parts holding every
+    /// vertex: 16 parts, each within --hull-max vertices).
+    #[arg(long, value_delimiter = ',', value_parser = parse_shape, value_name = "SHAPE")]
+    shape: Vec<ShapeSpec>,
     /// Also a collider of each shape for the whole scene (world frame).
     #[arg(long)]
     whole: bool,
@@ -82,6 +90,12 @@ pub struct Args {
     /// gltf: also draw every collider with LINES primitives.
     #[arg(long)]
     debug_lines: bool,
+}
+
+/// One `--shape` value, in the shape grammar.
+fn parse_shape(s: &str) -> Result<ShapeSpec, String> {
+    s.parse()
+        .map_err(|e: bvtool::fit::UnknownShape| e.to_string())
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
@@ -107,8 +121,18 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let shapes = match args.format {
         _ if !args.shape.is_empty() => args.shape.clone(),
         Format::Bin | Format::C if !args.whole => Vec::new(),
-        _ => vec![Shape::Box],
+        _ => vec![ShapeSpec::Box(None)],
     };
+    let fit = FitOptions {
+        per_mesh: args.per_mesh,
+        ..FitOptions::of(
+            args.obb.parse::<ObbMethod>().expect("clap checked"),
+            args.sphere.parse::<SphereMethod>().expect("clap checked"),
+        )
+    };
+    let (mut fit, mut hull_max) = (fit, args.hull_max);
+    let shapes = export_shapes(&shapes, &mut fit, &mut hull_max)
+        .map_err(|e| Failure::Usage(format!("--shape: {e}")))?;
     let scene = load(&args.file, opts)?;
     if !args.shape.is_empty() && !args.whole && scene.triangle_count() == 0 {
         return Err(Error::geometry(
@@ -117,20 +141,13 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         )
         .into());
     }
-    let fit = FitOptions {
-        per_mesh: args.per_mesh,
-        ..FitOptions::of(
-            args.obb.parse::<ObbMethod>().expect("clap checked"),
-            args.sphere.parse::<SphereMethod>().expect("clap checked"),
-        )
-    };
     let doc = ExportDoc::new(
         &args.file.display().to_string(),
         &scene,
         &ExportOptions {
             shapes,
             whole: args.whole,
-            hull_max: args.hull_max,
+            hull_max,
             ..ExportOptions::volumes(fit, args.tree)
         },
     )?;

@@ -7,7 +7,7 @@ use bvtool::fit::polytope::budget_hull::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET}
 use bvtool::fit::polytope::decompose::{
     DecomposeOptions, MAX_PART_VERTICES, MAX_PARTS, MAX_RESOLUTION, MIN_RESOLUTION,
 };
-use bvtool::fit::{ObbMethod, SphereMethod};
+use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
 use bvtool::load::LoadOptions;
 use bvtool::volumes::{FileVolumes, FitOptions, Frame};
 
@@ -102,6 +102,14 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 64, requires = "decompose",
           value_parser = clap::value_parser!(u32).range(MIN_RESOLUTION as i64..=MAX_RESOLUTION as i64))]
     resolution: u32,
+    /// Also fit these shapes, comma-separated, in the shape grammar every
+    /// command shares (the same fits as the flags): `box:METHOD` and
+    /// `sphere:METHOD` (the reported method), `capsule`, `cylinder`,
+    /// `kdopK` or `kdop:K` (as --kdop K), `hull` or `hull:N` (as --hull-max
+    /// N), `decompose` (as --decompose), `best` (as --best); `aabb`, `box`
+    /// and `sphere` are always reported.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_shape)]
+    shapes: Vec<ShapeSpec>,
     /// Also measure each volume's air: the largest distance from its
     /// surface to the mesh, which a runtime colliding with the volume
     /// takes for the model. Shown as `air +bound`: the true largest
@@ -121,6 +129,12 @@ impl Args {
     }
 }
 
+/// One `--shapes` value, in the shape grammar.
+fn parse_shape(s: &str) -> Result<ShapeSpec, String> {
+    s.parse()
+        .map_err(|e: bvtool::fit::UnknownShape| e.to_string())
+}
+
 fn methods<T: Copy + std::str::FromStr>(name: &str, all: &[T]) -> Vec<T> {
     if name == "all" {
         all.to_vec()
@@ -131,7 +145,7 @@ fn methods<T: Copy + std::str::FromStr>(name: &str, all: &[T]) -> Vec<T> {
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let files = args.files.expand()?;
-    let fit = FitOptions {
+    let mut fit = FitOptions {
         obb_methods: methods(
             &args.obb,
             &[
@@ -169,6 +183,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         }),
         air: args.air,
     };
+    fit.add_shapes(&args.shapes);
     let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
     let disagreeing: Vec<String> = results
         .iter()

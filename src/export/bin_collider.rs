@@ -18,9 +18,10 @@ use super::ExportDoc;
 /// "No index" in an id field (a file-level record, an OBJ/STL triangle's node).
 pub const NONE: u32 = u32::MAX;
 
-use super::collider::{Geometry, Shape};
+use super::collider::Geometry;
 use super::collider_f32::{ColliderF32, fan, rounded};
 use super::f32box::round_up;
+use crate::fit::ShapeSpec;
 use std::collections::HashMap;
 
 /// Bytes per collider record (96 in version 2, which had no volume and no
@@ -34,16 +35,7 @@ pub const FLAG_WORLD: u32 = 1;
 pub const FLAG_SCENE: u32 = 2;
 
 /// The `asked` field's values: the index of the `--shape` value here.
-pub const ASKED: [Shape; 8] = [
-    Shape::Box,
-    Shape::Sphere,
-    Shape::Capsule,
-    Shape::Cylinder,
-    Shape::Kdop26,
-    Shape::Hull,
-    Shape::Best,
-    Shape::Decompose,
-];
+pub const ASKED: [ShapeSpec; 8] = super::collider::EXPORTED;
 
 /// What a collider record holds, by its `kind` field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +69,7 @@ pub struct BinCollider {
     /// The kind of geometry.
     pub kind: Kind,
     /// The `--shape` value it was made for (`best` or the shape itself).
-    pub asked: Shape,
+    pub asked: ShapeSpec,
     /// [`FLAG_WORLD`], [`FLAG_SCENE`].
     pub flags: u32,
     /// glTF node it hangs under: the instance's, or for a bone of a

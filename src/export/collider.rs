@@ -29,11 +29,11 @@
 
 use super::volume_records::ObbDoc;
 use crate::error::Result;
-use crate::fit::KdopKind;
 use crate::fit::polytope::budget_hull as hull_budget;
 use crate::fit::polytope::decompose::{
     DecomposeError, DecomposeOptions, MAX_PART_VERTICES, decompose,
 };
+use crate::fit::{ShapeSpec, UnknownShape};
 use crate::mesh::{MeshInstance, Scene, instance_points, is_similarity};
 use crate::volumes::{FitOptions, Frame, Volumes, fit_instance};
 use nalgebra::{Matrix4, Point3};
@@ -41,71 +41,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
-
-/// The collider shapes `export --shape` offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum Shape {
-    /// The OBB of the chosen method.
-    #[cfg_attr(feature = "cli", value(help = "the oriented box (--obb method)"))]
-    Box,
-    /// The sphere of the chosen method.
-    #[cfg_attr(feature = "cli", value(help = "the sphere (--sphere method)"))]
-    Sphere,
-    /// The near-minimal capsule.
-    #[cfg_attr(feature = "cli", value(help = "the near-minimal capsule"))]
-    Capsule,
-    /// The near-minimal cylinder.
-    #[cfg_attr(feature = "cli", value(help = "the near-minimal cylinder"))]
-    Cylinder,
-    /// Unreal's 26-DOP in the mesh frame, as a convex mesh.
-    #[cfg_attr(
-        feature = "cli",
-        value(
-            name = "kdop26",
-            help = "Unreal's 26-DOP (mesh axes), as a convex mesh"
-        )
-    )]
-    #[serde(rename = "kdop26")]
-    Kdop26,
-    /// The convex hull under a vertex and face budget, as a convex mesh.
-    #[cfg_attr(
-        feature = "cli",
-        value(help = "the convex hull within --hull-max vertices and faces (default 255)")
-    )]
-    Hull,
-    /// The smallest primitive by volume (`bvtool fit --best`).
-    #[cfg_attr(
-        feature = "cli",
-        value(help = "the smallest of box, sphere, capsule, cylinder by volume (fit --best)")
-    )]
-    Best,
-    /// Convex parts (`bvtool fit --decompose`), one convex mesh each.
-    #[cfg_attr(
-        feature = "cli",
-        value(
-            help = "convex parts holding every vertex (fit --decompose: 16 parts, each within --hull-max vertices)"
-        )
-    )]
-    Decompose,
-}
-
-impl Shape {
-    /// The name on the command line and in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Shape::Box => "box",
-            Shape::Sphere => "sphere",
-            Shape::Capsule => "capsule",
-            Shape::Cylinder => "cylinder",
-            Shape::Kdop26 => "kdop26",
-            Shape::Hull => "hull",
-            Shape::Best => "best",
-            Shape::Decompose => "decompose",
-        }
-    }
-}
 
 /// A collider's geometry, in its frame (`ColliderDoc::frame`). Every round
 /// shape's `rotation_xyzw` takes +Y to its `axis`, as glTF and the engines
@@ -185,7 +120,7 @@ pub struct ColliderDoc {
     /// Why an instance's collider is in the world frame (`null` otherwise).
     pub world_reason: Option<String>,
     /// What was asked for (`--shape`): `best` or the shape itself.
-    pub asked: Shape,
+    pub asked: ShapeSpec,
     /// The collider's name (as its glTF node is named).
     pub name: String,
     /// The geometry.
@@ -266,31 +201,72 @@ pub fn placement(
     }
 }
 
-/// The fit options that make the volumes `shapes` need, on top of `fit`.
-pub fn fit_options(fit: &FitOptions, shapes: &[Shape], hull_max: usize) -> FitOptions {
-    let has = |s: Shape| shapes.contains(&s);
-    FitOptions {
-        per_mesh: false,
-        capsule: fit.capsule || has(Shape::Capsule) || has(Shape::Best),
-        cylinder: fit.cylinder || has(Shape::Cylinder) || has(Shape::Best),
-        kdop: if has(Shape::Kdop26) {
-            Some(KdopKind::K26)
-        } else {
-            fit.kdop
-        },
-        hull_max: if has(Shape::Hull) {
-            Some(hull_max)
-        } else {
-            fit.hull_max
-        },
-        best: fit.best || has(Shape::Best),
-        // Read by `colliders`, which decomposes each geometry itself.
-        decompose: has(Shape::Decompose).then(|| DecomposeOptions {
-            max_vertices: hull_max.min(MAX_PART_VERTICES),
-            ..DecomposeOptions::default()
-        }),
-        ..fit.clone()
+/// The families the exports carry, in their binary codes' order
+/// ([`super::bin_collider::ASKED`]).
+pub const EXPORTED: [ShapeSpec; 8] = [
+    ShapeSpec::Box(None),
+    ShapeSpec::Sphere(None),
+    ShapeSpec::Capsule,
+    ShapeSpec::Cylinder,
+    ShapeSpec::KDOP26,
+    ShapeSpec::Hull(None),
+    ShapeSpec::Best,
+    ShapeSpec::Decompose,
+];
+
+/// The collider shapes of `specs` as the export makes them: each one's
+/// family, its parameter applied to the options (`box:M` sets the box
+/// method, `sphere:M` the sphere method, `hull:N` the budget; a later one
+/// wins). Errors name a shape the exports do not carry (only the 26-DOP
+/// along the mesh's axes among the k-DOPs, no AABB: `box` is the box).
+pub fn export_shapes(
+    specs: &[ShapeSpec],
+    fit: &mut FitOptions,
+    hull_max: &mut usize,
+) -> std::result::Result<Vec<ShapeSpec>, UnknownShape> {
+    let mut out = Vec::with_capacity(specs.len());
+    for &spec in specs {
+        match spec {
+            ShapeSpec::Box(Some(m)) => fit.obb_methods.insert(0, m),
+            ShapeSpec::Sphere(Some(m)) => fit.sphere_methods.insert(0, m),
+            ShapeSpec::Hull(Some(n)) => *hull_max = n,
+            _ => {}
+        }
+        let family = spec.without_parameter();
+        if !EXPORTED.contains(&family) {
+            return Err(UnknownShape(format!(
+                "the exports carry box, sphere, capsule, cylinder, kdop26, hull, best and decompose colliders, not {spec}"
+            )));
+        }
+        if !out.contains(&family) {
+            out.push(family);
+        }
     }
+    Ok(out)
+}
+
+/// The fit options that make the volumes `shapes` need, on top of `fit`.
+pub fn fit_options(fit: &FitOptions, shapes: &[ShapeSpec], hull_max: usize) -> FitOptions {
+    let mut f = FitOptions {
+        per_mesh: false,
+        // Read by `colliders`, which decomposes each geometry itself.
+        decompose: shapes
+            .contains(&ShapeSpec::Decompose)
+            .then(|| DecomposeOptions {
+                max_vertices: hull_max.min(MAX_PART_VERTICES),
+                ..DecomposeOptions::default()
+            }),
+        ..fit.clone()
+    };
+    let asked: Vec<ShapeSpec> = shapes
+        .iter()
+        .map(|&s| match s {
+            ShapeSpec::Hull(None) => ShapeSpec::Hull(Some(hull_max)),
+            other => other,
+        })
+        .collect();
+    f.add_shapes(&asked);
+    f
 }
 
 /// Why `inst`'s collider cannot hang under its node in the node's frame
@@ -329,11 +305,11 @@ pub fn label(inst: Option<&MeshInstance>) -> String {
 
 /// A collider's name before ` of <what it bounds>`: `bvtool capsule`,
 /// `bvtool best (sphere)`, `bvtool hull (box)` (a flat mesh's).
-fn name(asked: Shape, shape: Shape) -> String {
+fn name(asked: ShapeSpec, shape: ShapeSpec) -> String {
     if asked == shape {
-        format!("bvtool {}", shape.as_str())
+        format!("bvtool {}", shape.family())
     } else {
-        format!("bvtool {} ({})", asked.as_str(), shape.as_str())
+        format!("bvtool {} ({})", asked.family(), shape.family())
     }
 }
 
@@ -345,9 +321,9 @@ fn name(asked: Shape, shape: Shape) -> String {
 /// budget hull's are).
 fn geometry(
     v: &Volumes,
-    shape: Shape,
+    shape: ShapeSpec,
     points: &dyn Fn() -> Vec<Point3<f64>>,
-) -> (Shape, Geometry, f64) {
+) -> (ShapeSpec, Geometry, f64) {
     let obb = |b: &crate::volumes::ObbFit| {
         Geometry::Box(ObbDoc {
             method: Some(b.method.as_str().into()),
@@ -359,8 +335,8 @@ fn geometry(
     };
     let fitted = "fit_options asks for every shape it is given";
     match shape {
-        Shape::Box => (shape, obb(&v.obb), v.obb.volume),
-        Shape::Sphere => (
+        ShapeSpec::Box(None) => (shape, obb(&v.obb), v.obb.volume),
+        ShapeSpec::Sphere(None) => (
             shape,
             Geometry::Sphere {
                 center: v.sphere.center,
@@ -368,7 +344,7 @@ fn geometry(
             },
             v.sphere.volume,
         ),
-        Shape::Capsule => {
+        ShapeSpec::Capsule => {
             let c = v.capsule.as_ref().expect(fitted);
             let g = Geometry::Capsule {
                 center: c.center,
@@ -379,7 +355,7 @@ fn geometry(
             };
             (shape, g, c.volume)
         }
-        Shape::Cylinder => {
+        ShapeSpec::Cylinder => {
             let c = v.cylinder.as_ref().expect(fitted);
             let g = Geometry::Cylinder {
                 center: c.center,
@@ -391,8 +367,10 @@ fn geometry(
             (shape, g, c.volume)
         }
         // A flat polytope cannot be cooked into a convex collider: the box.
-        Shape::Kdop26 | Shape::Hull if v.hull_volume <= 0.0 => geometry(v, Shape::Box, points),
-        Shape::Kdop26 => {
+        ShapeSpec::KDOP26 | ShapeSpec::Hull(None) if v.hull_volume <= 0.0 => {
+            geometry(v, ShapeSpec::Box(None), points)
+        }
+        ShapeSpec::KDOP26 => {
             let k = &v.kdops.as_ref().expect(fitted)[0];
             let vertices: Vec<Point3<f64>> = k.vertices.iter().map(|p| Point3::from(*p)).collect();
             let size = vertices.iter().map(|p| p.coords.amax()).fold(0.0, f64::max);
@@ -403,7 +381,7 @@ fn geometry(
             };
             (shape, g, k.volume)
         }
-        Shape::Hull => {
+        ShapeSpec::Hull(None) => {
             let h = v.hull_budget.as_ref().expect(fitted);
             let g = Geometry::Convex {
                 vertices: h.vertices.clone(),
@@ -412,8 +390,8 @@ fn geometry(
             (shape, g, h.volume)
         }
         // `colliders` makes the parts; a flat mesh's falls back to its box.
-        Shape::Decompose => geometry(v, Shape::Box, points),
-        Shape::Best => match v.best.as_ref().expect(fitted).shape {
+        ShapeSpec::Decompose => geometry(v, ShapeSpec::Box(None), points),
+        ShapeSpec::Best => match v.best.as_ref().expect(fitted).shape {
             "aabb" => {
                 let (lo, hi) = (v.aabb.corners.min, v.aabb.corners.max);
                 let g = Geometry::Box(ObbDoc {
@@ -423,13 +401,14 @@ fn geometry(
                     half_extents: std::array::from_fn(|i| 0.5 * (hi[i] - lo[i])),
                     rotation_xyzw: [0.0, 0.0, 0.0, 1.0],
                 });
-                (Shape::Box, g, v.aabb.volume)
+                (ShapeSpec::Box(None), g, v.aabb.volume)
             }
-            "obb" => geometry(v, Shape::Box, points),
-            "sphere" => geometry(v, Shape::Sphere, points),
-            "capsule" => geometry(v, Shape::Capsule, points),
-            _ => geometry(v, Shape::Cylinder, points),
+            "obb" => geometry(v, ShapeSpec::Box(None), points),
+            "sphere" => geometry(v, ShapeSpec::Sphere(None), points),
+            "capsule" => geometry(v, ShapeSpec::Capsule, points),
+            _ => geometry(v, ShapeSpec::Cylinder, points),
         },
+        other => unreachable!("export_shapes refuses {other}"),
     }
 }
 
@@ -481,7 +460,7 @@ struct Cache {
 /// [`fit_options`]) one for the whole scene.
 pub fn colliders(
     scene: &Scene,
-    shapes: &[Shape],
+    shapes: &[ShapeSpec],
     fit: &FitOptions,
     scene_volumes: Option<&Volumes>,
 ) -> Result<Vec<ColliderDoc>> {
@@ -571,7 +550,7 @@ impl Target<'_> {
     fn colliders(
         &self,
         scene: &Scene,
-        shapes: &[Shape],
+        shapes: &[ShapeSpec],
         fit: &FitOptions,
         cache: Option<&mut Cache>,
         out: &mut Vec<ColliderDoc>,
@@ -653,11 +632,11 @@ impl Target<'_> {
 /// (to be followed by ` of <what it bounds>`), geometry and volume.
 fn made(
     v: &Volumes,
-    asked: Shape,
+    asked: ShapeSpec,
     points: &dyn Fn() -> Vec<Point3<f64>>,
     parts: &mut dyn FnMut() -> Result<Option<Parts>>,
 ) -> Result<Vec<(String, Geometry, f64)>> {
-    if asked == Shape::Decompose
+    if asked == ShapeSpec::Decompose
         && let Some(parts) = parts()?
     {
         let n = parts.len();

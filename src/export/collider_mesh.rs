@@ -23,9 +23,10 @@
 //! engine's convex hull of the mesh — and any primitive it rebuilds that
 //! holds the vertices — contains every vertex the collider bounds.
 
-use super::collider::{ColliderDoc, Geometry, Shape};
+use super::collider::{ColliderDoc, Geometry};
 use super::collider_f32::fan;
 use super::f32box;
+use crate::fit::ShapeSpec;
 use crate::mesh::Scene;
 use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3};
 use std::collections::HashSet;
@@ -61,10 +62,10 @@ pub struct ColliderMesh {
 /// The name of collider number `n` (from 0) of the render mesh `render`.
 pub fn name(c: &ColliderDoc, naming: Naming, render: &str, n: usize) -> String {
     let shape = match &c.geometry {
-        Geometry::Box(_) => Shape::Box,
-        Geometry::Sphere { .. } => Shape::Sphere,
-        Geometry::Capsule { .. } => Shape::Capsule,
-        _ => Shape::Hull,
+        Geometry::Box(_) => ShapeSpec::Box(None),
+        Geometry::Sphere { .. } => ShapeSpec::Sphere(None),
+        Geometry::Capsule { .. } => ShapeSpec::Capsule,
+        _ => ShapeSpec::Hull(None),
     };
     let clean: String = render
         .chars()
@@ -73,14 +74,14 @@ pub fn name(c: &ColliderDoc, naming: Naming, render: &str, n: usize) -> String {
     match naming {
         Naming::Unreal => {
             let prefix = match shape {
-                Shape::Box => "UBX",
-                Shape::Sphere => "USP",
-                Shape::Capsule => "UCP",
+                ShapeSpec::Box(None) => "UBX",
+                ShapeSpec::Sphere(None) => "USP",
+                ShapeSpec::Capsule => "UCP",
                 _ => "UCX",
             };
             format!("{prefix}_{clean}_{n:02}")
         }
-        Naming::Godot => format!("{clean}_{}_{n:02}-convcolonly", c.asked.as_str()),
+        Naming::Godot => format!("{clean}_{}_{n:02}-convcolonly", c.asked.family()),
     }
 }
 

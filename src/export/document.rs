@@ -1,8 +1,9 @@
 //! The export document: what every export format holds.
 
-use super::collider::{self, ColliderDoc, Shape};
+use super::collider::{self, ColliderDoc};
 pub use super::volume_records::{AabbDoc, ObbDoc, SphereDoc};
 use crate::error::{Error, Result};
+use crate::fit::ShapeSpec;
 use crate::mesh::Scene;
 use crate::tree::{NodeFit, ObbTree};
 use crate::volumes::{FileVolumes, FitOptions};
@@ -26,7 +27,7 @@ pub struct ExportOptions {
     pub tree: bool,
     /// Collider shapes: one collider per mesh instance per shape
     /// ([`super::collider`]); none when empty.
-    pub shapes: Vec<Shape>,
+    pub shapes: Vec<ShapeSpec>,
     /// Also a collider of each shape for the whole scene (world frame).
     pub whole: bool,
     /// The vertex and face budget of `hull` colliders.
@@ -171,7 +172,36 @@ impl ExportDoc {
     /// with `opts.tree`, builds the OBB tree of the flattened scene
     /// ([`ObbTree::build`]). `file` is the path as the user gave it.
     /// With `opts.shapes`, also the colliders ([`collider::colliders`]).
+    ///
+    /// # Guarantees
+    /// Every collider contains every vertex of what it bounds, in `f64` and once
+    /// rounded to `f32` by the binary, C and glTF writers.
+    ///
+    /// ```
+    /// use bvtool::export::{ExportDoc, ExportOptions};
+    /// use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
+    /// use bvtool::load::load;
+    /// use bvtool::volumes::FitOptions;
+    ///
+    /// let scene = load("models/chain.gltf".as_ref(), &Default::default())?;
+    /// let opts = ExportOptions {
+    ///     shapes: ShapeSpec::parse_list("capsule, hull:32").unwrap(),
+    ///     ..ExportOptions::volumes(FitOptions::of(ObbMethod::Tight, SphereMethod::Exact), false)
+    /// };
+    /// let doc = ExportDoc::new("chain.gltf", &scene, &opts)?;
+    /// assert_eq!(doc.colliders.len(), 4); // two shapes for each of the two rings
+    /// # Ok::<(), bvtool::Error>(())
+    /// ```
     pub fn new(file: &str, scene: &Scene, opts: &ExportOptions) -> Result<ExportDoc> {
+        let (mut base, mut hull_max) = (opts.fit.clone(), opts.hull_max);
+        let shapes = collider::export_shapes(&opts.shapes, &mut base, &mut hull_max)
+            .map_err(|e| Error::Input(e.to_string()))?;
+        let opts = &ExportOptions {
+            fit: base,
+            shapes,
+            hull_max,
+            ..opts.clone()
+        };
         let shape_fit = collider::fit_options(&opts.fit, &opts.shapes, opts.hull_max);
         let whole = opts.whole && !opts.shapes.is_empty();
         let fit_opts = if whole {

@@ -34,7 +34,7 @@ pub mod json;
 pub mod obj;
 pub mod volume_records;
 
-pub use collider::{ColliderDoc, Shape};
+pub use collider::ColliderDoc;
 pub use document::{DEFAULT_HULL_MAX, ExportDoc, ExportOptions};
 
 use crate::error::{Error, Result};

@@ -71,6 +71,21 @@ named!(ObbMethod { Pca => "pca", Hull => "hull", Fast => "fast", Tight => "tight
 
 /// A bounding sphere of `points` by method `m`; it contains every point.
 /// `None` for no points.
+///
+/// # Guarantees
+/// Every point lies within the radius (the radius is the largest distance
+/// from the centre, in `f64`); [`SphereMethod::Exact`] is the minimum
+/// enclosing sphere.
+///
+/// ```
+/// use bvtool::fit::{SphereMethod, sphere};
+/// use nalgebra::Point3;
+///
+/// let points = [Point3::new(-1.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 0.5, 0.0)];
+/// let s = sphere(&points, SphereMethod::Exact).unwrap();
+/// assert!((s.radius - 1.0).abs() < 1e-12 && s.center.coords.norm() < 1e-12);
+/// assert!(sphere(&[], SphereMethod::Ritter).is_none());
+/// ```
 pub fn sphere(points: &[Point3<f64>], m: SphereMethod) -> Option<Sphere> {
     match m {
         SphereMethod::Centroid => Sphere::centroid(points),
@@ -129,6 +144,30 @@ pub fn obb(points: &[Point3<f64>], hull: &ConvexHull, m: ObbMethod) -> Option<Ob
 /// model's minimum box), so one call costs less than [`ConvexHull::new`]
 /// then [`obb`]. Errors as [`ConvexHull::new`] (no points, a non-finite
 /// coordinate).
+///
+/// # Guarantees
+/// The box contains every point (its extents are the points' own extremes
+/// along its axes, in `f64`); [`ObbMethod::Tight`] is the minimum-volume box
+/// (exact up to the rounding of those extremes), the others are at least as
+/// large. Errors for no points or non-finite coordinates.
+///
+/// ```
+/// use bvtool::fit::{ObbMethod, obb_of_points};
+/// use nalgebra::Point3;
+///
+/// // A 4 x 2 x 1 box's corners, turned 30 degrees about z.
+/// let (s, c) = (0.5f64, 3f64.sqrt() / 2.0);
+/// let points: Vec<Point3<f64>> = (0..8)
+///     .map(|i| {
+///         let (x, y, z) = ((i & 1) as f64 * 4.0, ((i >> 1) & 1) as f64 * 2.0, (i >> 2) as f64);
+///         Point3::new(c * x - s * y, s * x + c * y, z)
+///     })
+///     .collect();
+/// let tight = obb_of_points(&points, ObbMethod::Tight)?;
+/// assert!((tight.volume() - 8.0).abs() < 1e-9);
+/// assert!(points.iter().all(|p| tight.contains(p, 1e-12)));
+/// # Ok::<(), bvtool::fit::HullError>(())
+/// ```
 pub fn obb_of_points(points: &[Point3<f64>], m: ObbMethod) -> Result<Obb, HullError> {
     crate::threads::on_pool(|| {
         let (hull, cov) = rayon::join(

@@ -1,27 +1,4 @@
-//! The fitted shapes, one type for all of them ([`FittedShape`]), and the
-//! one place that fits a [`ShapeSpec`] to a point set ([`ShapeFitter`]):
-//! what `fit`, `compare`, `render` and `export` all fit through.
-//!
-//! Every shape contains every point it was fitted to (each fitter's own
-//! guarantee, in `f64`); [`FittedShape::outside`] counts the points that
-//! are not, decided exactly where the shape allows it.
-//!
-//! ```
-//! use bvtool::fit::{ConvexHull, ShapeFitter, ShapeSpec};
-//! use nalgebra::Point3;
-//!
-//! // The eight corners of a 2 x 1 x 1 box.
-//! let points: Vec<Point3<f64>> = (0..8)
-//!     .map(|i| Point3::new((i & 1) as f64 * 2.0, ((i >> 1) & 1) as f64, (i >> 2) as f64))
-//!     .collect();
-//! let hull = ConvexHull::new(&points).unwrap();
-//! let fitter = ShapeFitter::new(&points, &hull);
-//! for spec in ShapeSpec::parse_list("box, sphere, capsule, kdop26").unwrap() {
-//!     let shape = fitter.fit(spec).unwrap();
-//!     assert_eq!(shape.outside(&points), Some(0), "{spec}");
-//!     assert!(shape.volume() >= 2.0 - 1e-12, "{spec}");
-//! }
-//! ```
+//! The fitted shapes, one type ([`FittedShape`]), and the one fitter ([`ShapeFitter`]).
 
 use crate::fit::polytope::budget_hull::DEFAULT_BUDGET;
 use crate::fit::polytope::decompose::{DecomposeError, DecomposeOptions, Decomposition, decompose};
@@ -33,7 +10,30 @@ use crate::fit::{
 use nalgebra::{Matrix3, Point3, Vector3};
 use std::cell::OnceCell;
 
-/// A fitted bounding shape.
+/// A fitted bounding shape: one type for all the shapes bvtool fits, made by
+/// the one place that fits a [`ShapeSpec`] to a point set ([`ShapeFitter`]),
+/// which `compare` and `render` fit through.
+///
+/// Every shape contains every point it was fitted to (each fitter's own
+/// guarantee, in `f64`); [`FittedShape::outside`] counts the points that
+/// are not, decided exactly where the shape allows it.
+///
+/// ```
+/// use bvtool::fit::{ConvexHull, ShapeFitter, ShapeSpec};
+/// use nalgebra::Point3;
+///
+/// // The eight corners of a 2 x 1 x 1 box.
+/// let points: Vec<Point3<f64>> = (0..8)
+///     .map(|i| Point3::new((i & 1) as f64 * 2.0, ((i >> 1) & 1) as f64, (i >> 2) as f64))
+///     .collect();
+/// let hull = ConvexHull::new(&points).unwrap();
+/// let fitter = ShapeFitter::new(&points, &hull);
+/// for spec in ShapeSpec::parse_list("box, sphere, capsule, kdop26").unwrap() {
+///     let shape = fitter.fit(spec).unwrap();
+///     assert_eq!(shape.outside(&points), Some(0), "{spec}");
+///     assert!(shape.volume() >= 2.0 - 1e-12, "{spec}");
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub enum FittedShape {
     /// An axis-aligned box.
@@ -155,22 +155,6 @@ impl FittedShape {
                 .iter()
                 .map(|p| Surface::polytope(&p.vertices, &p.faces))
                 .collect(),
-        }
-    }
-
-    /// The convex polytopes of a polytope shape (k-DOP, hull, parts): each
-    /// its vertices and faces (convex polygons, counter-clockwise seen from
-    /// outside). Empty for the other shapes.
-    pub fn polytopes(&self) -> Vec<(&[Point3<f64>], &[Vec<u32>])> {
-        match self {
-            FittedShape::Kdop(k) => vec![(&k.vertices, &k.faces)],
-            FittedShape::Hull(h) => vec![(&h.vertices, &h.faces)],
-            FittedShape::Parts(d) => d
-                .parts
-                .iter()
-                .map(|p| (p.vertices.as_slice(), p.faces.as_slice()))
-                .collect(),
-            _ => Vec::new(),
         }
     }
 }

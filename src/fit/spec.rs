@@ -1,44 +1,46 @@
-//! What to fit: one [`ShapeSpec`] per shape, and the one text grammar every
-//! command reads them in (`fit --shapes`, `export --shape`, `render
-//! --volumes`, and the list `compare` fits).
-//!
-//! The grammar, a comma-separated list of
-//!
-//! | spec | the shape | aliases |
-//! |---|---|---|
-//! | `aabb` | the axis-aligned box | |
-//! | `box[:METHOD]` | the oriented box of METHOD (`pca`, `hull`, `fast`, `tight`) | `obb[:METHOD]` |
-//! | `sphere[:METHOD]` | the sphere of METHOD (`centroid`, `ritter`, `exact`) | |
-//! | `capsule`, `cylinder` | the near-minimal capsule or cylinder | |
-//! | `kdopK` | the k-DOP of family K (`6`, `10x`, `10y`, `10z`, `14`, `18`, `26`) along the mesh's axes | `kdop[:K]` (26 by default) |
-//! | `kdopK-obb` | the same along the oriented box's axes | `kdop-obb[:K]` |
-//! | `hull[:N]` | the convex hull within N vertices and N faces | |
-//! | `decompose` | convex parts (V-HACD) holding every vertex | |
-//! | `best` | the smallest of AABB, box, sphere, capsule and cylinder by volume | |
-//!
-//! A spec without its parameter (`box`, `sphere`, `hull`) leaves it to the
-//! command: `fit` and `export` take it from `--obb`, `--sphere` and
-//! `--hull-max`; `render` and `compare` use `tight`, `exact` and 255.
-//! Names are case-insensitive. [`ShapeSpec`]'s `Display` writes the
-//! canonical spelling, which parses back to the same spec.
-//!
-//! ```
-//! use bvtool::fit::{KdopKind, ObbMethod, ShapeSpec};
-//!
-//! let specs = ShapeSpec::parse_list("obb:pca, capsule, kdop:14, hull:64")?;
-//! assert_eq!(specs[0], ShapeSpec::Box(Some(ObbMethod::Pca)));
-//! assert_eq!(specs[2], ShapeSpec::Kdop { kind: KdopKind::K14, oriented: false });
-//! let text: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-//! assert_eq!(text, ["box:pca", "capsule", "kdop14", "hull:64"]);
-//! # Ok::<(), bvtool::fit::UnknownShape>(())
-//! ```
+//! What to fit: [`ShapeSpec`] and its grammar.
 
 use crate::fit::polytope::budget_hull::{MAX_BUDGET, MIN_BUDGET};
 use crate::fit::{KdopKind, ObbMethod, SphereMethod};
 use std::fmt;
 use std::str::FromStr;
 
-/// One shape to fit (see the [module](self) for the grammar).
+/// One shape to fit, written in the one text grammar every command reads
+/// shapes in (`fit --shapes`, `export --shape`, `render
+/// --volumes`, and the list `compare` fits).
+///
+/// The grammar, a comma-separated list of
+///
+/// | spec | the shape | aliases |
+/// |---|---|---|
+/// | `aabb` | the axis-aligned box | |
+/// | `box[:METHOD]` | the oriented box of METHOD (`pca`, `hull`, `fast`, `tight`) | `obb[:METHOD]` |
+/// | `sphere[:METHOD]` | the sphere of METHOD (`centroid`, `ritter`, `exact`) | |
+/// | `capsule`, `cylinder` | the near-minimal capsule or cylinder | |
+/// | `kdopK` | the k-DOP of family K (`6`, `10x`, `10y`, `10z`, `14`, `18`, `26`) along the mesh's axes | `kdop[:K]` (26 by default) |
+/// | `kdopK-obb` | the same along the oriented box's axes | `kdop-obb[:K]` |
+/// | `hull[:N]` | the convex hull within N vertices and N faces | |
+/// | `decompose` | convex parts (V-HACD) holding every vertex | |
+/// | `best` | the smallest of AABB, box, sphere, capsule and cylinder by volume | |
+///
+/// A spec without its parameter (`box`, `sphere`, `hull`) leaves it to the
+/// command: `fit` and `export` take it from `--obb`, `--sphere` and
+/// `--hull-max`; `render` and `compare` use `tight`, `exact` and 255.
+/// Names are case-insensitive. [`ShapeSpec`]'s `Display` writes the
+/// canonical spelling, which parses back to the same spec.
+///
+/// ```
+/// use bvtool::fit::{KdopKind, ObbMethod, ShapeSpec};
+///
+/// let specs = ShapeSpec::parse_list("obb:pca, capsule, kdop:14, hull:64")?;
+/// assert_eq!(specs[0], ShapeSpec::Box(Some(ObbMethod::Pca)));
+/// assert_eq!(specs[2], ShapeSpec::Kdop { kind: KdopKind::K14, oriented: false });
+/// let text: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+/// assert_eq!(text, ["box:pca", "capsule", "kdop14", "hull:64"]);
+/// # Ok::<(), bvtool::fit::UnknownShape>(())
+/// ```
+///
+/// One shape to fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShapeSpec {
     /// The axis-aligned box.
@@ -77,6 +79,23 @@ pub struct UnknownShape(pub String);
 pub const SHAPE_GRAMMAR: &str = "aabb, box[:METHOD], sphere[:METHOD], capsule, cylinder, kdop[:K], kdop-obb[:K], hull[:N], decompose, best";
 
 impl ShapeSpec {
+    /// Unreal's 26-DOP along the mesh's axes: the k-DOP the exports carry.
+    pub const KDOP26: ShapeSpec = ShapeSpec::Kdop {
+        kind: KdopKind::K26,
+        oriented: false,
+    };
+
+    /// The spec with its parameter left out (`box:pca` → `box`): its
+    /// family, as a spec.
+    pub fn without_parameter(self) -> ShapeSpec {
+        match self {
+            ShapeSpec::Box(_) => ShapeSpec::Box(None),
+            ShapeSpec::Sphere(_) => ShapeSpec::Sphere(None),
+            ShapeSpec::Hull(_) => ShapeSpec::Hull(None),
+            other => other,
+        }
+    }
+
     /// Parses a comma-separated list (empty items are skipped).
     pub fn parse_list(s: &str) -> Result<Vec<ShapeSpec>, UnknownShape> {
         s.split(',')

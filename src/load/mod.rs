@@ -69,6 +69,22 @@ impl Default for LoadOptions {
 }
 
 /// Loads a model file, choosing the reader by extension; see [`load_bytes`].
+///
+/// # Guarantees
+/// Bad input is an [`Error::Load`] naming the file and what is wrong, never
+/// a panic; every count read from a header is checked against the bytes
+/// present before it sizes an allocation; the scene passes the numeric range
+/// and instance checks of the module docs.
+///
+/// ```
+/// use bvtool::load::load;
+///
+/// let scene = load("models/chain.gltf".as_ref(), &Default::default())?;
+/// assert_eq!(scene.instances.len(), 2); // one mesh placed by two nodes
+/// let err = load("models/missing.obj".as_ref(), &Default::default()).unwrap_err();
+/// assert!(err.to_string().contains("models/missing.obj"));
+/// # Ok::<(), bvtool::Error>(())
+/// ```
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Scene> {
     let bytes = std::fs::read(path).map_err(|e| Error::load(path, format!("cannot read: {e}")))?;
     load_bytes(path, &bytes, opts)

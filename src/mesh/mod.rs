@@ -332,6 +332,18 @@ impl Scene {
 
     /// The whole scene as one world-space triangle soup. Mirrored instances
     /// get their winding reversed so that it stays consistent in world space.
+    ///
+    /// # Guarantees
+    /// One triangle per triangle of every instance, each with its source
+    /// (node, instance, mesh, primitive, triangle) in `sources`.
+    ///
+    /// ```
+    /// let scene = bvtool::load::load("models/chain.gltf".as_ref(), &Default::default())?;
+    /// let mesh = scene.flatten();
+    /// assert_eq!(mesh.triangles.len(), 2 * 2304);
+    /// assert_eq!(mesh.sources.len(), mesh.triangles.len());
+    /// # Ok::<(), bvtool::Error>(())
+    /// ```
     pub fn flatten(&self) -> TriMesh {
         let mut mesh = TriMesh::default();
         for inst in &self.instances {

@@ -110,6 +110,24 @@ impl Ord for Cell {
 /// a shape, one per part for a decomposition) against the mesh of `tree`
 /// (see the module docs). An empty tree or no surface gives air 0 and
 /// bound 0 with no samples.
+///
+/// # Guarantees
+/// The largest distance from the surfaces to the mesh lies in
+/// `[air, air + bound]`.
+///
+/// ```
+/// use bvtool::fit::{Aabb, surface::Surface};
+/// use bvtool::query::{AirOptions, air};
+/// use bvtool::tree::AabbTree;
+/// use bvtool::load::load;
+///
+/// let mesh = load("models/torus.obj".as_ref(), &Default::default())?.flatten();
+/// let aabb = Aabb::from_points(&mesh.vertices).unwrap();
+/// let a = air(&AabbTree::build(&mesh), &[Surface::aabb(&aabb)], &AirOptions::relative_to(1.0));
+/// // The box's corners are farthest from the ring: (1.35 - 1)·√2 + ... at least 0.4.
+/// assert!(a.air > 0.4 && a.bound <= 1e-3);
+/// # Ok::<(), bvtool::Error>(())
+/// ```
 pub fn air(tree: &AabbTree, surfaces: &[Surface], opts: &AirOptions) -> Air {
     let triangles = || surfaces.iter().flat_map(|s| &s.triangles);
     if tree.nodes.is_empty() || triangles().next().is_none() {

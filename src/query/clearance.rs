@@ -45,6 +45,25 @@ pub struct Clearance {
 /// triangles, within its stated rounding bound otherwise — a pair whose
 /// distance is within that bound of `clearance` may fall either side). With
 /// `clearance` 0 the answer is [`collide`](super::collide())'s.
+///
+/// # Guarantees
+/// Every pair of triangles within `clearance` of each other is found (with
+/// [`ContactMode::All`]); a pair's distance carries the rounding bound of the
+/// triangle distance.
+///
+/// ```
+/// use bvtool::query::{ContactMode, within};
+/// use bvtool::tree::ObbTree;
+/// use bvtool::{Pose, load};
+/// use nalgebra::{UnitQuaternion, Vector3};
+///
+/// let mesh = load::load("models/torus.obj".as_ref(), &Default::default())?.flatten();
+/// let tree = ObbTree::build_default(&mesh, Default::default());
+/// let pose = Pose::new(Vector3::new(2.8, 0.0, 0.0), UnitQuaternion::identity());
+/// assert!(within(&tree, &tree, &pose, 0.11, ContactMode::First).within);
+/// assert!(!within(&tree, &tree, &pose, 0.09, ContactMode::All).within);
+/// # Ok::<(), bvtool::Error>(())
+/// ```
 pub fn within(
     a: &ObbTree,
     b: &ObbTree,

@@ -75,6 +75,29 @@ pub struct Collision {
 /// [`ObbTree::twins`]) are tested once per pair of twin groups, so a stack
 /// of coincident copies costs box tests and answer entries but not exact
 /// tests.
+///
+/// # Guarantees
+/// Exact: a pair is reported if and only if the two closed triangles share a
+/// point (touching counts), decided by exact predicates on the `f64`
+/// coordinates of B's triangles placed by `pose`; the box tests only prune,
+/// with `f32` rounding slack that never loses a pair. [`ContactMode::All`]
+/// lists every pair; [`ContactMode::First`] stops at the first.
+///
+/// ```
+/// use bvtool::query::{ContactMode, collide};
+/// use bvtool::tree::ObbTree;
+/// use bvtool::{Pose, load};
+/// use nalgebra::{UnitQuaternion, Vector3};
+///
+/// let mesh = load::load("models/torus.obj".as_ref(), &Default::default())?.flatten();
+/// let tree = ObbTree::build_default(&mesh, Default::default());
+/// // The torus (R = 1, r = 0.35) moved 2.7 along x touches itself at x = 1.35.
+/// let touching = Pose::new(Vector3::new(2.7, 0.0, 0.0), UnitQuaternion::identity());
+/// assert!(collide(&tree, &tree, &touching, ContactMode::First).intersecting);
+/// let apart = Pose::new(Vector3::new(2.71, 0.0, 0.0), UnitQuaternion::identity());
+/// assert!(!collide(&tree, &tree, &apart, ContactMode::All).intersecting);
+/// # Ok::<(), bvtool::Error>(())
+/// ```
 pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Collision {
     let mut out = Collision::default();
     let Some(pair) = TreePair::new(a, b, pose) else {

@@ -278,6 +278,21 @@ impl ObbTree {
 
     /// Builds the tree with [`default_leaf_size`] and node boxes fitted by
     /// `fit`.
+    ///
+    /// # Guarantees
+    /// Every node's box contains the triangles below it (the boxes are rounded
+    /// outward to `f32`); every triangle is in exactly one leaf; the build is
+    /// deterministic whatever the number of threads.
+    ///
+    /// ```
+    /// use bvtool::load::load;
+    /// use bvtool::tree::ObbTree;
+    ///
+    /// let mesh = load("models/torus.obj".as_ref(), &Default::default())?.flatten();
+    /// let tree = ObbTree::build_default(&mesh, Default::default());
+    /// assert_eq!(tree.triangle_count(), mesh.triangles.len());
+    /// # Ok::<(), bvtool::Error>(())
+    /// ```
     pub fn build_default(mesh: &TriMesh, fit: NodeFit) -> ObbTree {
         ObbTree::build_with(mesh, default_leaf_size(mesh.triangles.len()), fit)
     }

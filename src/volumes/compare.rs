@@ -338,54 +338,48 @@ fn fit_all(
     }
     // The engines' rules.
     let pca = covariance::principal_frame(&cov);
-    let engines: [(&str, &str, Box<dyn Fn() -> FittedShape + '_>, f64); 5] = [
-        (
-            "aabb rule",
-            "godot",
-            Box::new(|| FittedShape::Sphere(reference::godot_sphere(&aabb))),
-            aabb_ms,
-        ),
-        (
-            "aabb rule",
-            "godot",
-            Box::new(|| FittedShape::Capsule(reference::godot_capsule(&aabb))),
-            aabb_ms,
-        ),
-        (
-            "aabb rule",
-            "godot",
-            Box::new(|| FittedShape::Cylinder(reference::godot_cylinder(&aabb))),
-            aabb_ms,
-        ),
-        (
-            "longest axis",
-            "unreal",
-            Box::new(|| {
-                FittedShape::Capsule(reference::unreal_capsule(hv).expect("points are not empty"))
-            }),
-            0.0,
-        ),
-        (
-            "least squares",
-            "gte",
-            Box::new(|| {
-                FittedShape::Capsule(
-                    reference::least_squares_capsule(hv, &mean, &pca.column(0).into_owned())
-                        .expect("points are not empty"),
-                )
-            }),
-            0.0,
-        ),
-    ];
-    for (method, engine, fit, extra_ms) in engines {
+    let mut engine = |(method, source): (&'static str, &'static str),
+                      fit: &dyn Fn() -> FittedShape,
+                      extra_ms: f64| {
         let (shape, ms) = timed(fit);
         let kind = match shape {
             FittedShape::Sphere(_) => "sphere",
             FittedShape::Capsule(_) => "capsule",
             _ => "cylinder",
         };
-        out.push(row((kind, method, engine), &shape, ms + extra_ms));
-    }
+        out.push(row((kind, method, source), &shape, ms + extra_ms));
+    };
+    let godot = ("aabb rule", "godot");
+    engine(
+        godot,
+        &|| FittedShape::Sphere(reference::godot_sphere(&aabb)),
+        aabb_ms,
+    );
+    engine(
+        godot,
+        &|| FittedShape::Capsule(reference::godot_capsule(&aabb)),
+        aabb_ms,
+    );
+    engine(
+        godot,
+        &|| FittedShape::Cylinder(reference::godot_cylinder(&aabb)),
+        aabb_ms,
+    );
+    let unreal = || reference::unreal_capsule(hv).expect("points are not empty");
+    engine(
+        ("longest axis", "unreal"),
+        &|| FittedShape::Capsule(unreal()),
+        0.0,
+    );
+    let least_squares = || {
+        reference::least_squares_capsule(hv, &mean, &pca.column(0).into_owned())
+            .expect("points are not empty")
+    };
+    engine(
+        ("least squares", "gte"),
+        &|| FittedShape::Capsule(least_squares()),
+        0.0,
+    );
     Ok(Fits {
         fitted: out,
         tight_volume: tight.volume(),

@@ -5,11 +5,12 @@
 use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
 use crate::fit::covariance;
+use crate::fit::polytope::budget_hull::DEFAULT_BUDGET;
 use crate::fit::polytope::decompose::{DecomposeOptions, Decomposition};
 use crate::fit::surface::Surface;
 use crate::fit::{
-    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod, Sphere,
-    SphereMethod,
+    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod,
+    ShapeSpec, Sphere, SphereMethod,
 };
 use crate::mesh::{
     Geometry, MeshInstance, Scene, TriMesh, TriangleSource, instance_points, placed_points, xyz,
@@ -116,6 +117,51 @@ impl FitOptions {
             best: false,
             decompose: None,
             air: false,
+        }
+    }
+    /// Adds what `specs` ask for (the shape grammar every command shares,
+    /// [`ShapeSpec`]): `box:M` and `sphere:M` make M the reported method,
+    /// `capsule`, `cylinder`, `kdopK` (both frames are reported), `hull[:N]`
+    /// (255 by default), `decompose` (its default options unless set) and
+    /// `best` (which fits the capsule and the cylinder it compares) turn
+    /// their fits on; `aabb`, `box` and `sphere` are always reported.
+    ///
+    /// ```
+    /// use bvtool::fit::{KdopKind, ObbMethod, ShapeSpec, SphereMethod};
+    /// use bvtool::volumes::FitOptions;
+    ///
+    /// let mut opts = FitOptions::of(ObbMethod::Tight, SphereMethod::Exact);
+    /// opts.add_shapes(&ShapeSpec::parse_list("box:pca, kdop14, hull:64, best").unwrap());
+    /// assert_eq!(opts.obb_methods[0], ObbMethod::Pca);
+    /// assert_eq!(opts.kdop, Some(KdopKind::K14));
+    /// assert_eq!(opts.hull_max, Some(64));
+    /// assert!(opts.best && opts.capsule && opts.cylinder);
+    /// ```
+    pub fn add_shapes(&mut self, specs: &[ShapeSpec]) {
+        for &spec in specs {
+            match spec {
+                ShapeSpec::Aabb | ShapeSpec::Box(None) | ShapeSpec::Sphere(None) => {}
+                ShapeSpec::Box(Some(m)) => {
+                    self.obb_methods.retain(|&o| o != m);
+                    self.obb_methods.insert(0, m);
+                }
+                ShapeSpec::Sphere(Some(m)) => {
+                    self.sphere_methods.retain(|&s| s != m);
+                    self.sphere_methods.insert(0, m);
+                }
+                ShapeSpec::Capsule => self.capsule = true,
+                ShapeSpec::Cylinder => self.cylinder = true,
+                ShapeSpec::Kdop { kind, .. } => self.kdop = Some(kind),
+                ShapeSpec::Hull(n) => self.hull_max = Some(n.unwrap_or(DEFAULT_BUDGET)),
+                ShapeSpec::Decompose => {
+                    self.decompose.get_or_insert_with(DecomposeOptions::default);
+                }
+                ShapeSpec::Best => {
+                    self.best = true;
+                    self.capsule = true;
+                    self.cylinder = true;
+                }
+            }
         }
     }
 }
@@ -897,6 +943,24 @@ fn fit_world(scene: &Scene, tree: Option<&AabbTree>, opts: &FitOptions) -> Resul
 
 impl FileVolumes {
     /// Fits the scene (world frame) and, if asked, each instance.
+    ///
+    /// # Guarantees
+    /// Every volume contains every vertex the triangles use (every vertex with
+    /// `all_vertices`), in the world frame; the numbers are those `bvtool fit
+    /// --json` prints.
+    ///
+    /// ```
+    /// use bvtool::fit::{ObbMethod, SphereMethod};
+    /// use bvtool::load::load;
+    /// use bvtool::volumes::{FileVolumes, FitOptions};
+    ///
+    /// let scene = load("models/torus.obj".as_ref(), &Default::default())?;
+    /// let opts = FitOptions { capsule: true, ..FitOptions::of(ObbMethod::Tight, SphereMethod::Exact) };
+    /// let v = FileVolumes::new("torus.obj", &scene, &opts)?;
+    /// assert!((v.volumes.sphere.radius - 1.35).abs() < 1e-5); // the ring of outer vertices
+    /// assert!(v.volumes.capsule.unwrap().volume >= v.volumes.hull_volume);
+    /// # Ok::<(), bvtool::Error>(())
+    /// ```
     pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
         // The world mesh, flattened once if the air or the decomposition
         // needs it.

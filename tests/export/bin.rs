@@ -5,9 +5,9 @@
 use bvtool_dev as common;
 use bvtool_dev::export_check as export_support;
 
-use bvtool::export::Shape;
 use bvtool::export::bin::{self, BinError, BinFile, FLAG_TREE, NONE};
 use bvtool::export::f32box;
+use bvtool::fit::ShapeSpec;
 use bvtool::mesh::Format;
 use export_support::bin_check::{assert_holds_every_vertex, assert_matches_json};
 use export_support::{ALL_SHAPES, arr, doc, doc_with, instance_world_points, scene};
@@ -345,7 +345,7 @@ fn non_finite_numbers() {
 #[test]
 fn colliders_match_the_json_and_hold_every_vertex_over_random_scenes() {
     let mut shapes = ALL_SHAPES.to_vec();
-    shapes.push(Shape::Decompose);
+    shapes.push(ShapeSpec::Decompose);
     for seed in 0..6 {
         let offset = [1.0, 1e2, 1e4][seed as usize % 3];
         let format = [Format::Stl, Format::Glb][seed as usize % 2];
@@ -373,7 +373,7 @@ fn colliders_match_the_json_and_hold_every_vertex_over_random_scenes() {
 fn chain_colliders_of_every_shape() {
     let s = common::repo_scene("chain.gltf");
     let mut shapes = ALL_SHAPES.to_vec();
-    shapes.push(Shape::Decompose);
+    shapes.push(ShapeSpec::Decompose);
     let d = doc_with(&s, &shapes, true);
     let f = bin::read(&bin::write(&d).unwrap()).unwrap();
     assert_matches_json("chain", &d, &f.colliders);
@@ -395,7 +395,15 @@ fn chain_colliders_of_every_shape() {
 /// header fields of the collider sections.
 fn with_colliders() -> Vec<u8> {
     let s = common::repo_scene("chain.gltf");
-    let d = doc_with(&s, &[Shape::Capsule, Shape::Hull, Shape::Sphere], false);
+    let d = doc_with(
+        &s,
+        &[
+            ShapeSpec::Capsule,
+            ShapeSpec::Hull(None),
+            ShapeSpec::Sphere(None),
+        ],
+        false,
+    );
     bin::write(&d).unwrap()
 }
 

@@ -10,7 +10,8 @@
 use bvtool_dev::export_check as export_support;
 
 use bvtool::export::bin_collider::{self, Colliders};
-use bvtool::export::{ExportDoc, ExportOptions, Shape, bin, c_header};
+use bvtool::export::{ExportDoc, ExportOptions, bin, c_header};
+use bvtool::fit::ShapeSpec;
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::Format;
 use export_support::bin_check::assert_matches_json;
@@ -257,7 +258,7 @@ fn full_export(seed: u64, offset: f64, format: Format, path: &str) -> ExportDoc 
     let mut s = scene(seed, offset, format, path);
     s.instances[0].mesh_name = Some("q\"uo\\te ??= ü\t1".into());
     let mut shapes = ALL_SHAPES.to_vec();
-    shapes.push(Shape::Decompose);
+    shapes.push(ShapeSpec::Decompose);
     let opts = ExportOptions {
         shapes,
         whole: true,

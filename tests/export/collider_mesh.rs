@@ -48,7 +48,7 @@ fn assert_closed_outward(name: &str, pts: &[Point3<f64>], tris: &[[u32; 3]], clo
     assert!(volume > 0.0, "{name}: volume {volume}");
 }
 
-fn check_obj(s: &Scene, shapes: &[bvtool::export::Shape], tag: &str) {
+fn check_obj(s: &Scene, shapes: &[bvtool::fit::ShapeSpec], tag: &str) {
     let d = doc_with(s, shapes, true);
     let text = obj::to_string(s, &d, Naming::Unreal);
     let dir = scratch(tag);

@@ -13,8 +13,8 @@ use bvtool_dev as common;
 use bvtool_dev::export_check as export_support;
 
 use bvtool::Scene;
-use bvtool::export::Shape;
 use bvtool::export::gltf::{GltfOptions, write};
+use bvtool::fit::ShapeSpec;
 use bvtool::mesh::Format;
 use export_support::gltf_check::{
     assert_contains, bvtool_reload, colliders, drawn, holds, parse, scratch, validator_errors,
@@ -79,7 +79,7 @@ fn obj_scene_to_glb_with_debug_lines_then_reexported_as_gltf() {
     // Export the export, as bvtool loads it, written as .gltf with a data
     // URI: the first export's colliders stay, boxes are added.
     let again = bvtool::load::load(&glb, &Default::default()).unwrap();
-    let d2 = doc_with(&again, &[Shape::Box], false);
+    let d2 = doc_with(&again, &[ShapeSpec::Box(None)], false);
     let opts2 = GltfOptions {
         binary: false,
         debug_lines: false,
@@ -238,7 +238,7 @@ fn gltf_input_with_external_buffer_is_embedded() {
 #[test]
 fn decomposition_parts_hang_under_their_nodes_and_hold_every_vertex() {
     let s = common::repo_scene("chain.gltf");
-    let d = doc_with(&s, &[Shape::Decompose], true);
+    let d = doc_with(&s, &[ShapeSpec::Decompose], true);
     let per_node = |node: Option<u32>| {
         d.colliders
             .iter()

@@ -15,8 +15,9 @@ use bvtool_dev::export_check as export_support;
 
 use bvtool::export::collider_mesh::Naming;
 use bvtool::export::gltf::{GltfOptions, write};
-use bvtool::export::{ExportDoc, Shape, bin, obj};
+use bvtool::export::{ExportDoc, bin, obj};
 use bvtool::fit::ConvexHull;
+use bvtool::fit::ShapeSpec;
 use export_support::gltf_check::{
     Collider, Out, colliders, holds, parse, scratch, validator_errors, world_nodes,
 };
@@ -134,7 +135,7 @@ fn arm(dir: &Path, name: &str, edit: impl FnOnce(&mut Value, &mut Vec<u8>)) -> P
 
 /// The glTF export (a `.gltf` with its buffer embedded) of `path` with
 /// colliders of `shapes`, and its document.
-fn export(path: &Path, shapes: &[Shape]) -> (ExportDoc, Vec<u8>) {
+fn export(path: &Path, shapes: &[ShapeSpec]) -> (ExportDoc, Vec<u8>) {
     let scene = bvtool::load::load(path, &Default::default()).unwrap();
     let doc = doc_with(&scene, shapes, false);
     let bytes = write(&scene, &doc, &GltfOptions::default()).unwrap();
@@ -392,8 +393,8 @@ fn arm_obj_has_the_displayed_mesh_and_bone_boxes() {
     let dir = scratch("skinned-obj");
     let path = arm(&dir, "arm", |_, _| {});
     let scene = bvtool::load::load(&path, &Default::default()).unwrap();
-    let doc = doc_with(&scene, &[Shape::Box], false);
-    let (_, bytes) = export(&path, &[Shape::Box]);
+    let doc = doc_with(&scene, &[ShapeSpec::Box(None)], false);
+    let (_, bytes) = export(&path, &[ShapeSpec::Box(None)]);
     let p = skin_oracle::skinned(&parse(&bytes)).remove(0);
     let text = obj::to_string(&scene, &doc, Naming::Unreal);
     let mut objects: Vec<(String, Vec<Point3<f64>>)> = Vec::new();
@@ -435,7 +436,7 @@ fn arm_obj_has_the_displayed_mesh_and_bone_boxes() {
 #[test]
 fn unnormalised_weights_and_a_second_set_give_the_same_bones() {
     let dir = scratch("skinned-sets");
-    let shapes = [Shape::Box, Shape::Capsule];
+    let shapes = [ShapeSpec::Box(None), ShapeSpec::Capsule];
     let base = export(&arm(&dir, "arm", |_, _| {}), &shapes).0;
     let tripled = arm(&dir, "tripled", |_, bin| {
         for k in 0..4 * N {
@@ -582,7 +583,7 @@ fn real_skinned_models_get_one_collider_per_bone() {
         return;
     };
     let dir = scratch("skinned-models");
-    let few = [Shape::Box, Shape::Capsule];
+    let few = [ShapeSpec::Box(None), ShapeSpec::Capsule];
     for (rel, shapes) in [
         ("gltf/SimpleSkin/glTF/SimpleSkin.gltf", &ALL_SHAPES[..]),
         ("gltf/CesiumMan/glTF/CesiumMan.gltf", &ALL_SHAPES[..]),
@@ -651,7 +652,7 @@ fn arm_named_collider_meshes_hang_under_their_joints() {
     let dir = scratch("skinned-named");
     let path = arm(&dir, "arm", |_, _| {});
     let scene = bvtool::load::load(&path, &Default::default()).unwrap();
-    let doc = doc_with(&scene, &[Shape::Box], false);
+    let doc = doc_with(&scene, &[ShapeSpec::Box(None)], false);
     let opts = GltfOptions {
         naming: Some(Naming::Unreal),
         ..Default::default()
@@ -720,7 +721,7 @@ fn a_tiny_joint_scale_puts_its_bone_in_the_world_frame() {
             bin[at + 4..at + 8].copy_from_slice(&0.6f32.to_le_bytes());
         }
     });
-    let (doc, bytes) = export(&path, &[Shape::Box, Shape::Sphere]);
+    let (doc, bytes) = export(&path, &[ShapeSpec::Box(None), ShapeSpec::Sphere(None)]);
     let o = parse(&bytes);
     assert_bones_contained("tiny", &o, &doc, 2);
     let elbow: Vec<_> = doc

@@ -8,8 +8,9 @@ use super::instance_world_points;
 use bvtool::export::ExportDoc;
 use bvtool::export::bin::NONE;
 use bvtool::export::bin_collider::{self, Colliders, FLAG_SCENE, FLAG_WORLD};
-use bvtool::export::collider::{ColliderDoc, Geometry, Shape, instance_index};
+use bvtool::export::collider::{ColliderDoc, Geometry, instance_index};
 use bvtool::export::collider_f32::fan;
+use bvtool::fit::ShapeSpec;
 use bvtool::mesh::Scene;
 use nalgebra::{Matrix4, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
@@ -70,12 +71,12 @@ pub fn assert_holds_every_vertex(what: &str, s: &Scene, doc: &ExportDoc, c: &Col
     );
     let placed: Vec<Collider> = (0..c.records.len()).map(|i| placed(s, c, i)).collect();
     for (i, d) in doc.colliders.iter().enumerate() {
-        let group: Vec<&Collider> = if d.asked == Shape::Decompose {
+        let group: Vec<&Collider> = if d.asked == ShapeSpec::Decompose {
             doc.colliders
                 .iter()
                 .zip(&placed)
                 .filter(|(e, _)| {
-                    e.asked == Shape::Decompose && e.instance_key() == d.instance_key()
+                    e.asked == ShapeSpec::Decompose && e.instance_key() == d.instance_key()
                 })
                 .map(|(_, p)| p)
                 .collect()

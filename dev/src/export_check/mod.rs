@@ -9,7 +9,8 @@ pub mod gltf_check;
 pub mod schema;
 pub mod skin_oracle;
 
-use bvtool::export::{ExportDoc, ExportOptions, Shape};
+use bvtool::export::{ExportDoc, ExportOptions};
+use bvtool::fit::ShapeSpec;
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
 use bvtool::volumes::FitOptions;
@@ -139,7 +140,7 @@ pub fn doc(scene: &Scene, tree: bool, per_mesh: bool) -> ExportDoc {
 
 /// The export document of `scene` with colliders of `shapes` (and of the
 /// whole scene with `whole`), no tree, no per-mesh volume sets.
-pub fn doc_with(scene: &Scene, shapes: &[Shape], whole: bool) -> ExportDoc {
+pub fn doc_with(scene: &Scene, shapes: &[ShapeSpec], whole: bool) -> ExportDoc {
     ExportDoc::new(
         &scene.path.display().to_string(),
         scene,
@@ -156,14 +157,14 @@ pub fn doc_with(scene: &Scene, shapes: &[Shape], whole: bool) -> ExportDoc {
 }
 
 /// Every collider shape `export --shape` offers.
-pub const ALL_SHAPES: [Shape; 7] = [
-    Shape::Box,
-    Shape::Sphere,
-    Shape::Capsule,
-    Shape::Cylinder,
-    Shape::Kdop26,
-    Shape::Hull,
-    Shape::Best,
+pub const ALL_SHAPES: [ShapeSpec; 7] = [
+    ShapeSpec::Box(None),
+    ShapeSpec::Sphere(None),
+    ShapeSpec::Capsule,
+    ShapeSpec::Cylinder,
+    ShapeSpec::KDOP26,
+    ShapeSpec::Hull(None),
+    ShapeSpec::Best,
 ];
 
 /// The referenced vertices of instance `i` in world space.

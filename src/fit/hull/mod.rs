@@ -310,6 +310,26 @@ impl ConvexHull {
     /// 4,000 points before these, 2 after).
     ///
     /// Errors on empty input or a non-finite coordinate.
+    ///
+    /// # Guarantees
+    /// Every orientation decision is exact (`orient3d` on the `f64`
+    /// coordinates): every point lies inside or on the hull, and its vertices are
+    /// points of the input. Flat and degenerate inputs give a hull of lower
+    /// `dimension`, never a panic.
+    ///
+    /// ```
+    /// use bvtool::fit::ConvexHull;
+    /// use nalgebra::Point3;
+    ///
+    /// let mut points: Vec<Point3<f64>> = (0..8)
+    ///     .map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, (i >> 2) as f64))
+    ///     .collect();
+    /// points.push(Point3::new(0.5, 0.5, 0.5)); // inside: not a vertex
+    /// let hull = ConvexHull::new(&points).unwrap();
+    /// assert_eq!((hull.vertices.len(), hull.dimension), (8, 3));
+    /// assert!((hull.volume() - 1.0).abs() < 1e-12);
+    /// assert!(points.iter().all(|p| hull.contains(p)));
+    /// ```
     pub fn new(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
         crate::threads::on_pool(|| ConvexHull::checked(points))
     }

@@ -100,6 +100,24 @@ impl BudgetHull {
     /// vertices and faces (clamped to [`MIN_BUDGET`]..=[`MAX_BUDGET`]),
     /// starting from the box along `obb`'s axes. `None` when the hull has
     /// no vertices.
+    ///
+    /// # Guarantees
+    /// The polytope has at most `max` vertices and `max` faces (clamped to
+    /// 8..=1024) and contains every vertex of `hull`; with a budget the hull
+    /// fits in, it is the hull (`exact`).
+    ///
+    /// ```
+    /// use bvtool::fit::{BudgetHull, ConvexHull, ObbMethod, obb_of_points};
+    /// use bvtool::load::load;
+    ///
+    /// let points = load("models/torus.obj".as_ref(), &Default::default())?.world_points(false);
+    /// let hull = ConvexHull::new(&points).unwrap();
+    /// let obb = obb_of_points(&points, ObbMethod::Tight).unwrap();
+    /// let b = BudgetHull::new(&hull, &obb, 32).unwrap();
+    /// assert!(b.vertices.len() <= 32 && b.faces.len() <= 32);
+    /// assert!(b.volume() >= hull.volume());
+    /// # Ok::<(), bvtool::Error>(())
+    /// ```
     pub fn new(hull: &ConvexHull, obb: &Obb, max: usize) -> Option<BudgetHull> {
         let max = max.clamp(MIN_BUDGET, MAX_BUDGET);
         let points = &hull.vertices;

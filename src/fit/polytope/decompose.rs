@@ -155,6 +155,24 @@ const ORDINARY_SIZE: (f64, f64) = (1e-4, 1e7);
 
 /// Decomposes the mesh (`points`, `triangles`, in one frame) into convex
 /// parts (see the module docs for the method and its guarantees).
+///
+/// # Guarantees
+/// The parts together contain every vertex of the mesh (vertices V-HACD left
+/// out are added to the nearest part); each part is convex with at most
+/// `max_vertices` vertices and faces; the result is deterministic.
+///
+/// ```
+/// use bvtool::fit::{ConvexHull, DecomposeOptions, decompose};
+/// use bvtool::load::load;
+///
+/// let mesh = load("models/torus.obj".as_ref(), &Default::default())?.flatten();
+/// let opts = DecomposeOptions { max_hulls: 8, ..DecomposeOptions::default() };
+/// let d = decompose(&mesh.vertices, &mesh.triangles, &opts).unwrap();
+/// assert!(!d.parts.is_empty() && d.parts.len() <= 8);
+/// let hulls: Vec<ConvexHull> = d.parts.iter().map(|p| ConvexHull::new(&p.vertices).unwrap()).collect();
+/// assert!(mesh.vertices.iter().all(|v| hulls.iter().any(|h| h.contains(v))));
+/// # Ok::<(), bvtool::Error>(())
+/// ```
 pub fn decompose(
     points: &[Point3<f64>],
     triangles: &[[u32; 3]],

@@ -154,6 +154,21 @@ impl Kdop {
     /// hull's vertices) with directions in the frame `rotation` (identity
     /// for the mesh frame; a box's rotation for an oriented k-DOP). `None`
     /// for no points.
+    ///
+    /// # Guarantees
+    /// Every point lies within every slab (the slabs are the points' own
+    /// extremes along each direction, rounded outward).
+    ///
+    /// ```
+    /// use bvtool::fit::{Kdop, KdopKind};
+    /// use nalgebra::{Matrix3, Point3};
+    ///
+    /// let points = [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0)];
+    /// let k = Kdop::new(&points, KdopKind::K26, Matrix3::identity()).unwrap();
+    /// assert!(points.iter().all(|p| k.contains(p, 0.0)));
+    /// // The corner diagonals cut the unit cube down to the tetrahedron's hull.
+    /// assert!((k.volume() - 1.0 / 6.0).abs() < 1e-9);
+    /// ```
     pub fn new(points: &[Point3<f64>], kind: KdopKind, rotation: Matrix3<f64>) -> Option<Kdop> {
         if points.is_empty() {
             return None;

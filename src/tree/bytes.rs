@@ -82,7 +82,7 @@ pub enum TreeBytesError {
         computed: u64,
     },
     /// A header field out of its range, or a structure that breaks a rule
-    /// of [`from_bytes`].
+    /// of [`ObbTree::from_bytes`].
     #[error("invalid tree: {0}")]
     Invalid(String),
 }
@@ -96,7 +96,7 @@ fn invalid(why: impl Into<String>) -> TreeBytesError {
 /// single word changes the result), folded with the length. Several GB/s,
 /// so the reader's check costs a few milliseconds on a million-triangle
 /// tree. Not a cryptographic hash: it detects corruption, not tampering
-/// (which the structural checks of [`from_bytes`] keep from doing harm).
+/// (which the structural checks of [`ObbTree::from_bytes`] keep from doing harm).
 pub fn checksum(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let step = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
@@ -563,12 +563,12 @@ mod tests {
             }),
             "leaf",
         );
-        // Axis 0 stretched to length 1.5 (row 0, coordinate 0 scaled).
+        // Axis 0 stretched to length 1.5 (its coordinates: words 0, 4, 8).
         refused(
             edited(|b, t| {
                 let a = t.nodes[0].bx().axis(0);
-                for k in 0..3 {
-                    put_u32(b, word(0, 4 * k), (1.5 * a[k]).to_bits());
+                for (k, x) in a.iter().enumerate() {
+                    put_u32(b, word(0, 4 * k), (1.5 * x).to_bits());
                 }
             }),
             "orthonormal",

@@ -1,5 +1,8 @@
-//! Rayon's worker threads: handing work to them, and keeping them on
-//! separate CPUs as the command line sets them up.
+//! Rayon's worker threads: handing work to them, keeping them on separate
+//! CPUs as the command line sets them up, and the pool a library embedded
+//! in another program owns ([`pool`]: the Python package's, fork-safe).
+
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Runs `f` on a worker thread of rayon's global pool (at once when the
 /// calling thread is a pool's worker already). A fit makes a dozen or more
@@ -35,6 +38,13 @@ pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 /// a pinned worker cannot leave a CPU that another program keeps busy
 /// (the others still steal its queued work).
 pub fn pin_workers() -> bool {
+    pinned(rayon::ThreadPoolBuilder::new()).is_some_and(|b| b.build_global().is_ok())
+}
+
+/// `builder` with its workers kept one to a CPU, when the conditions of
+/// [`pin_workers`] hold (Linux, two or more CPUs allowed, rayon's default
+/// worker count equal to theirs); `None` otherwise.
+fn pinned(builder: rayon::ThreadPoolBuilder) -> Option<rayon::ThreadPoolBuilder> {
     #[cfg(target_os = "linux")]
     {
         let cpus = linux::allowed_cpus();
@@ -43,16 +53,101 @@ pub fn pin_workers() -> bool {
             .then(|| std::thread::available_parallelism().ok())
             .flatten()
             .map_or(0, |n| n.get());
-        cpus.len() >= 2
-            && workers == cpus.len()
-            && rayon::ThreadPoolBuilder::new()
+        (cpus.len() >= 2 && workers == cpus.len()).then(|| {
+            builder
                 .num_threads(workers)
                 .start_handler(move |i| linux::pin_to(cpus[i]))
-                .build_global()
-                .is_ok()
+        })
     }
     #[cfg(not(target_os = "linux"))]
-    false
+    {
+        let _ = builder;
+        None
+    }
+}
+
+/// This process's bvtool pool, with the process id that built it.
+struct Owned {
+    pid: u32,
+    pool: rayon::ThreadPool,
+}
+
+/// The current process's pool ([`pool`]); null until first use.
+static POOL: AtomicPtr<Owned> = AtomicPtr::new(std::ptr::null_mut());
+
+/// A thread pool of bvtool's own for the current process, built on first
+/// use (workers named `bvtool-N`, as many as rayon's default: the
+/// `RAYON_NUM_THREADS` variable or the CPUs available), so that a program
+/// embedding the library starts no thread until it asks for parallel work
+/// and never builds rayon's global pool. Run parallel work in it with
+/// `pool().install(…)`.
+///
+/// Fork-safe: a child created by `fork` inherits the parent's memory but
+/// none of its threads, so a pool built before the fork would wait forever
+/// for workers that do not exist. The pool remembers the process id that
+/// built it; a call from another process (a forked child) builds a pool of
+/// its own and never touches the parent's (whose memory is left as it is:
+/// its threads' locks and queues are not this process's). No lock is taken
+/// (a compare-and-swap of one pointer), so a fork taken in the middle of a
+/// call cannot leave one held. A pool is never dropped (one per process
+/// that asked; a few kilobytes and its idle threads).
+pub fn pool() -> &'static rayon::ThreadPool {
+    pool_with(false).0
+}
+
+/// Builds the current process's [`pool`] with its workers kept one to a
+/// CPU, as [`pin_workers`] keeps the global pool's and under the same
+/// conditions (Linux, two or more CPUs allowed, as many workers as CPUs),
+/// and returns whether it did: `false` also when this process's pool exists
+/// already (a pool's threads cannot be moved after the fact). Pinning is a
+/// process-wide scheduling choice for the embedding program to make, so
+/// nothing calls this on its own; a forked child's pool is unpinned until
+/// the child calls it.
+pub fn pin_pool() -> bool {
+    pool_with(true).1
+}
+
+/// The current process's pool, built (pinned when `pin` and the conditions
+/// of [`pin_pool`] hold) if this process has none; and whether this call
+/// built a pinned one.
+fn pool_with(pin: bool) -> (&'static rayon::ThreadPool, bool) {
+    let pid = std::process::id();
+    let current = POOL.load(Ordering::Acquire);
+    // SAFETY: a non-null `POOL` points at a leaked `Owned`, never freed.
+    if let Some(owned) = unsafe { current.as_ref() }
+        && owned.pid == pid
+    {
+        return (&owned.pool, false);
+    }
+    let (builder, pinned) = pool_builder(pin);
+    let built = Box::into_raw(Box::new(Owned {
+        pid,
+        pool: builder
+            .build()
+            .expect("rayon builds a pool unless threads cannot be spawned"),
+    }));
+    match POOL.compare_exchange(current, built, Ordering::AcqRel, Ordering::Acquire) {
+        // SAFETY: `built` was leaked just above and is never freed.
+        Ok(_) => (unsafe { &(*built).pool }, pinned),
+        Err(winner) => {
+            // Another thread of this process built one first: use that.
+            // SAFETY: `built` is ours alone (never published), so it may
+            // be freed; `winner` is a leaked `Owned` of this process, as a
+            // thread of this process stored it after our load.
+            drop(unsafe { Box::from_raw(built) });
+            (unsafe { &(*winner).pool }, false)
+        }
+    }
+}
+
+/// The builder of a new [`pool`]: named workers, pinned one to a CPU when
+/// `pin` and the conditions of [`pin_workers`] hold (and whether they do).
+fn pool_builder(pin: bool) -> (rayon::ThreadPoolBuilder, bool) {
+    let named = || rayon::ThreadPoolBuilder::new().thread_name(|i| format!("bvtool-{i}"));
+    match pin.then(|| pinned(named())).flatten() {
+        Some(b) => (b, true),
+        None => (named(), false),
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -4,6 +4,7 @@
 use crate::arrays;
 use crate::errors::{GeometryError, value_error};
 use crate::mesh::{Scene, mesh_arg};
+use crate::work;
 use bvtool::fit::polytope::decompose::{DecomposeError, DecomposeOptions};
 use numpy::PyArray2;
 use pyo3::prelude::*;
@@ -27,7 +28,10 @@ pub fn decompose(
     resolution: u32,
 ) -> PyResult<Decomposition> {
     let flat = match mesh.cast::<Scene>() {
-        Ok(s) => std::sync::Arc::new(s.get().inner.flatten()),
+        Ok(s) => {
+            let scene = s.get().inner.clone();
+            std::sync::Arc::new(work::run(py, move |_| scene.flatten())?)
+        }
         Err(_) => mesh_arg(mesh)?.get().inner.clone(),
     };
     let opts = DecomposeOptions {
@@ -35,12 +39,13 @@ pub fn decompose(
         max_vertices,
         resolution,
     };
-    let d = py
-        .detach(|| bvtool::fit::decompose(&flat.vertices, &flat.triangles, &opts))
-        .map_err(|e| match e {
-            DecomposeError::Option(m) => value_error(m),
-            e => GeometryError::new_err(format!("decomposition: {e}")),
-        })?;
+    let d = work::run(py, move |_| {
+        bvtool::fit::decompose(&flat.vertices, &flat.triangles, &opts)
+    })?
+    .map_err(|e| match e {
+        DecomposeError::Option(m) => value_error(m),
+        e => GeometryError::new_err(format!("decomposition: {e}")),
+    })?;
     Ok(Decomposition {
         parts: d
             .parts

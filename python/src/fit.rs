@@ -4,6 +4,7 @@
 use crate::arrays;
 use crate::errors::{to_py, value_error};
 use crate::mesh::{Mesh, Scene, mesh_arg};
+use crate::work;
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry};
 use bvtool::volumes::{FileVolumes, FitOptions, ObbFit, SphereFit};
@@ -82,10 +83,10 @@ pub fn fit(
         Err(_) => Arc::new(scene_of(mesh_arg(mesh)?.get())),
     };
     let file = scene.path.display().to_string();
-    let v = py
-        .detach(|| FileVolumes::new(&file, &scene, &opts))
-        .map_err(to_py)?
-        .volumes;
+    let v = work::run(py, move |_| {
+        FileVolumes::new(&file, &scene, &opts).map(|f| f.volumes)
+    })?
+    .map_err(to_py)?;
     let aabb = &v.aabb;
     Ok(Fit {
         aabb: Aabb {

@@ -12,7 +12,10 @@
 //! - `decompose`: `decompose` and its convex parts;
 //! - `scene_queries`: `clash` and `self_intersections`;
 //! - `errors`: the exception types and the mapping of library errors;
-//! - `arrays`: numpy input checks and outputs.
+//! - `arrays`: numpy input checks and outputs;
+//! - `state`: what pickling shares (each class's `__reduce__`);
+//! - `work`: the pool the parallel work runs on (this process's own, built
+//!   on first use, fork-safe) and the interruptible wait for it.
 
 mod arrays;
 mod decompose;
@@ -21,7 +24,9 @@ mod fit;
 mod mesh;
 mod pose;
 mod scene_queries;
+mod state;
 mod tree;
+mod work;
 
 use pyo3::prelude::*;
 
@@ -30,9 +35,9 @@ use pyo3::prelude::*;
 #[pymodule]
 #[pyo3(name = "bvtool")]
 fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    // The workers one to a CPU, as the command line sets them up (see
-    // `bvtool::threads::pin_workers`; a no-op if the pool exists already).
-    bvtool::threads::pin_workers();
+    // Nothing here starts a thread or builds a pool: the work's pool is
+    // built on first use (`work`), so a process forked after the import
+    // (multiprocessing) works.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     m.add_class::<mesh::Mesh>()?;
@@ -63,5 +68,21 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scene_queries::SelfIntersections>()?;
     m.add_function(wrap_pyfunction!(scene_queries::clash, m)?)?;
     m.add_function(wrap_pyfunction!(scene_queries::self_intersections, m)?)?;
+    m.add_function(wrap_pyfunction!(pin_threads, m)?)?;
     Ok(())
+}
+
+/// Keeps the worker threads of this process's pool one to a CPU (Linux,
+/// two or more CPUs allowed, as many workers as CPUs — `RAYON_NUM_THREADS`
+/// unset and no CPU quota), as the command line does: a fit of a
+/// millisecond otherwise runs at one core's speed in many fresh processes
+/// (two workers woken on one CPU). Returns whether it pinned: `False` also
+/// once this process's pool exists (call it before any parallel work). Not
+/// for processes run side by side (a `multiprocessing` pool's workers):
+/// each would pin its workers to the same CPUs. Nothing pins on its own: a
+/// library does not make process-wide scheduling choices on import, and a
+/// forked child's pool is unpinned until the child calls this.
+#[pyfunction]
+fn pin_threads() -> bool {
+    bvtool::threads::pin_pool()
 }

@@ -2,6 +2,7 @@
 
 use crate::arrays::{self, read_only};
 use crate::errors::{to_py, unreadable, value_error};
+use crate::work;
 use bvtool::fit::Aabb;
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
 use bvtool::mesh::{Geometry, TriMesh, placed_points};
@@ -119,6 +120,77 @@ impl Mesh {
             })
     }
 
+    /// Rebuilds a pickled mesh (`__reduce__`), checking it as `Mesh(…)`
+    /// does; `sources` an `(m, 5)` `uint32` array (node — `2^32 − 1` for
+    /// none —, instance, mesh, primitive, triangle) or `None` for a mesh
+    /// made from arrays.
+    #[staticmethod]
+    #[pyo3(signature = (vertices, triangles, sources = None))]
+    fn _unpickle(
+        vertices: &Bound<'_, PyAny>,
+        triangles: &Bound<'_, PyAny>,
+        sources: Option<numpy::PyReadonlyArray2<'_, u32>>,
+    ) -> PyResult<Mesh> {
+        let mut mesh = Mesh::from_arrays(vertices, triangles)?;
+        if let Some(s) = sources {
+            let a = s.as_array();
+            let m = mesh.inner.triangles.len();
+            if a.shape() != [m, 5] {
+                return Err(value_error(format!(
+                    "mesh sources: expected ({m}, 5), got {:?}",
+                    a.shape()
+                )));
+            }
+            let sources = a
+                .rows()
+                .into_iter()
+                .map(|r| bvtool::TriangleSource {
+                    node: (r[0] != u32::MAX).then_some(r[0]),
+                    instance: r[1],
+                    mesh: r[2],
+                    primitive: r[3],
+                    triangle: r[4],
+                })
+                .collect();
+            Arc::get_mut(&mut mesh.inner)
+                .expect("a mesh just built is not shared")
+                .sources = sources;
+        }
+        Ok(mesh)
+    }
+
+    /// Pickles as the arrays (and the triangles' sources when they are not
+    /// those of a mesh made from arrays).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let m = &self.inner;
+        let plain = m
+            .sources
+            .iter()
+            .enumerate()
+            .all(|(k, s)| *s == bvtool::TriangleSource::unplaced(0, k as u32));
+        let sources = (!plain).then(|| {
+            let flat: Vec<u32> = m
+                .sources
+                .iter()
+                .flat_map(|s| {
+                    [
+                        s.node.unwrap_or(u32::MAX),
+                        s.instance,
+                        s.mesh,
+                        s.primitive,
+                        s.triangle,
+                    ]
+                })
+                .collect();
+            arrays::rows_array(py, flat, 5)
+        });
+        crate::state::reduce::<Mesh>(
+            py,
+            "_unpickle",
+            (self.vertices(py)?, self.triangles(py)?, sources),
+        )
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Mesh({} vertices, {} triangles)",
@@ -145,6 +217,34 @@ pub struct TriangleSource(pub bvtool::TriangleSource);
 
 #[pymethods]
 impl TriangleSource {
+    /// Rebuilds a pickled source (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        node: Option<u32>,
+        instance: u32,
+        mesh: u32,
+        primitive: u32,
+        triangle: u32,
+    ) -> TriangleSource {
+        TriangleSource(bvtool::TriangleSource {
+            node,
+            instance,
+            mesh,
+            primitive,
+            triangle,
+        })
+    }
+
+    /// Pickles as its five numbers.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let s = &self.0;
+        crate::state::reduce::<TriangleSource>(
+            py,
+            "_unpickle",
+            (s.node, s.instance, s.mesh, s.primitive, s.triangle),
+        )
+    }
+
     /// glTF node index (`None` for OBJ, STL and meshes made from arrays).
     #[getter]
     fn node(&self) -> Option<u32> {
@@ -196,10 +296,10 @@ fn load_options(
 
 /// Reads and loads `path` with the GIL released.
 fn load_scene(py: Python<'_>, path: PathBuf, opts: LoadOptions) -> PyResult<bvtool::Scene> {
-    py.detach(|| {
+    work::run(py, move |_| {
         let bytes = std::fs::read(&path).map_err(|e| unreadable(&path, &e))?;
         bvtool::load::load_bytes(&path, &bytes, &opts).map_err(to_py)
-    })
+    })?
 }
 
 /// Loads a glTF (`.gltf`, `.glb`), OBJ or STL file as a `Scene`: every mesh
@@ -239,7 +339,7 @@ pub fn load_mesh(
 ) -> PyResult<Mesh> {
     let opts = load_options(allow_external_uris, max_triangles, max_instances);
     let scene = load_scene(py, path, opts)?;
-    Ok(Mesh::wrap(py.detach(|| scene.flatten())))
+    Ok(Mesh::wrap(work::run(py, move |_| scene.flatten())?))
 }
 
 /// A loaded model file: every primitive placed by a node (and GPU
@@ -377,9 +477,9 @@ impl Scene {
     }
 
     /// The scene as one world-space `Mesh` (what `load_mesh` returns).
-    fn flatten(&self, py: Python<'_>) -> Mesh {
-        let s = &self.inner;
-        Mesh::wrap(py.detach(|| s.flatten()))
+    fn flatten(&self, py: Python<'_>) -> PyResult<Mesh> {
+        let s = self.inner.clone();
+        Ok(Mesh::wrap(work::run(py, move |_| s.flatten())?))
     }
 
     fn __repr__(&self) -> String {

@@ -83,6 +83,34 @@ impl Pose {
         arrays::rows_array(py, flat, 4)
     }
 
+    /// Rebuilds a pickled pose (`__reduce__`) from its stored numbers as
+    /// they are (no renormalisation, so bit for bit): finite, the
+    /// quaternion `(x, y, z, w)` of unit length within 1e-9.
+    #[staticmethod]
+    fn _unpickle(translation: [f64; 3], rotation: [f64; 4]) -> PyResult<Pose> {
+        let norm = rotation.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let finite = translation.iter().chain(&rotation).all(|x| x.is_finite());
+        if !finite || (norm - 1.0).abs() > 1e-9 {
+            return Err(value_error(format!(
+                "pickled pose: translation {translation:?} and rotation {rotation:?} \
+                 must be finite and the rotation a unit quaternion"
+            )));
+        }
+        let [x, y, z, w] = rotation;
+        let q = nalgebra::UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(w, x, y, z));
+        Ok(Pose {
+            inner: bvtool::Pose::new(nalgebra::Vector3::from(translation), q),
+        })
+    }
+
+    /// Pickles as its translation and quaternion, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let t: [f64; 3] = self.inner.translation.into();
+        let c = self.inner.rotation.coords;
+        let q = [c.x, c.y, c.z, c.w];
+        crate::state::reduce::<Pose>(py, "_unpickle", (t, q))
+    }
+
     /// The inverse motion.
     fn inverse(&self) -> Pose {
         Pose {

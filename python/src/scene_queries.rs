@@ -5,6 +5,7 @@
 use crate::arrays;
 use crate::errors::{GeometryError, InputError, to_py, unreadable};
 use crate::mesh::{Scene, TriangleSource, mesh_arg};
+use crate::work;
 use bvtool::clash::{ClashOptions, ClashScene, Grouping};
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
 use numpy::{PyArray1, PyArray2};
@@ -68,7 +69,7 @@ pub fn clash(
         max_instances: DEFAULT_MAX_INSTANCES,
         max_triangles: TriangleLimit::Auto,
     };
-    let (parts, found) = py.detach(|| -> PyResult<_> {
+    let (parts, found) = work::run(py, move |_| -> PyResult<_> {
         let scenes = inputs
             .into_par_iter()
             .map(|i| match i {
@@ -96,7 +97,7 @@ pub fn clash(
             clearance,
         });
         Ok((scene.parts.parts, found))
-    })?;
+    })??;
     Ok(Clashes {
         parts: parts.into_iter().map(Part).collect(),
         clashes: found.clashes.into_iter().map(Clash).collect(),
@@ -327,23 +328,29 @@ impl TrianglePair {
     }
 }
 
-/// Where `mesh` (a `Mesh` or anything with `vertices` and `faces`) cuts
+/// Where `mesh` (a `Mesh`, a `Scene` — flattened to world coordinates, as
+/// `load_mesh` gives it — or anything with `vertices` and `faces`) cuts
 /// itself: every pair of its triangles that meet other than along a shared
 /// edge or corner (welded positions decide what is shared), and every
 /// degenerate triangle. Exact predicates; runs in parallel with the GIL
 /// released. `bvtool clash --self` answers per mesh of a file; this answers
-/// for the one mesh given (`load_mesh` gives a file's whole scene).
+/// for the one mesh given.
 #[pyfunction]
 pub fn self_intersections(py: Python<'_>, mesh: &Bound<'_, PyAny>) -> PyResult<SelfIntersections> {
-    let mesh = mesh_arg(mesh)?;
-    let m = mesh.get().inner.clone();
+    let m = match mesh.cast::<Scene>() {
+        Ok(s) => {
+            let scene = s.get().inner.clone();
+            std::sync::Arc::new(work::run(py, move |_| scene.flatten())?)
+        }
+        Err(_) => mesh_arg(mesh)?.get().inner.clone(),
+    };
     if m.triangles.is_empty() {
         return Err(GeometryError::new_err("the mesh has no triangles to test"));
     }
-    Ok(SelfIntersections(py.detach(|| {
+    Ok(SelfIntersections(work::run(py, move |_| {
         let tree = bvtool::tree::AabbTree::build(&m);
         bvtool::clash::self_intersections(&tree)
-    })))
+    })?))
 }
 
 /// The answer of `self_intersections`.

@@ -5,10 +5,12 @@ use crate::arrays;
 use crate::errors::{GeometryError, value_error};
 use crate::mesh::{Mesh, mesh_arg};
 use crate::pose::{pose_from, poses_from};
+use crate::work;
 use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
 use bvtool::tree::{MAX_LEAF_SIZE, NodeFit, default_leaf_size};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -41,14 +43,24 @@ fn contact_mode(mode: &str) -> PyResult<ContactMode> {
     }
 }
 
-/// `f` at every pose, in parallel with the GIL released (the calling thread
-/// working with the pool, one pose a claim: [`query::each_pose`]).
-fn per_pose<R: Send + Sync>(
+/// `f(a, b, pose)` at every pose, in parallel on the pool with the GIL
+/// released ([`work::run`]: one pose a claim, [`query::each_pose`]); a
+/// signal stops the batch at the poses being answered.
+fn per_pose<R: Send + Sync + 'static>(
     py: Python<'_>,
-    poses: &[bvtool::Pose],
-    f: impl Fn(&bvtool::Pose) -> R + Sync + Send,
-) -> Vec<R> {
-    py.detach(|| query::each_pose(poses, f))
+    trees: (&Arc<bvtool::tree::ObbTree>, &Arc<bvtool::tree::ObbTree>),
+    poses: Vec<bvtool::Pose>,
+    f: impl Fn(&bvtool::tree::ObbTree, &bvtool::tree::ObbTree, &bvtool::Pose) -> R
+    + Sync
+    + Send
+    + 'static,
+) -> PyResult<Vec<R>> {
+    let (a, b) = (trees.0.clone(), trees.1.clone());
+    let answers = work::run(py, move |cancel| {
+        query::each_pose(&poses, |p| (!work::cancelled(cancel)).then(|| f(&a, &b, p)))
+    })?;
+    // Not cancelled (the caller would have raised), so every pose answered.
+    Ok(answers.into_iter().flatten().collect())
 }
 
 /// Distance tolerances, checked (FCL's `rel_err` and `abs_err`).
@@ -119,7 +131,9 @@ impl ObbTree {
                 "leaf_size {leaf_size}: expected 1 to {MAX_LEAF_SIZE}"
             )));
         }
-        let tree = py.detach(|| bvtool::tree::ObbTree::build_with(&m, leaf_size, fit));
+        let tree = work::run(py, move |_| {
+            bvtool::tree::ObbTree::build_with(&m, leaf_size, fit)
+        })?;
         Ok(ObbTree {
             inner: Arc::new(tree),
             mesh: mesh.unbind(),
@@ -194,10 +208,9 @@ impl ObbTree {
     ) -> PyResult<Bound<'py, PyAny>> {
         let poses = poses_from(poses)?;
         let mode = contact_mode(mode)?;
-        let (a, b) = (&self.inner, &other.inner);
-        let counts = per_pose(py, &poses, |p| {
+        let counts = per_pose(py, (&self.inner, &other.inner), poses, move |a, b, p| {
             query::collide(a, b, p, mode).pairs.len() as u64
-        });
+        })?;
         let hits: Vec<bool> = counts.iter().map(|&c| c > 0).collect();
         let hits = arrays::vector(py, hits).into_any();
         Ok(match mode {
@@ -241,8 +254,9 @@ impl ObbTree {
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let poses = poses_from(poses)?;
         let opts = tolerances(rel_err, abs_err)?;
-        let (a, b) = (&self.inner, &other.inner);
-        let d = per_pose(py, &poses, |p| distance_query(a, b, p, &opts).distance);
+        let d = per_pose(py, (&self.inner, &other.inner), poses, move |a, b, p| {
+            distance_query(a, b, p, &opts).distance
+        })?;
         Ok(arrays::vector(py, d))
     }
 
@@ -278,11 +292,65 @@ impl ObbTree {
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let poses = poses_from(poses)?;
         let d = clearance(d)?;
-        let (a, b) = (&self.inner, &other.inner);
-        let hits = per_pose(py, &poses, |p| {
+        let hits = per_pose(py, (&self.inner, &other.inner), poses, move |a, b, p| {
             query::within(a, b, p, d, ContactMode::First).within
-        });
+        })?;
         Ok(arrays::vector(py, hits))
+    }
+
+    /// The tree's built structure as bytes (`bvtool::tree::bytes`: a
+    /// versioned layout with a checksum; about 58 bytes a triangle plus 24
+    /// a welded vertex at the default leaf size), for a cache on disk or
+    /// another process; `ObbTree.from_bytes` reads it back without
+    /// building. The mesh is not in it.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let tree = self.inner.clone();
+        let bytes = py.detach(move || tree.to_bytes());
+        PyBytes::new(py, &bytes)
+    }
+
+    /// The tree `to_bytes` wrote, validated (every node one parent, the
+    /// leaves a partition of the triangles, indices in range, finite boxes,
+    /// orthonormal axes, the checksum): a `ValueError` for bytes that are
+    /// not such a tree. `mesh`, when given, must be the mesh the tree was
+    /// built from (each triangle's corners are compared: a `ValueError`
+    /// otherwise); without it, `tree.mesh` is rebuilt from the tree (its
+    /// welded vertices, the triangles in their original order — so triangle
+    /// indices in answers are the same).
+    #[staticmethod]
+    #[pyo3(signature = (data, mesh = None))]
+    fn from_bytes(
+        py: Python<'_>,
+        data: &[u8],
+        mesh: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<ObbTree> {
+        let tree = py
+            .detach(|| bvtool::tree::ObbTree::from_bytes(data))
+            .map_err(|e| value_error(format!("tree bytes: {e}")))?;
+        let mesh = match mesh {
+            Some(m) => {
+                let m = mesh_arg(m)?;
+                let inner = m.get().inner.clone();
+                py.detach(|| same_triangles(&tree, &inner))
+                    .map_err(|e| value_error(format!("tree bytes and mesh: {e}")))?;
+                m.unbind()
+            }
+            None => Py::new(py, Mesh::wrap(mesh_of(&tree)))?,
+        };
+        Ok(ObbTree {
+            inner: Arc::new(tree),
+            mesh,
+        })
+    }
+
+    /// Pickles as `to_bytes()` and the mesh (not a recipe to rebuild: the
+    /// unpickled tree answers bit for bit as this one).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        crate::state::reduce::<ObbTree>(
+            py,
+            "from_bytes",
+            (self.to_bytes(py), self.mesh.clone_ref(py)),
+        )
     }
 
     fn __repr__(&self) -> String {
@@ -292,6 +360,41 @@ impl ObbTree {
             self.inner.nodes.len(),
             self.inner.leaf_size
         )
+    }
+}
+
+/// Whether `mesh` is the mesh `tree` was built from: as many triangles,
+/// and each of the tree's triangles with the corners of the mesh's triangle
+/// it came from.
+fn same_triangles(tree: &bvtool::tree::ObbTree, mesh: &bvtool::TriMesh) -> Result<(), String> {
+    if tree.triangle_count() != mesh.triangles.len() {
+        return Err(format!(
+            "{} triangles in the tree, {} in the mesh",
+            tree.triangle_count(),
+            mesh.triangles.len()
+        ));
+    }
+    for (k, &o) in tree.original.iter().enumerate() {
+        if tree.corners(k) != mesh.triangle(o as usize) {
+            return Err(format!("triangle {o} differs"));
+        }
+    }
+    Ok(())
+}
+
+/// A mesh for a tree read without one: its welded vertices, and its
+/// triangles back in the order of the mesh it was built from.
+fn mesh_of(tree: &bvtool::tree::ObbTree) -> bvtool::TriMesh {
+    let mut triangles = vec![[0; 3]; tree.triangle_count()];
+    for (t, &o) in tree.triangles.iter().zip(&tree.original) {
+        triangles[o as usize] = *t;
+    }
+    bvtool::TriMesh {
+        vertices: tree.vertices.clone(),
+        sources: (0..triangles.len() as u32)
+            .map(|k| bvtool::TriangleSource::unplaced(0, k))
+            .collect(),
+        triangles,
     }
 }
 
@@ -333,6 +436,34 @@ impl Collision {
 
     fn __bool__(&self) -> bool {
         self.0.intersecting
+    }
+
+    /// Rebuilds a pickled answer (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        intersecting: bool,
+        pairs: Vec<(u32, u32)>,
+        box_tests: u64,
+        triangle_tests: u64,
+    ) -> Collision {
+        Collision(query::Collision {
+            intersecting,
+            pairs,
+            box_tests,
+            triangle_tests,
+        })
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let c = &self.0;
+        let args = (
+            c.intersecting,
+            c.pairs.clone(),
+            c.box_tests,
+            c.triangle_tests,
+        );
+        crate::state::reduce::<Collision>(py, "_unpickle", args)
     }
 
     fn __repr__(&self) -> String {
@@ -404,6 +535,48 @@ impl Distance {
         self.0.distance
     }
 
+    /// Rebuilds a pickled answer (`__reduce__`).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        distance: f64,
+        intersecting: bool,
+        point_a: [f64; 3],
+        point_b: [f64; 3],
+        triangles: (u32, u32),
+        rounding_bound: f64,
+        box_tests: u64,
+        triangle_tests: u64,
+    ) -> Distance {
+        Distance(query::Distance {
+            distance,
+            intersecting,
+            point_a: point_a.into(),
+            point_b: point_b.into(),
+            triangles,
+            rounding_bound,
+            box_tests,
+            triangle_tests,
+        })
+    }
+
+    /// Pickles as its fields (floats bit for bit).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let d = &self.0;
+        let p = |p: &nalgebra::Point3<f64>| -> [f64; 3] { p.coords.into() };
+        let args = (
+            d.distance,
+            d.intersecting,
+            p(&d.point_a),
+            p(&d.point_b),
+            d.triangles,
+            d.rounding_bound,
+            d.box_tests,
+            d.triangle_tests,
+        );
+        crate::state::reduce::<Distance>(py, "_unpickle", args)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Distance({}, triangles={:?}, intersecting={})",
@@ -442,6 +615,33 @@ impl Clearance {
 
     fn __bool__(&self) -> bool {
         self.0.within
+    }
+
+    /// Rebuilds a pickled answer (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        within: bool,
+        pairs: Vec<(u32, u32, f64)>,
+        box_tests: u64,
+        triangle_tests: u64,
+    ) -> Clearance {
+        Clearance(query::Clearance {
+            within,
+            pairs: pairs
+                .into_iter()
+                .map(|(a, b, distance)| query::ClosePair { a, b, distance })
+                .collect(),
+            box_tests,
+            triangle_tests,
+        })
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let c = &self.0;
+        let pairs: Vec<(u32, u32, f64)> = c.pairs.iter().map(|p| (p.a, p.b, p.distance)).collect();
+        let args = (c.within, pairs, c.box_tests, c.triangle_tests);
+        crate::state::reduce::<Clearance>(py, "_unpickle", args)
     }
 
     fn __repr__(&self) -> String {

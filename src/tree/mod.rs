@@ -3,6 +3,7 @@
 //! axis-aligned boxes for queries inside one mesh's frame.
 
 pub mod aabb_tree;
+pub mod bytes;
 mod flat;
 pub mod node;
 pub mod obb_tree;
@@ -11,6 +12,7 @@ pub mod stats;
 pub mod twins;
 
 pub use aabb_tree::{AABB_LEAF_SIZE, AabbNode, AabbTree, Box32};
+pub use bytes::TreeBytesError;
 pub use node::{MAX_LEAF_SIZE, Node, NodeBox};
 pub use obb_tree::{
     DEFAULT_LEAF_SIZE, NodeFit, ObbTree, SMALL_TREE, TreeMemory, default_leaf_size,

@@ -248,6 +248,18 @@ impl Node {
         }
     }
 
+    /// The node's sixteen words, as [`super::bytes`] stores them.
+    pub(super) fn words(&self) -> &[u32; 16] {
+        &self.bx.words
+    }
+
+    /// A node from its sixteen words ([`super::bytes`], which checks them).
+    pub(super) fn from_words(words: [u32; 16]) -> Node {
+        Node {
+            bx: NodeBox { words },
+        }
+    }
+
     /// Whether the node is a leaf.
     #[inline(always)]
     pub fn is_leaf(&self) -> bool {

@@ -328,10 +328,7 @@ impl ObbTree {
             .reduce_with(|a, b| a.union(&b));
         // Moments about the corners' bounding-box centre, to limit
         // cancellation in `second/area - mean·meanᵀ`.
-        let origin = bounds.map_or_else(Point3::origin, |b| b.center());
-        let reach = bounds.map_or(0.0, |b| {
-            (b.max - origin).abs().sup(&(b.min - origin).abs()).max()
-        });
+        let (origin, reach) = origin_and_reach(bounds);
         let mut nodes = Vec::with_capacity(node_bound(items.len()));
         if !items.is_empty() {
             let sums = items
@@ -461,6 +458,16 @@ impl ObbTree {
     ) -> impl ExactSizeIterator<Item = [Point3<f64>; 3]> + '_ {
         (range.start as usize..range.end as usize).map(|k| self.corners(k))
     }
+}
+
+/// A tree's [`ObbTree::origin`] and [`ObbTree::reach`] from the bounding
+/// box of its corners (`None` for no corners: the origin and 0).
+pub(super) fn origin_and_reach(bounds: Option<Aabb>) -> (Point3<f64>, f64) {
+    let origin = bounds.map_or_else(Point3::origin, |b| b.center());
+    let reach = bounds.map_or(0.0, |b| {
+        (b.max - origin).abs().sup(&(b.min - origin).abs()).max()
+    });
+    (origin, reach)
 }
 
 /// The geometry of the triangles `original` (mesh indices, in node order):

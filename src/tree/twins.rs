@@ -61,6 +61,17 @@ impl Twins {
         self.first.is_empty()
     }
 
+    /// The table's two parts: the bit per slot and the `(slot, first
+    /// slot)` pairs ([`super::bytes`] stores them).
+    pub(super) fn parts(&self) -> (&[u64], &[(u32, u32)]) {
+        (&self.marked, &self.first)
+    }
+
+    /// The table from its parts, unchecked ([`super::bytes`] checks them).
+    pub(super) fn from_parts(marked: Vec<u64>, first: Vec<(u32, u32)>) -> Twins {
+        Twins { marked, first }
+    }
+
     /// Bytes held (allocated capacity).
     pub fn bytes(&self) -> usize {
         self.marked.capacity() * 8 + self.first.capacity() * 8

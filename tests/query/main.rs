@@ -10,4 +10,5 @@ mod parry_disagreement;
 mod pose;
 mod sat;
 mod tree_build;
+mod tree_bytes;
 mod triangle;

@@ -43,3 +43,35 @@ fn each_worker_is_kept_on_one_allowed_cpu() {
     assert_eq!(allowed_cpus(), allowed);
     assert!(!bvtool::threads::pin_workers());
 }
+
+/// bvtool's own pool (`threads::pool`): built once per process, its
+/// workers named `bvtool-N`, distinct from rayon's global pool, pinned one
+/// to a CPU when `pin_pool` built it under the default conditions (and
+/// `pin_pool` refuses once the pool exists).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_own_pool_is_built_once_named_and_pinned_on_request() {
+    let allowed = allowed_cpus();
+    let default = std::env::var_os("RAYON_NUM_THREADS").is_none()
+        && std::thread::available_parallelism().unwrap().get() == allowed.len();
+    let pinned = bvtool::threads::pin_pool();
+    assert_eq!(pinned, allowed.len() >= 2 && default);
+    let pool = bvtool::threads::pool();
+    assert!(std::ptr::eq(pool, bvtool::threads::pool()));
+    assert!(!bvtool::threads::pin_pool());
+    let names: Vec<String> =
+        pool.broadcast(|_| std::thread::current().name().unwrap_or("").to_owned());
+    let expected: Vec<String> = (0..pool.current_num_threads())
+        .map(|i| format!("bvtool-{i}"))
+        .collect();
+    assert_eq!(names, expected);
+    assert_eq!(pool.install(rayon::current_num_threads), names.len());
+    let per_worker: Vec<Vec<usize>> = pool.broadcast(|_| allowed_cpus());
+    for (i, cpus) in per_worker.iter().enumerate() {
+        if pinned {
+            assert_eq!(cpus, &[allowed[i]], "worker {i}");
+        } else {
+            assert_eq!(cpus, &allowed, "worker {i}");
+        }
+    }
+}

@@ -198,6 +198,11 @@ class ObbTree:
     def __init__(
         self, mesh: MeshLike, leaf_size: Optional[int] = None, node_fit: Literal["quick", "flush"] = "flush"
     ) -> None: ...
+    def to_bytes(self) -> bytes:
+        """The built tree as bytes (versioned, checksummed; the mesh not included)."""
+    @staticmethod
+    def from_bytes(data: bytes, mesh: Optional[MeshLike] = None) -> "ObbTree":
+        """The tree `to_bytes` wrote, validated (ValueError otherwise); `mesh` checked against it."""
     @property
     def mesh(self) -> Mesh: ...
     @property
@@ -480,4 +485,6 @@ class SelfIntersections:
     def __bool__(self) -> bool: ...
     def __len__(self) -> int: ...
 
-def self_intersections(mesh: MeshLike) -> SelfIntersections: ...
+def self_intersections(mesh: Union[MeshLike, Scene]) -> SelfIntersections: ...
+def pin_threads() -> bool:
+    """Pins this process's worker pool one thread to a CPU, if it does not exist yet; whether it did."""

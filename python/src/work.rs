@@ -1,0 +1,72 @@
+//! Where the module's parallel work runs, and how a call waits for it.
+//!
+//! Every call that can run long or in parallel runs on bvtool's own pool
+//! for this process ([`bvtool::threads::pool`]): built on first use, never
+//! at import, and a new one in a child created by `fork` — so the module
+//! starts no thread until asked for work, never builds rayon's global pool,
+//! and works in a forked `multiprocessing` child. The calling thread
+//! releases the GIL and waits for the work, checking every [`POLL`] for a
+//! pending signal (Ctrl-C): then it sets the work's cancel flag and raises
+//! at once (`KeyboardInterrupt`), and the abandoned work's answer is
+//! dropped when it ends (a batch stops at its next pose; other work runs to
+//! its end on the pool, invisible to Python).
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, sync_channel};
+use std::time::Duration;
+
+/// How often a waiting call checks for a signal.
+pub const POLL: Duration = Duration::from_millis(20);
+
+/// Set when the caller gave up on the work (a signal): work that can stop
+/// early checks it.
+pub type Cancel = Arc<AtomicBool>;
+
+/// Whether the caller gave up on the work.
+pub fn cancelled(c: &AtomicBool) -> bool {
+    c.load(Ordering::Relaxed)
+}
+
+/// `f` on this process's pool, with the GIL released, the calling thread
+/// waiting and checking for signals every [`POLL`] ([`self`]). A panic in
+/// `f` reaches the caller (pyo3 turns it into `PanicException`).
+pub fn run<R: Send + 'static>(
+    py: Python<'_>,
+    f: impl FnOnce(&AtomicBool) -> R + Send + 'static,
+) -> PyResult<R> {
+    let cancel: Cancel = Arc::default();
+    let (tx, rx) = sync_channel(1);
+    let flag = cancel.clone();
+    py.detach(|| {
+        bvtool::threads::pool().spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&flag)));
+            // The caller may have gone (a signal): then the answer is dropped.
+            let _ = tx.send(r);
+        })
+    });
+    let mut rx = rx;
+    loop {
+        // The receiver travels into the GIL-free wait and back (it is Send,
+        // not Sync).
+        let (answer, back) = py.detach(move || (rx.recv_timeout(POLL), rx));
+        rx = back;
+        match answer {
+            Ok(Ok(r)) => return Ok(r),
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    cancel.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "bvtool's worker pool dropped a task unanswered",
+                ));
+            }
+        }
+    }
+}

@@ -99,7 +99,7 @@ fn distance_query(
     opts: &DistanceOptions,
 ) -> query::Distance {
     SCRATCH
-        .with_borrow_mut(|s| query::distance::distance_with(s, a, b, pose, opts))
+        .with_borrow_mut(|s| query::distance_with(s, a, b, pose, opts))
         .expect("trees are never empty")
 }
 

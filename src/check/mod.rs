@@ -3,6 +3,6 @@
 
 pub mod collide;
 pub mod distance;
-pub mod fit;
+pub(crate) mod fit;
 pub mod parry;
 pub mod poses;

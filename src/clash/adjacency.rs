@@ -18,7 +18,7 @@
 //!
 //! Degenerate (zero-area) triangles are not tested by these rules: CGAL
 //! reports each as a pair with itself and no other pair, and so does
-//! [`super::self_intersect`].
+//! `super::self_intersect`.
 
 use crate::query::pair::intersect_triangle_triangle::{
     Plane, o2, planes_intersect, proj, segment_proper_triangle,

@@ -1,9 +1,9 @@
 //! Scenes: which parts of a model collide with which (clash detection,
-//! [`detect`]), and where one mesh cuts through itself
-//! ([`self_intersect`]).
+//! `detect`), and where one mesh cuts through itself
+//! (`self_intersect`).
 //!
-//! Data flow: loaded [`crate::Scene`]s → [`parts`] (what users call a part)
-//! → [`shapes`] (one OBB tree per geometry, shared by its instances) →
+//! Data flow: loaded [`crate::Scene`]s → `parts` (what users call a part)
+//! → `shapes` (one OBB tree per geometry, shared by its instances) →
 //! [`broad`] (sweep and prune over world boxes) → the tree-vs-tree query of
 //! [`fn@crate::query::collide`] per candidate pair → kinds (crossing,
 //! touching, [`contain`]ed). Every decision is an exact predicate on `f64`
@@ -12,11 +12,11 @@
 pub mod adjacency;
 pub mod broad;
 pub mod contain;
-pub mod detect;
+pub(crate) mod detect;
 mod embedded_star;
-pub mod parts;
-pub mod self_intersect;
-pub mod shapes;
+pub(crate) mod parts;
+pub(crate) mod self_intersect;
+pub(crate) mod shapes;
 
 pub use detect::{
     Clash, ClashKind, ClashOptions, ClashScene, Clashes, TrianglePair, crosses, crossing_depth,

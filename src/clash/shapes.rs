@@ -52,7 +52,7 @@ pub struct Placed {
 
 impl Placed {
     /// A point of the shape's frame in the world.
-    pub fn to_world(&self, p: &Point3<f64>) -> Point3<f64> {
+    pub fn to_world(self, p: &Point3<f64>) -> Point3<f64> {
         Point3::from(self.rotation * p.coords + self.translation)
     }
 }

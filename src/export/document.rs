@@ -137,7 +137,7 @@ pub struct TreeDoc {
 pub struct ExportDoc {
     /// Always `"bvtool-export"`.
     pub format: String,
-    /// [`VERSION`].
+    /// `VERSION`.
     pub version: u32,
     /// The input file as given.
     pub file: String,

@@ -26,13 +26,13 @@ pub mod c_header;
 pub mod collider;
 pub mod collider_f32;
 pub mod collider_mesh;
-pub mod document;
+pub(crate) mod document;
 pub mod f32box;
 pub mod gltf;
-pub mod gltf_input;
+pub(crate) mod gltf_input;
 pub mod json;
 pub mod obj;
-pub mod volume_records;
+pub(crate) mod volume_records;
 
 pub use collider::ColliderDoc;
 pub use document::{DEFAULT_HULL_MAX, ExportDoc, ExportOptions};

@@ -62,7 +62,7 @@ where
 
 /// The eigenvectors of a symmetric 3×3 matrix as the columns of a
 /// right-handed rotation, sorted by decreasing eigenvalue (cyclic Jacobi,
-/// [`symmetric_eigen3`]); the identity for a non-finite matrix.
+/// `symmetric_eigen3`); the identity for a non-finite matrix.
 pub fn principal_frame(cov: &Matrix3<f64>) -> Matrix3<f64> {
     let (values, vectors) = symmetric_eigen3(cov);
     let mut order = [0usize, 1, 2];

@@ -28,9 +28,9 @@ pub enum ObbMethod {
     /// Principal axes of the hull surface's area-weighted covariance (RAPID).
     Hull,
     /// Near-minimal volume, quickly: face-flush min-rectangle boxes plus
-    /// local search ([`tight_frame`]).
+    /// local search (`tight_frame`).
     Fast,
-    /// The minimum volume ([`min_volume_frame`], O'Rourke / Jylänki).
+    /// The minimum volume (`min_volume_frame`, O'Rourke / Jylänki).
     Tight,
 }
 
@@ -117,8 +117,8 @@ pub fn sphere_with_hull(
 ///
 /// Each method proposes frames (`pca`: vertex covariance; `hull`: RAPID
 /// triangle covariance of the hull surface, or the hull vertices' covariance
-/// for a flat hull; `fast`: [`tight_frame`] seeded with both covariance
-/// frames; `tight`: [`min_volume_frame`], seeded the same way) and the
+/// for a flat hull; `fast`: `tight_frame` seeded with both covariance
+/// frames; `tight`: `min_volume_frame`, seeded the same way) and the
 /// result is the smallest box over those frames **and the axis-aligned
 /// one**, so no method is ever worse than the AABB and `fast` and `tight`
 /// never worse than `pca` or `hull` (nor `tight` than `fast`). Axes are

@@ -3,19 +3,19 @@
 //! Everything here works in `f64` on points in one frame (world or a mesh's
 //! local frame, as the caller chooses); units are the model's.
 
-pub mod aabb;
+pub(crate) mod aabb;
 pub mod covariance;
 pub mod hull;
-pub mod method;
+pub(crate) mod method;
 pub mod obb;
 pub mod polytope;
 pub mod reference;
-pub mod round;
+pub(crate) mod round;
 mod shape;
 mod spec;
-pub mod sphere;
+pub(crate) mod sphere;
 pub mod surface;
-pub mod symmetric_eigen3;
+pub(crate) mod symmetric_eigen3;
 
 pub use aabb::Aabb;
 pub use hull::{ConvexHull, HullError};

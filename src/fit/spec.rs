@@ -138,22 +138,22 @@ impl FromStr for ShapeSpec {
             Some((n, p)) => (n, Some(p)),
             None => (t.as_str(), None),
         };
-        let unknown = |what: String| {
-            UnknownShape(format!(
-                "{what} in shape '{token}' (expected {SHAPE_GRAMMAR})"
-            ))
+        // Every error names the token and what would have been accepted.
+        let bad = |what: String, expected: &str| {
+            UnknownShape(format!("{what} in shape '{token}' (expected {expected})"))
         };
         let no_param = |spec: ShapeSpec| match param {
             None => Ok(spec),
-            Some(p) => Err(unknown(format!("'{name}' takes no parameter, got '{p}'"))),
+            Some(p) => Err(bad(format!("'{name}' takes no parameter, got '{p}'"), name)),
         };
         let kdop = |k: Option<&str>, oriented: bool| {
             let kind = match k {
                 None | Some("") => KdopKind::K26,
                 Some(k) => k.parse().map_err(|_| {
-                    unknown(format!(
-                        "unknown k-DOP '{k}' (6, 10x, 10y, 10z, 14, 18 or 26)"
-                    ))
+                    bad(
+                        format!("unknown k-DOP '{k}'"),
+                        "6, 10x, 10y, 10z, 14, 18 or 26",
+                    )
                 })?,
             };
             Ok(ShapeSpec::Kdop { kind, oriented })
@@ -163,15 +163,19 @@ impl FromStr for ShapeSpec {
             "box" | "obb" => match param {
                 None => Ok(ShapeSpec::Box(None)),
                 Some(m) => m.parse().map(|m| ShapeSpec::Box(Some(m))).map_err(|_| {
-                    unknown(format!("unknown box method '{m}' (pca, hull, fast, tight)"))
+                    bad(
+                        format!("unknown box method '{m}'"),
+                        "pca, hull, fast or tight",
+                    )
                 }),
             },
             "sphere" => match param {
                 None => Ok(ShapeSpec::Sphere(None)),
                 Some(m) => m.parse().map(|m| ShapeSpec::Sphere(Some(m))).map_err(|_| {
-                    unknown(format!(
-                        "unknown sphere method '{m}' (centroid, ritter, exact)"
-                    ))
+                    bad(
+                        format!("unknown sphere method '{m}'"),
+                        "centroid, ritter or exact",
+                    )
                 }),
             },
             "capsule" => no_param(ShapeSpec::Capsule),
@@ -188,9 +192,8 @@ impl FromStr for ShapeSpec {
                     .filter(|n| (MIN_BUDGET..=MAX_BUDGET).contains(n))
                     .map(|n| ShapeSpec::Hull(Some(n)))
                     .ok_or_else(|| {
-                        unknown(format!(
-                            "hull budget '{n}': expected {MIN_BUDGET} to {MAX_BUDGET} vertices"
-                        ))
+                        let range = format!("{MIN_BUDGET} to {MAX_BUDGET} vertices");
+                        bad(format!("hull budget '{n}'"), &range)
                     }),
             },
             other => match other.strip_prefix("kdop") {
@@ -199,7 +202,9 @@ impl FromStr for ShapeSpec {
                     Some(k) => kdop(Some(k), true),
                     None => kdop(Some(rest), false),
                 },
-                _ => Err(unknown(format!("unknown shape '{other}'"))),
+                _ => Err(UnknownShape(format!(
+                    "unknown shape '{token}' (expected {SHAPE_GRAMMAR})"
+                ))),
             },
         }
     }

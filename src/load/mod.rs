@@ -17,9 +17,9 @@ use crate::error::{Error, Result};
 use crate::mesh::Scene;
 use std::path::Path;
 
-pub mod gltf;
-pub mod obj;
-pub mod stl;
+pub(crate) mod gltf;
+pub(crate) mod obj;
+pub(crate) mod stl;
 pub mod triangulate;
 
 /// Default of [`LoadOptions::max_instances`]: 2^20 placed primitives.

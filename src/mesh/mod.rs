@@ -4,7 +4,7 @@
 //! Units are the file's own (glTF: metres by convention; OBJ and STL: whatever
 //! the author used). Positions are kept in `f64` from the moment they are read.
 
-pub mod closed;
+pub(crate) mod closed;
 pub mod skin;
 pub mod weld;
 

@@ -2,11 +2,11 @@
 //! apart are they, and which parts come within a clearance; and of a point
 //! or a bounding shape's surface against one mesh (the air of a shape).
 
-pub mod air;
-pub mod batch;
-pub mod clearance;
-pub mod collide;
-pub mod distance;
+pub(crate) mod air;
+pub(crate) mod batch;
+pub(crate) mod clearance;
+pub(crate) mod collide;
+pub(crate) mod distance;
 pub mod distance_point_mesh;
 pub mod pair;
 mod tree_pair;

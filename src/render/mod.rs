@@ -10,13 +10,13 @@
 //! rasterizer, lines and circles anti-aliased by `tiny-skia`, text from the
 //! embedded glyphs of `noto-sans-mono-bitmap`.
 
-pub mod camera;
-pub mod canvas;
+pub(crate) mod camera;
+pub(crate) mod canvas;
 pub mod chart;
 pub mod clash;
 pub mod compose;
-pub mod picture;
-pub mod raster;
+pub(crate) mod picture;
+pub(crate) mod raster;
 pub mod scene;
 
 pub use camera::{Camera, UpAxis, View};

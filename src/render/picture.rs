@@ -224,7 +224,7 @@ fn title_height(scene: &RenderScene) -> i64 {
 
 /// The camera of each panel (one, or four for [`Layout::Grid`] in the order
 /// of [`Layout::views`]): orthographic, fitted to every triangle corner and
-/// every volume (spheres by their silhouette disc) with a [`MARGIN`], so
+/// every volume (spheres by their silhouette disc) with a `MARGIN`, so
 /// nothing drawn is clipped. These are the projections [`render`] uses.
 pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
     let discs: Vec<_> = scene
@@ -259,7 +259,7 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
 /// Renders `scene` as `opts` asks.
 ///
 /// Per panel: the meshes are shaded with a depth buffer (see
-/// [`raster`](super::raster): Lambert headlight + ambient, two-sided), then
+/// `raster`: Lambert headlight + ambient, two-sided), then
 /// every volume is drawn over them as an anti-aliased wireframe in its colour
 /// — boxes as their 12 edges, spheres as their silhouette circle, capsules
 /// and cylinders as their outlines, convex polytopes as their edges — all

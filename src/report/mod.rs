@@ -8,14 +8,14 @@ use serde::Serialize;
 
 pub mod clash;
 pub mod collide;
-pub mod compare;
-pub mod distance;
-pub mod fit;
+pub(crate) mod compare;
+pub(crate) mod distance;
+pub(crate) mod fit;
 pub mod info;
-pub mod table;
+pub(crate) mod table;
 pub mod tree;
-pub mod verify;
-pub mod verify_distance;
+pub(crate) mod verify;
+pub(crate) mod verify_distance;
 
 /// The JSON document of every per-file command: `{"files": [...]}`.
 #[derive(Debug, Serialize)]

@@ -77,16 +77,6 @@ fn no_negative_zero(s: String) -> String {
     }
 }
 
-/// A point as `(x, y, z)` with `digits` significant digits each.
-pub fn point(p: &[f64; 3], digits: usize) -> String {
-    format!(
-        "({}, {}, {})",
-        num(p[0], digits),
-        num(p[1], digits),
-        num(p[2], digits)
-    )
-}
-
 /// Numbers printed to one absolute resolution: `digits` significant digits
 /// of a `scale` (a model's size, 1 for unit vectors and quaternions), so
 /// that rounding noise far below the scale (`4.3e-17` beside 0.5) prints as

@@ -140,8 +140,8 @@ fn section_sizes(n: u64, v: u64, t: u64, w: u64) -> Option<[u64; 6]> {
 }
 
 impl ObbTree {
-    /// The tree's bytes, in the layout of [`crate::tree::bytes`] (version
-    /// [`VERSION`]): what [`ObbTree::from_bytes`] reads back to the same
+    /// The tree's bytes, in the layout of `crate::tree::bytes` (version
+    /// `VERSION`): what [`ObbTree::from_bytes`] reads back to the same
     /// tree, field for field and bit for bit.
     pub fn to_bytes(&self) -> Vec<u8> {
         let (marked, first) = self.twins.parts();
@@ -208,7 +208,7 @@ impl ObbTree {
     /// exactly one parent; the leaves, in that order, cover the triangles
     /// as consecutive ranges from 0 to `T` (a partition); every box's
     /// numbers are finite and its axes orthonormal within
-    /// [`AXIS_TOLERANCE`]; vertex indices below `V`; the vertices finite;
+    /// `AXIS_TOLERANCE`; vertex indices below `V`; the vertices finite;
     /// the permutation a permutation of `0..T`; the origin and reach those
     /// of the vertices' bounding box; each twin pair a marked slot, in
     /// increasing order, pointing at a slot no later with the same three

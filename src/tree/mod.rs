@@ -2,14 +2,14 @@
 //! a mesh for queries between meshes at a pose, and the AABB tree, exact
 //! axis-aligned boxes for queries inside one mesh's frame.
 
-pub mod aabb_tree;
-pub mod bytes;
+pub(crate) mod aabb_tree;
+pub(crate) mod bytes;
 mod flat;
-pub mod node;
-pub mod obb_tree;
-pub mod radix;
-pub mod stats;
-pub mod twins;
+pub(crate) mod node;
+pub(crate) mod obb_tree;
+pub(crate) mod radix;
+pub(crate) mod stats;
+pub(crate) mod twins;
 
 pub use aabb_tree::{AABB_LEAF_SIZE, AabbNode, AabbTree, Box32};
 pub use bytes::TreeBytesError;

@@ -80,7 +80,7 @@ pub enum NodeFit {
     Quick,
     /// Also turns the box about each of its axes in turn to the
     /// minimum-area rectangle of the corners across it, for nodes of
-    /// [`FLUSH_MIN`] to [`FLUSH_MAX`] triangles (`flush_box`): a build
+    /// `FLUSH_MIN` to `FLUSH_MAX` triangles (`flush_box`): a build
     /// 2.5–3× as long and queries with 5–20 % fewer box tests, most
     /// on CAD parts, whose flat faces the covariance frame misses.
     Flush,

@@ -8,3 +8,4 @@ mod commands;
 mod compare;
 mod habits;
 mod report_progress;
+mod shapes;

@@ -7,7 +7,7 @@
 use bvtool_dev as common;
 
 use bvtool::load::{LoadOptions, load};
-use bvtool::{Scene, fit::aabb::Aabb};
+use bvtool::{Scene, fit::Aabb};
 use nalgebra::{Matrix3, Point3, Vector3};
 use serde_json::Value;
 use std::path::Path;

@@ -2,8 +2,8 @@
 
 pub(crate) mod cube_map;
 pub mod f32_outward;
-pub mod fast;
-pub mod tight;
+pub(crate) mod fast;
+pub(crate) mod tight;
 
 use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
 

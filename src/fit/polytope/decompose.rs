@@ -116,7 +116,7 @@ pub struct Decomposition {
     /// The volume of the mesh's convex hull (what one part would be).
     pub hull_volume: f64,
     /// The volume the mesh encloses, when it is closed
-    /// ([`crate::mesh::closed::enclosed_volume`]).
+    /// (`crate::mesh::closed::enclosed_volume`).
     pub mesh_volume: Option<f64>,
 }
 

@@ -1,6 +1,6 @@
 //! A convex polytope as a list of face polygons, built by clipping a box
 //! with half-spaces — the shared machinery of the k-DOPs
-//! ([`crate::fit::polytope::kdop`]) and of the hull under a budget
+//! (`crate::fit::polytope::kdop`) and of the hull under a budget
 //! ([`crate::fit::polytope::budget_hull`]).
 //!
 //! Vertices are computed in `f64`: they lie on their planes up to a few
@@ -10,7 +10,7 @@
 
 pub mod budget_hull;
 pub mod decompose;
-pub mod kdop;
+pub(crate) mod kdop;
 
 use nalgebra::{Point3, Vector3};
 

@@ -1,6 +1,6 @@
 //! The bounding sphere type.
 
-pub mod exact;
+pub(crate) mod exact;
 
 use nalgebra::Point3;
 

@@ -35,7 +35,7 @@ mod accessor;
 mod buffers;
 mod container;
 
-pub use container::{Container, split as split_container};
+pub use container::split as split_container;
 mod draco;
 mod json;
 mod meshopt;

@@ -19,6 +19,7 @@ use std::path::Path;
 
 pub mod gltf;
 pub mod obj;
+pub mod points;
 pub mod stl;
 pub mod triangulate;
 

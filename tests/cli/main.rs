@@ -7,4 +7,5 @@ mod clash;
 mod commands;
 mod compare;
 mod habits;
+mod points;
 mod report_progress;

@@ -27,7 +27,8 @@
 //! - **open** (a boundary edge): the generalized winding number, by the
 //!   hierarchical sum of [`winding`] with a rigorous bound on its
 //!   approximation; where `value ± bound` straddles ½ the sum is done
-//!   again over every triangle with no approximation, and that decides.
+//!   again with tighter node bounds ([`winding::NODE_TOLERANCES`]), at last
+//!   over every triangle with no approximation, and that decides.
 //!   What "inside" means is then the winding number's: the side the
 //!   oriented surface wraps more than half around.
 
@@ -162,7 +163,7 @@ impl PointTree {
                 bound: 0.0,
             },
             SignMethod::Generalized => {
-                winding::winding_number(&self.tree, &self.moments, p, winding::NODE_TOLERANCE)
+                winding::winding_number(&self.tree, &self.moments, p, winding::NODE_TOLERANCES[0])
             }
         }
     }
@@ -171,11 +172,16 @@ impl PointTree {
     /// module), decided exactly for a closed mesh and, for an open one, by
     /// an exact sum where the bound leaves the side of ½ open.
     pub fn contains(&self, p: &Point3<f64>) -> bool {
-        let w = self.winding_number(p);
-        if self.method == SignMethod::Generalized && (w.value - 0.5).abs() <= w.bound + 1e-9 {
-            return winding::winding_number(&self.tree, &self.moments, p, 0.0).value > 0.5;
+        if self.method != SignMethod::Generalized {
+            return self.winding_number(p).value > 0.5;
         }
-        w.value > 0.5
+        for tolerance in winding::NODE_TOLERANCES {
+            let w = winding::winding_number(&self.tree, &self.moments, p, tolerance);
+            if tolerance == 0.0 || (w.value - 0.5).abs() > w.bound + 1e-9 {
+                return w.value > 0.5;
+            }
+        }
+        unreachable!("the last tolerance is 0")
     }
 
     /// The distance from `p` to the mesh, negative inside ([`Self::contains`]);

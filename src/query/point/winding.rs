@@ -12,7 +12,7 @@
 //! integrand `(x − p)/|x − p|³` has a Jacobian of spectral norm at most
 //! `2/|x − p|³`, so the error is at most `2·r·A/(R − r)³` (over 4π in
 //! winding units). A node is approximated when that is at most
-//! [`NODE_TOLERANCE`]; the bounds of the nodes used add up to the value's
+//! the first of [`NODE_TOLERANCES`]; the bounds of the nodes used add up to the value's
 //! bound. The triangles of the leaves reached are summed exactly: the
 //! solid angle of Van Oosterom and Strackee (1983), `2·atan2(det, …)`,
 //! with `det` = `robust::orient3d`, whose sign is exact, so that a point
@@ -23,10 +23,12 @@ use nalgebra::{Point3, Vector3};
 use robust::{Coord3D, orient3d};
 use std::f64::consts::PI;
 
-/// The largest error bound (winding units) of one node's dipole: small
-/// enough that a point's total bound rarely reaches ½ away from the
-/// surface, large enough that far nodes are not opened.
-pub const NODE_TOLERANCE: f64 = 1e-4;
+/// The error bounds (winding units) allowed one node's dipole, in turn:
+/// the first is large enough that far nodes are not opened and small
+/// enough that a point's total bound mostly stays below its distance from
+/// ½; where it does not, the next, tighter, and at last 0 (every triangle
+/// summed).
+pub const NODE_TOLERANCES: [f64; 4] = [1e-2, 1e-4, 1e-6, 0.0];
 
 /// A node's dipole: area-weighted centroid, radius about it, the sum of
 /// its triangles' area vectors and of their areas.

@@ -13,7 +13,7 @@
 //! | [`pose`] | rigid poses of B in A's frame | [`Pose`] |
 //! | [`load`] | glTF, OBJ and STL readers, bounded and validated | [`load::load`], [`load::load_bytes`] |
 //! | [`parry_convert`] | nalgebra ↔ parry3d conversions | — |
-//! | [`fit`] | the shapes and their fitters: AABB, boxes, spheres, capsules, cylinders, hulls, k-DOPs, convex parts | [`fit::obb_of_points`], [`fit::sphere`], [`fit::capsule`], [`fit::ConvexHull::new`], [`fit::decompose`] |
+//! | [`fit`] | the shapes and their fitters: AABB, boxes, spheres, capsules, cylinders, hulls, k-DOPs, convex parts | [`fit::obb_of_points`], [`fit::sphere()`], [`fit::capsule`], [`fit::ConvexHull::new`], [`fit::decompose`] |
 //! | [`tree`] | the OBB tree and the AABB tree | [`tree::ObbTree::build_default`], [`tree::AabbTree::build`] |
 //! | [`query`] | exact pair predicates, and collide, distance and clearance between trees | [`query::collide()`], [`query::distance()`], [`query::within`], [`query::air()`] |
 //! | [`clash`] | which parts of scenes meet; self-intersection | [`clash::ClashScene`], [`clash::self_intersections`] |

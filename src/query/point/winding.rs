@@ -28,7 +28,7 @@ use std::f64::consts::PI;
 /// enough that a point's total bound mostly stays below its distance from
 /// ½; where it does not, the next, tighter, and at last 0 (every triangle
 /// summed).
-pub const NODE_TOLERANCES: [f64; 4] = [1e-2, 1e-4, 1e-6, 0.0];
+pub const NODE_TOLERANCES: [f64; 6] = [1e-2, 1e-3, 1e-4, 1e-6, 1e-9, 0.0];
 
 /// A node's dipole: area-weighted centroid, radius about it, the sum of
 /// its triangles' area vectors and of their areas.

@@ -234,6 +234,43 @@ class ObbTree:
         self, other: ObbTree, pose: PoseLike, d: float, mode: Literal["first", "all"] = "first"
     ) -> Clearance: ...
     def within_batch(self, other: ObbTree, poses: PosesLike, d: float) -> npt.NDArray[np.bool_]: ...
+    @property
+    def sign_method(self) -> Literal["exact winding number", "exact parity", "generalized winding number"]:
+        """How inside is decided for this mesh (closed and oriented, closed mod 2, open)."""
+    def closest_points(
+        self, points: npt.ArrayLike
+    ) -> Tuple[F64, F64, U32, F64, npt.NDArray[np.uint8]]:
+        """Nearest surface point of each (n, 3) point: (closest, distance, triangle,
+        barycentric, feature); feature 0 face, 1-3 edge from corner i to i+1, 4-6 corner.
+        Distances exact up to 64·ε·S (S the largest coordinate)."""
+    def signed_distance(self, points: npt.ArrayLike) -> F64:
+        """Distance to the mesh, negative inside (winding number above 1/2), 0 on it."""
+    def contains(self, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """Inside: winding number above 1/2, exact on closed meshes."""
+    def winding_number(self, points: npt.ArrayLike) -> F64:
+        """Exact integer winding number on closed meshes; generalized winding number on open ones."""
+    @overload
+    def cast_rays(
+        self, origins: npt.ArrayLike, directions: npt.ArrayLike, mode: Literal["first"] = "first",
+        t_min: float = 0.0, t_max: float = ...,
+    ) -> Tuple[F64, npt.NDArray[np.int64], F64, F64]:
+        """Watertight first hits: (t (inf on a miss), triangle (-1), barycentric, unit normal)."""
+    @overload
+    def cast_rays(
+        self, origins: npt.ArrayLike, directions: npt.ArrayLike, mode: Literal["any"],
+        t_min: float = 0.0, t_max: float = ...,
+    ) -> npt.NDArray[np.bool_]: ...
+    @overload
+    def cast_rays(
+        self, origins: npt.ArrayLike, directions: npt.ArrayLike, mode: Literal["count"],
+        t_min: float = 0.0, t_max: float = ...,
+    ) -> npt.NDArray[np.uint64]: ...
+    @overload
+    def cast_rays(
+        self, origins: npt.ArrayLike, directions: npt.ArrayLike, mode: Literal["all"],
+        t_min: float = 0.0, t_max: float = ...,
+    ) -> Tuple[npt.NDArray[np.uint64], F64, U32]:
+        """Every hit: (ray index, t, triangle), by ray then t."""
 
 class Aabb:
     @property

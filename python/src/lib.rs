@@ -22,6 +22,7 @@ mod decompose;
 mod errors;
 mod fit;
 mod mesh;
+mod point_queries;
 mod pose;
 mod scene_queries;
 mod state;

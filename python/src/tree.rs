@@ -4,15 +4,17 @@
 use crate::arrays;
 use crate::errors::{GeometryError, value_error};
 use crate::mesh::{Mesh, mesh_arg};
+use crate::point_queries::{self, ClosestArrays};
 use crate::pose::{pose_from, poses_from};
 use crate::work;
+use bvtool::query::point::PointTree;
 use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
 use bvtool::tree::{MAX_LEAF_SIZE, NodeFit, default_leaf_size};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The OBB tree of a mesh: what every pair query runs on.
 ///
@@ -26,10 +28,27 @@ use std::sync::Arc;
 /// in this tree's frame (B's vertices map `v → R·v + t`) and answer in
 /// this frame, in model units; touching counts as contact. Triangle indices
 /// in answers are indices into the meshes' `triangles`.
+///
+/// The point and ray queries (`closest_points`, `signed_distance`,
+/// `contains`, `winding_number`, `cast_rays`) run on an AABB tree of the
+/// same mesh, built on their first call and shared by later ones.
 #[pyclass(frozen, module = "bvtool")]
 pub struct ObbTree {
     inner: Arc<bvtool::tree::ObbTree>,
     mesh: Py<Mesh>,
+    points: OnceLock<PointTree>,
+}
+
+impl ObbTree {
+    /// The point queries' tree, built on first use (with the GIL released).
+    fn point_tree(&self, py: Python<'_>) -> &PointTree {
+        if let Some(t) = self.points.get() {
+            return t;
+        }
+        let m = self.mesh.get().inner.clone();
+        let built = py.detach(|| bvtool::threads::pool().install(|| PointTree::build(&m)));
+        self.points.get_or_init(|| built)
+    }
 }
 
 /// `"first"` or `"all"`.
@@ -137,6 +156,7 @@ impl ObbTree {
         Ok(ObbTree {
             inner: Arc::new(tree),
             mesh: mesh.unbind(),
+            points: OnceLock::new(),
         })
     }
 
@@ -170,6 +190,85 @@ impl ObbTree {
     #[getter]
     fn bytes_per_triangle(&self) -> f64 {
         self.inner.total_bytes_per_triangle()
+    }
+
+    /// How `signed_distance` and `contains` decide inside for this mesh:
+    /// `"exact winding number"` (closed, consistently oriented),
+    /// `"exact parity"` (closed mod 2) or `"generalized winding number"`
+    /// (open).
+    #[getter]
+    fn sign_method(&self, py: Python<'_>) -> &'static str {
+        self.point_tree(py).sign_method().name()
+    }
+
+    /// The nearest point of the mesh to each row of `points` (`(n, 3)`):
+    /// `(closest, distance, triangle, barycentric, feature)` — `(n, 3)`
+    /// `float64` points, `(n,)` `float64` distances (exact up to
+    /// `64·ε·S`, `S` the largest coordinate), `(n,)` `uint32` triangle
+    /// indices, `(n, 3)` barycentric coordinates in that triangle and
+    /// `(n,)` `uint8` features (0 face, 1–3 edge from corner 0–2 to the
+    /// next, 4–6 corner 0–2).
+    fn closest_points<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<ClosestArrays<'py>> {
+        point_queries::closest_points(py, self.point_tree(py), points)
+    }
+
+    /// The signed distance of each row of `points` to the mesh: `(n,)`
+    /// `float64`, negative inside (as `contains`), 0 on the surface.
+    fn signed_distance<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let t = self.point_tree(py);
+        point_queries::per_point(py, points, |p| t.signed_distance(p))
+    }
+
+    /// Whether each row of `points` is inside the mesh (winding number
+    /// above ½, see `sign_method`): `(n,)` `bool`.
+    fn contains<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let t = self.point_tree(py);
+        point_queries::per_point(py, points, |p| t.contains(p))
+    }
+
+    /// The winding number at each row of `points`: `(n,)` `float64`,
+    /// exact integers on a closed mesh (0 or 1 on one closed mod 2 only),
+    /// the generalized winding number on an open one.
+    fn winding_number<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let t = self.point_tree(py);
+        point_queries::per_point(py, points, |p| t.winding_number(p).value)
+    }
+
+    /// Casts the rays `origins[i] + t·directions[i]`, `t` in
+    /// `[t_min, t_max]` (in units of each direction's length), watertight.
+    /// `mode="first"`: `(t, triangle, barycentric, normal)` — `(n,)` `t`
+    /// (`inf` on a miss), `(n,)` `int64` triangles (−1 on a miss), `(n, 3)`
+    /// barycentric coordinates and unit geometric normals (NaN on a miss);
+    /// `"any"`: `(n,)` `bool`; `"count"`: `(n,)` `uint64` hits;
+    /// `"all"`: `(ray, t, triangle)`, every hit, by ray then `t`.
+    #[pyo3(signature = (origins, directions, mode = "first", t_min = 0.0, t_max = f64::INFINITY))]
+    fn cast_rays<'py>(
+        &self,
+        py: Python<'py>,
+        origins: &Bound<'py, PyAny>,
+        directions: &Bound<'py, PyAny>,
+        mode: &str,
+        t_min: f64,
+        t_max: f64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let t = self.point_tree(py);
+        point_queries::cast_rays(py, t, origins, directions, mode, t_min, t_max)
     }
 
     /// Whether `other`'s mesh, placed by `pose`, touches or intersects this

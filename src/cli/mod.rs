@@ -19,9 +19,11 @@ mod export;
 mod fit;
 mod info;
 mod output;
+mod points;
 mod poses;
 mod progress;
 mod render;
+mod sdf;
 mod tree;
 mod verify;
 
@@ -83,6 +85,9 @@ enum Command {
     Compare(compare::Args),
     Render(render::Args),
     Export(export::Args),
+    Points(points::PointArgs),
+    Rays(points::RayArgs),
+    Sdf(sdf::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -125,6 +130,9 @@ pub fn run() -> i32 {
         Command::Compare(args) => compare::run(args, &opts),
         Command::Render(args) => render::run(args, &opts),
         Command::Export(args) => export::run(args, &opts),
+        Command::Points(args) => points::run_points(args, &opts),
+        Command::Rays(args) => points::run_rays(args, &opts),
+        Command::Sdf(args) => sdf::run(args, &opts),
     };
     match outcome {
         Ok(()) => 0,

@@ -31,6 +31,7 @@ pub mod f32box;
 pub mod gltf;
 pub(crate) mod gltf_input;
 pub mod json;
+pub mod npy;
 pub mod obj;
 pub(crate) mod volume_records;
 

@@ -19,6 +19,7 @@ use std::path::Path;
 
 pub(crate) mod gltf;
 pub(crate) mod obj;
+pub mod points;
 pub(crate) mod stl;
 pub mod triangulate;
 

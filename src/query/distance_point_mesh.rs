@@ -24,8 +24,8 @@
 //! box (and every triangle's own box) at least as far as the best distance
 //! found; boxes are `f32`, rounded outwards, so the skip is conservative.
 
+use crate::query::pair::closest_point_triangle::closest_point_triangle;
 pub use crate::query::pair::distance_triangle_triangle::rounding_bound;
-use crate::query::pair::distance_triangle_triangle::{Face, segment_segment};
 use crate::tree::{AabbTree, Box32};
 use nalgebra::Point3;
 
@@ -36,21 +36,12 @@ pub fn point_triangle(p: &Point3<f64>, t: &[Point3<f64>; 3]) -> f64 {
 
 /// The squared distance from `p` to the closed triangle `t`.
 fn point_triangle_squared(p: &Point3<f64>, t: &[Point3<f64>; 3]) -> f64 {
-    // The foot of the perpendicular, when it falls inside the triangle.
-    if let Some(foot) = Face::new(t).and_then(|f| f.project(p)) {
-        return nalgebra::distance_squared(&foot, p);
-    }
-    (0..3)
-        .map(|i| {
-            let (q, _) = segment_segment(&t[i], &t[(i + 1) % 3], p, p);
-            nalgebra::distance_squared(&q, p)
-        })
-        .fold(f64::INFINITY, f64::min)
+    closest_point_triangle(p, t).distance_squared
 }
 
 /// The squared distance from `p` to a conservative box (0 inside).
 #[inline]
-fn box_gap_squared(p: &Point3<f64>, b: &Box32) -> f64 {
+pub(crate) fn box_gap_squared(p: &Point3<f64>, b: &Box32) -> f64 {
     let (lo, hi) = (b.min.to_array(), b.max.to_array());
     (0..3)
         .map(|i| {

@@ -1,6 +1,7 @@
 //! Queries on pairs of trees: do two meshes touch at a pose, where, how far
-//! apart are they, and which parts come within a clearance; and of a point
-//! or a bounding shape's surface against one mesh (the air of a shape).
+//! apart are they, and which parts come within a clearance; of a point
+//! or a bounding shape's surface against one mesh (the air of a shape,
+//! closest points, signed distance, inside); and of rays.
 
 pub(crate) mod air;
 pub(crate) mod batch;
@@ -9,6 +10,8 @@ pub(crate) mod collide;
 pub(crate) mod distance;
 pub mod distance_point_mesh;
 pub mod pair;
+pub mod point;
+pub mod ray;
 mod tree_pair;
 
 pub use air::{Air, AirOptions, air};
@@ -18,4 +21,5 @@ pub use collide::{Collision, ContactMode, brute_force, collide};
 pub use distance::{
     Distance, DistanceOptions, DistanceScratch, brute_force_distance, distance, distance_with,
 };
+pub use point::{Closest, PointTree, SignMethod};
 pub use tree_pair::Placement;

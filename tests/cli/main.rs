@@ -7,5 +7,6 @@ mod clash;
 mod commands;
 mod compare;
 mod habits;
+mod points;
 mod report_progress;
 mod shapes;

@@ -294,13 +294,25 @@ impl<'a> Face<'a> {
     /// The projection of `p` onto the plane when it falls inside the closed
     /// triangle (each edge's barycentric sign non-negative).
     pub(crate) fn project(&self, p: &Point3<f64>) -> Option<Point3<f64>> {
+        self.project_barycentric(p).map(|(x, _)| x)
+    }
+
+    /// [`Face::project`] with the foot's barycentric coordinates (the
+    /// weight of each corner: the edge opposite it against the normal,
+    /// over `|n|²`).
+    pub(crate) fn project_barycentric(&self, p: &Point3<f64>) -> Option<(Point3<f64>, [f64; 3])> {
         let x = p - self.normal * (self.signed(p) / self.normal2);
         let t = self.t;
-        let inside = (0..3).all(|i| {
+        let edge = |i: usize| {
             let (u, v) = (&t[i], &t[(i + 1) % 3]);
-            (v - u).cross(&(x - u)).dot(&self.normal) >= 0.0
-        });
-        inside.then_some(x)
+            (v - u).cross(&(x - u)).dot(&self.normal)
+        };
+        let e = [edge(0), edge(1), edge(2)];
+        // Edge i (corners i, i + 1) weighs the corner opposite it.
+        e.iter().all(|&w| w >= 0.0).then(|| {
+            let w = [e[1], e[2], e[0]].map(|w| w / self.normal2);
+            (x, w)
+        })
     }
 }
 

@@ -1,0 +1,247 @@
+//! `bvtool points` and `bvtool rays`.
+
+use super::output::{Outcome, out_json, wrote};
+use bvtool::Error;
+use bvtool::export::npy::{Array, Data, write_npy};
+use bvtool::load::points::read_rows;
+use bvtool::load::{LoadOptions, load};
+use bvtool::query::point::{PointTree, each};
+use bvtool::query::ray::{self, Ray};
+use nalgebra::{Point3, Vector3};
+use std::path::PathBuf;
+
+/// Answer point queries on a model: closest points, distances, signed
+/// distances, inside tests or winding numbers.
+///
+/// POINTS is a table of (n, 3) coordinates in the model's world frame
+/// (.npy float64/float32, .csv or .jsonl; see `docs/json.md`). Results go
+/// to -o (.npy) or, with --json, to stdout. closest: (n, 9) rows x, y, z,
+/// distance, triangle, three barycentric coordinates, feature (0 face,
+/// 1-3 edge, 4-6 corner); distance, signed, winding: (n,); contains:
+/// (n,) bool. Inside is a winding number above 1/2: exact on a closed
+/// mesh, the generalized winding number on an open one.
+#[derive(clap::Args, Debug)]
+pub struct PointArgs {
+    /// The model file.
+    file: PathBuf,
+    /// The points.
+    points: PathBuf,
+    /// closest, distance, signed, contains or winding.
+    #[arg(long, default_value = "signed",
+        value_parser = clap::builder::PossibleValuesParser::new(["closest", "distance", "signed", "contains", "winding"]))]
+    query: String,
+    #[command(flatten)]
+    to: Destination,
+}
+
+/// Cast rays at a model: first hit, any hit, every hit or the count.
+///
+/// RAYS is a table of (n, 6) rows: origin x, y, z, direction x, y, z (any
+/// non-zero length; t is in its units), in the model's world frame. The
+/// ray-triangle test is watertight. first: (n, 8) rows t (inf on a miss),
+/// triangle (-1), three barycentric coordinates, unit normal (NaN on a
+/// miss); any: (n,) bool; count: (n,) int64; all: (k, 3) rows ray, t,
+/// triangle, by ray then t.
+#[derive(clap::Args, Debug)]
+pub struct RayArgs {
+    /// The model file.
+    file: PathBuf,
+    /// The rays.
+    rays: PathBuf,
+    /// first, any, all or count.
+    #[arg(long, default_value = "first",
+        value_parser = clap::builder::PossibleValuesParser::new(["first", "any", "all", "count"]))]
+    mode: String,
+    /// Hits before this t are ignored.
+    #[arg(long, default_value_t = 0.0)]
+    t_min: f64,
+    /// Hits past this t are ignored.
+    #[arg(long, default_value_t = f64::INFINITY)]
+    t_max: f64,
+    #[command(flatten)]
+    to: Destination,
+}
+
+/// Where the answers go.
+#[derive(clap::Args, Debug)]
+struct Destination {
+    /// Write the answers to this .npy.
+    #[arg(short, long, value_name = "OUT.npy", required_unless_present = "json")]
+    output: Option<PathBuf>,
+    /// Print the answers as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Destination {
+    /// Writes the table (`width` 0 for a vector) or prints it as JSON.
+    fn send(
+        &self,
+        file: &std::path::Path,
+        what: &str,
+        extra: serde_json::Value,
+        width: usize,
+        data: Data,
+    ) -> Outcome {
+        let rows = match &data {
+            Data::F64(v) => v.len(),
+            Data::I64(v) => v.len(),
+            Data::U8(v) => v.len(),
+            Data::Bool(v) => v.len(),
+        } / width.max(1);
+        if let Some(path) = &self.output {
+            let shape = if width == 0 {
+                vec![rows]
+            } else {
+                vec![rows, width]
+            };
+            write_npy(
+                path,
+                &Array {
+                    name: what.into(),
+                    shape,
+                    data: data.clone(),
+                },
+            )?;
+            wrote(path, &format!("{rows} {what} rows"));
+        }
+        if self.json {
+            let values = match data {
+                Data::F64(v) => serde_json::json!(
+                    v.iter()
+                        .map(|x| x.is_finite().then_some(*x))
+                        .collect::<Vec<_>>()
+                ),
+                Data::I64(v) => serde_json::json!(v),
+                Data::U8(v) => serde_json::json!(v),
+                Data::Bool(v) => serde_json::json!(v),
+            };
+            let values = match (width, values) {
+                (0, v) => v,
+                (w, serde_json::Value::Array(a)) => serde_json::Value::Array(
+                    a.chunks(w)
+                        .map(|c| serde_json::Value::Array(c.to_vec()))
+                        .collect(),
+                ),
+                (_, v) => v,
+            };
+            let mut doc = serde_json::json!({ "file": file.display().to_string(), "query": what, "rows": values });
+            if let (Some(d), serde_json::Value::Object(e)) = (doc.as_object_mut(), extra) {
+                d.extend(e);
+            }
+            out_json(&doc)?;
+        }
+        Ok(())
+    }
+}
+
+fn tree_of(file: &std::path::Path, opts: &LoadOptions) -> Result<PointTree, Error> {
+    let mesh = load(file, opts)?.flatten();
+    if mesh.triangles.is_empty() {
+        return Err(Error::geometry(file, "no triangles to query"));
+    }
+    Ok(PointTree::build(&mesh))
+}
+
+pub fn run_points(args: &PointArgs, opts: &LoadOptions) -> Outcome {
+    let values = read_rows(&args.points, 3)?;
+    let pts: Vec<Point3<f64>> = values
+        .chunks_exact(3)
+        .map(|c| Point3::new(c[0], c[1], c[2]))
+        .collect();
+    let tree = tree_of(&args.file, opts)?;
+    let extra = serde_json::json!({ "sign_method": tree.sign_method().name() });
+    let (width, data) = match args.query.as_str() {
+        "closest" => {
+            let found = each(&pts, |p| tree.closest(p).expect("a non-empty tree"));
+            let rows = found.iter().flat_map(|c| {
+                let b = c.barycentric;
+                [
+                    c.point.x,
+                    c.point.y,
+                    c.point.z,
+                    c.distance,
+                    c.triangle as f64,
+                    b[0],
+                    b[1],
+                    b[2],
+                    c.feature.code() as f64,
+                ]
+            });
+            (9, Data::F64(rows.collect()))
+        }
+        "distance" => (0, Data::F64(each(&pts, |p| tree.distance(p)))),
+        "contains" => (0, Data::Bool(each(&pts, |p| tree.contains(p)))),
+        "winding" => (0, Data::F64(each(&pts, |p| tree.winding_number(p).value))),
+        _ => (0, Data::F64(each(&pts, |p| tree.signed_distance(p)))),
+    };
+    args.to.send(&args.file, &args.query, extra, width, data)
+}
+
+pub fn run_rays(args: &RayArgs, opts: &LoadOptions) -> Outcome {
+    if args.t_min.is_nan() || args.t_max.is_nan() || args.t_min > args.t_max {
+        return Err(Error::Input(format!(
+            "--t-min {} --t-max {}: expected t-min <= t-max",
+            args.t_min, args.t_max
+        ))
+        .into());
+    }
+    let values = read_rows(&args.rays, 6)?;
+    let rays: Vec<Ray> = values
+        .chunks_exact(6)
+        .map(|c| Ray {
+            origin: Point3::new(c[0], c[1], c[2]),
+            direction: Vector3::new(c[3], c[4], c[5]),
+            t_min: args.t_min,
+            t_max: args.t_max,
+        })
+        .collect();
+    if let Some(i) = rays.iter().position(|r| r.direction == Vector3::zeros()) {
+        return Err(Error::load(&args.rays, format!("row {i}: zero direction")).into());
+    }
+    let tree = tree_of(&args.file, opts)?;
+    let t = &tree.tree;
+    let (width, data) = match args.mode.as_str() {
+        "any" => (0, Data::Bool(each(&rays, |r| ray::any_hit(t, r)))),
+        "count" => (0, Data::I64(each(&rays, |r| ray::count_hits(t, r) as i64))),
+        "all" => {
+            let hits = each(&rays, |r| ray::all_hits(t, r));
+            let rows = hits.iter().enumerate().flat_map(|(i, hs)| {
+                hs.iter()
+                    .flat_map(move |h| [i as f64, h.t, h.triangle as f64])
+            });
+            (3, Data::F64(rows.collect()))
+        }
+        _ => {
+            let hits = each(&rays, |r| ray::first_hit(t, r));
+            let rows = hits.iter().flat_map(|h| match h {
+                Some(h) => {
+                    let b = h.barycentric;
+                    [
+                        h.t,
+                        h.triangle as f64,
+                        b[0],
+                        b[1],
+                        b[2],
+                        h.normal.x,
+                        h.normal.y,
+                        h.normal.z,
+                    ]
+                }
+                None => [
+                    f64::INFINITY,
+                    -1.0,
+                    f64::NAN,
+                    f64::NAN,
+                    f64::NAN,
+                    f64::NAN,
+                    f64::NAN,
+                    f64::NAN,
+                ],
+            });
+            (8, Data::F64(rows.collect()))
+        }
+    };
+    args.to
+        .send(&args.file, &args.mode, serde_json::json!({}), width, data)
+}

@@ -1,0 +1,243 @@
+//! `bvtool points`, `rays` and `sdf` as a user runs them: answers checked
+//! against the library's own brute-force-tested queries and the solid's
+//! definition (a unit cube written as OBJ), the .npz read back by a
+//! reader written here, bad tables refused with one line naming the file.
+
+use bvtool_dev::run;
+use std::path::Path;
+
+const EXE: &str = env!("CARGO_BIN_EXE_bvtool");
+
+/// A cube [0, 1]³ as OBJ, outward.
+fn cube(dir: &Path) -> String {
+    let p = dir.join("cube.obj");
+    let mut s = String::new();
+    for k in 0..8 {
+        s += &format!("v {} {} {}\n", k & 1, (k >> 1) & 1, (k >> 2) & 1);
+    }
+    for q in [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ] {
+        s += &format!(
+            "f {} {} {}\nf {} {} {}\n",
+            q[0] + 1,
+            q[1] + 1,
+            q[2] + 1,
+            q[0] + 1,
+            q[2] + 1,
+            q[3] + 1
+        );
+    }
+    std::fs::write(&p, s).unwrap();
+    p.display().to_string()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("bvtool-cli-points-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn signed_distances_and_contains_of_a_cube_from_csv_and_jsonl() {
+    let d = tmp("signed");
+    let model = cube(&d);
+    let pts = [
+        [0.5, 0.5, 0.5],
+        [2.0, 0.5, 0.5],
+        [-1.0, 1.0, 1.0],
+        [0.25, 0.5, 0.75],
+    ];
+    let csv = d.join("p.csv");
+    let body: String = pts
+        .iter()
+        .map(|p| format!("{},{},{}\n", p[0], p[1], p[2]))
+        .collect();
+    std::fs::write(&csv, format!("# x,y,z\n{body}")).unwrap();
+    let jsonl = d.join("p.jsonl");
+    std::fs::write(
+        &jsonl,
+        pts.iter()
+            .map(|p| format!("[{},{},{}]\n", p[0], p[1], p[2]))
+            .collect::<String>(),
+    )
+    .unwrap();
+    for f in [&csv, &jsonl] {
+        let (code, out, err) = run(
+            EXE,
+            &[
+                "points",
+                &model,
+                f.to_str().unwrap(),
+                "--query",
+                "signed",
+                "--json",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["sign_method"], "exact winding number");
+        let rows: Vec<f64> = v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        // Inside: minus the distance to the nearest face; outside: the
+        // distance to the box.
+        let want = [-0.5, 1.0, 1.0, -0.25];
+        for (g, w) in rows.iter().zip(want) {
+            assert!((g - w).abs() < 1e-12, "{rows:?}");
+        }
+        let (code, out, _) = run(
+            EXE,
+            &[
+                "points",
+                &model,
+                f.to_str().unwrap(),
+                "--query",
+                "contains",
+                "--json",
+            ],
+        );
+        assert_eq!(code, 0);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["rows"], serde_json::json!([true, false, false, true]));
+    }
+}
+
+#[test]
+fn rays_hit_the_cube_through_its_edges_once() {
+    let d = tmp("rays");
+    let model = cube(&d);
+    // Through the diagonal edge of the face x = 0 and a corner, and a miss.
+    let rays = d.join("r.csv");
+    std::fs::write(
+        &rays,
+        "-1,0.5,0.5,1,0,0\n-1,0,0,1,0,0\n-1,2,2,1,0,0\n0.5,0.5,0.5,0,0,1\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(
+        EXE,
+        &[
+            "rays",
+            &model,
+            rays.to_str().unwrap(),
+            "--mode",
+            "count",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rows"], serde_json::json!([2, 2, 0, 1]));
+    let (code, out, _) = run(EXE, &["rays", &model, rays.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rows"][0][0], 1.0);
+    assert_eq!(v["rows"][2][1], -1.0);
+    assert_eq!(v["rows"][3][0], 0.5);
+}
+
+#[test]
+fn malformed_tables_are_one_line_naming_the_file() {
+    let d = tmp("bad");
+    let model = cube(&d);
+    let cases = [
+        ("a.csv", "1,2\n"),
+        ("b.csv", "1,2,x\n"),
+        ("c.jsonl", "[1,2,3]\n{\n"),
+        ("d.npy", "\u{93}NUMPY garbage"),
+        ("e.txt", "1,2,3\n"),
+        ("f.csv", "1,2,NaN\n"),
+    ];
+    for (name, body) in cases {
+        let f = d.join(name);
+        std::fs::write(&f, body).unwrap();
+        let (code, out, err) = run(EXE, &["points", &model, f.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name), "{name}: {err}");
+    }
+}
+
+/// Reads one stored `.npy` member of an uncompressed `.npz` as `f64`s.
+fn npz_f64(bytes: &[u8], name: &str) -> Vec<f64> {
+    let mut i = 0;
+    while i + 30 <= bytes.len() && bytes[i..i + 4] == [0x50, 0x4b, 3, 4] {
+        let u16at = |k: usize| u16::from_le_bytes([bytes[k], bytes[k + 1]]) as usize;
+        let size = u32::from_le_bytes(bytes[i + 18..i + 22].try_into().unwrap()) as usize;
+        let (nlen, xlen) = (u16at(i + 26), u16at(i + 28));
+        let member = std::str::from_utf8(&bytes[i + 30..i + 30 + nlen]).unwrap();
+        let data = &bytes[i + 30 + nlen + xlen..i + 30 + nlen + xlen + size];
+        if member == format!("{name}.npy") {
+            let h = u16::from_le_bytes([data[8], data[9]]) as usize;
+            assert!(
+                std::str::from_utf8(&data[10..10 + h])
+                    .unwrap()
+                    .contains("'<f8'")
+            );
+            return data[10 + h..]
+                .chunks_exact(8)
+                .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+        }
+        i += 30 + nlen + xlen + size;
+    }
+    panic!("{name} not in the archive");
+}
+
+#[test]
+fn sdf_samples_are_seeded_and_signed() {
+    let d = tmp("sdf");
+    let model = cube(&d);
+    let out = |seed: &str, name: &str| {
+        let o = d.join(name);
+        let (code, _, err) = run(
+            EXE,
+            &[
+                "sdf",
+                &model,
+                "-o",
+                o.to_str().unwrap(),
+                "--uniform",
+                "2000",
+                "--near",
+                "2000",
+                "--surface",
+                "100",
+                "--seed",
+                seed,
+                "--normalise",
+                "none",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        std::fs::read(o).unwrap()
+    };
+    let (a, b, c) = (out("1", "a.npz"), out("1", "b.npz"), out("2", "c.npz"));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    let pts = npz_f64(&a, "points");
+    let sdf = npz_f64(&a, "sdf");
+    assert_eq!((pts.len(), sdf.len()), (4100 * 3, 4100));
+    for (p, s) in pts.chunks(3).zip(&sdf) {
+        let inside = p.iter().all(|&v| v > 0.0 && v < 1.0);
+        let outside_gap = p
+            .iter()
+            .map(|&v| (-v).max(v - 1.0).max(0.0).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let inside_gap = p
+            .iter()
+            .map(|&v| v.min(1.0 - v))
+            .fold(f64::INFINITY, f64::min);
+        let want = if inside { -inside_gap } else { outside_gap };
+        assert!((s - want).abs() < 1e-12, "{p:?}: {s} vs {want}");
+    }
+}

@@ -439,6 +439,7 @@ impl ObbTree {
         Ok(ObbTree {
             inner: Arc::new(tree),
             mesh,
+            points: OnceLock::new(),
         })
     }
 

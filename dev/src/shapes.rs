@@ -128,19 +128,22 @@ pub fn soup(n: usize, seed: u64) -> TriMesh {
     mesh(v, t)
 }
 
+/// The 6 faces (outward, counter-clockwise quads) of a cube whose corner `k`
+/// sits at `(k & 1, (k >> 1) & 1, (k >> 2) & 1)`.
+pub const CUBE_QUADS: [[u32; 4]; 6] = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+];
+
 /// The 12 triangles (outward, counter-clockwise) of a cube whose corner `k`
 /// sits at `(k & 1, (k >> 1) & 1, (k >> 2) & 1)` (or any image of those
 /// corners under a rotation or shift).
 pub fn cube_triangles() -> Vec<[u32; 3]> {
-    let quads = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    quads
+    CUBE_QUADS
         .iter()
         .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
         .collect()

@@ -15,23 +15,8 @@ fn cube(dir: &Path) -> String {
     for k in 0..8 {
         s += &format!("v {} {} {}\n", k & 1, (k >> 1) & 1, (k >> 2) & 1);
     }
-    for q in [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ] {
-        s += &format!(
-            "f {} {} {}\nf {} {} {}\n",
-            q[0] + 1,
-            q[1] + 1,
-            q[2] + 1,
-            q[0] + 1,
-            q[2] + 1,
-            q[3] + 1
-        );
+    for t in bvtool_dev::shapes::cube_triangles() {
+        s += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
     }
     std::fs::write(&p, s).unwrap();
     p.display().to_string()

@@ -9,7 +9,9 @@
 //!   without touching), buffers embedded as base64 — exercises the scene
 //!   graph and mesh reuse.
 //!
-//! Run with `cargo run --example make_models`; the output is committed.
+//! Run with `cargo run -p bvtool-dev --bin make_models`; the output is
+//! committed (its generator strings still name the program's first home,
+//! `examples/make_models.rs`, so that the files stay byte for byte the same).
 
 use base64::Engine;
 use std::fmt::Write as _;
@@ -120,7 +122,8 @@ fn write_gltf(path: &str) -> std::io::Result<()> {
 }
 
 fn main() -> std::io::Result<()> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models");
+    // The repository's `models/`, beside this crate's folder.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../models");
     std::fs::create_dir_all(dir)?;
     write_obj(&format!("{dir}/torus.obj"))?;
     write_gltf(&format!("{dir}/chain.gltf"))?;

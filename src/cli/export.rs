@@ -73,7 +73,7 @@ pub struct Args {
     /// faces; `hull:N`), `best` (the smallest of AABB, box, sphere, capsule
     /// and cylinder by volume), `decompose` (convex parts holding every
     /// vertex: 16 parts, each within --hull-max vertices).
-    #[arg(long, value_delimiter = ',', value_parser = parse_shape, value_name = "SHAPE")]
+    #[arg(long, value_delimiter = ',', value_parser = super::parse_shape, value_name = "SHAPE")]
     shape: Vec<ShapeSpec>,
     /// Also a collider of each shape for the whole scene (world frame).
     #[arg(long)]
@@ -90,12 +90,6 @@ pub struct Args {
     /// gltf: also draw every collider with LINES primitives.
     #[arg(long)]
     debug_lines: bool,
-}
-
-/// One `--shape` value, in the shape grammar.
-fn parse_shape(s: &str) -> Result<ShapeSpec, String> {
-    s.parse()
-        .map_err(|e: bvtool::fit::UnknownShape| e.to_string())
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {

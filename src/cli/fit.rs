@@ -108,7 +108,7 @@ pub struct Args {
     /// `kdopK` or `kdop:K` (as --kdop K), `hull` or `hull:N` (as --hull-max
     /// N), `decompose` (as --decompose), `best` (as --best); `aabb`, `box`
     /// and `sphere` are always reported.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_shape)]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = super::parse_shape)]
     shapes: Vec<ShapeSpec>,
     /// Also measure each volume's air: the largest distance from its
     /// surface to the mesh, which a runtime colliding with the volume
@@ -127,12 +127,6 @@ impl Args {
     pub fn check(&self) -> bool {
         self.check
     }
-}
-
-/// One `--shapes` value, in the shape grammar.
-fn parse_shape(s: &str) -> Result<ShapeSpec, String> {
-    s.parse()
-        .map_err(|e: bvtool::fit::UnknownShape| e.to_string())
 }
 
 fn methods<T: Copy + std::str::FromStr>(name: &str, all: &[T]) -> Vec<T> {

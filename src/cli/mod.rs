@@ -184,3 +184,10 @@ pub fn load_pair(
         }
     }
 }
+
+/// One shape of `fit --shapes` or `export --shape`, in the shape grammar
+/// ([`bvtool::fit::ShapeSpec`]).
+pub(crate) fn parse_shape(s: &str) -> Result<bvtool::fit::ShapeSpec, String> {
+    s.parse()
+        .map_err(|e: bvtool::fit::UnknownShape| e.to_string())
+}

@@ -23,7 +23,8 @@ const PATTERN_CHARS: [char; 4] = ['*', '?', '[', '{'];
 #[derive(clap::Args, Debug)]
 pub struct Files {
     /// Model files (.gltf, .glb, .obj, .stl) or folders, read recursively for
-    /// those formats in path order. A quoted pattern such as 'scans/*.obj' is
+    /// those formats in path order (links to folders are named on stderr,
+    /// not followed). A quoted pattern such as 'scans/*.obj' is
     /// expanded by bvtool. Files are processed in parallel and reported in
     /// order; a file that fails is reported in its place (a line on stderr,
     /// an "error" entry in JSON) and the others still run; the exit code is
@@ -32,8 +33,8 @@ pub struct Files {
     files: Vec<PathBuf>,
     /// Keep only the files found in folders that match this pattern: by
     /// file name ('*.obj'), or by path below the folder when it has a `/`
-    /// ('robots/**/*.stl'). `*` and `?` stay within a folder; `**` crosses
-    /// folders.
+    /// ('robots/**/*.stl'), ignoring case as the extensions are. `*` and `?`
+    /// stay within a folder; `**` crosses folders.
     #[arg(long, value_name = "PATTERN")]
     glob: Option<String>,
 }
@@ -47,10 +48,11 @@ impl Files {
 
 /// The files named by the command line: a file is taken as given; a folder
 /// is read recursively for model files (.gltf, .glb, .obj, .stl), sorted by
-/// path; an argument that does not exist but holds `*`, `?`, `[` or `{` is
-/// expanded by bvtool as a glob pattern (for shells that do not expand
-/// them). `glob`, when given, keeps only the files found in folders that
-/// match it (see [`Files`]).
+/// path (see [`walk`] for links); an argument that does not exist but holds
+/// `*`, `?`, `[` or `{` is expanded by bvtool as a glob pattern (for shells
+/// that do not expand them). `glob`, when given, keeps only the files found
+/// in folders that match it (see [`Files`]). Patterns ignore case, as the
+/// extensions do.
 pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Failure> {
     // A --glob without `/` matches file names at any depth; with one, the
     // path below the folder.
@@ -63,6 +65,7 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Fail
         if arg.is_dir() {
             let mut found = Vec::new();
             walk(arg, &mut found);
+            let any = !found.is_empty();
             found.retain(|f| {
                 filter.as_ref().is_none_or(|(g, whole_path)| {
                     let below = f.strip_prefix(arg).unwrap_or(f);
@@ -73,11 +76,11 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Fail
                 })
             });
             if found.is_empty() {
-                return Err(Error::load(
-                    arg,
-                    "no model files (.gltf, .glb, .obj, .stl) in this folder",
-                )
-                .into());
+                let why = match (any, glob) {
+                    (true, Some(g)) => format!("no model file in this folder matches --glob '{g}'"),
+                    _ => "no model files (.gltf, .glb, .obj, .stl) in this folder".to_string(),
+                };
+                return Err(Error::load(arg, why).into());
             }
             files.extend(found);
         } else if !arg.exists() && text.contains(PATTERN_CHARS) {
@@ -100,6 +103,7 @@ pub fn expand(args: &[PathBuf], glob: Option<&str>) -> Result<Vec<PathBuf>, Fail
 fn matcher(pattern: &str) -> Result<GlobMatcher, Failure> {
     GlobBuilder::new(pattern)
         .literal_separator(true)
+        .case_insensitive(true)
         .build()
         .map(|g| g.compile_matcher())
         .map_err(|e| Failure::Usage(format!("bad glob pattern '{pattern}': {e}")))
@@ -124,8 +128,16 @@ fn literal_prefix(pattern: &Path) -> PathBuf {
 }
 
 /// Model files below `dir`, depth first, each folder's entries sorted by
-/// name. Symbolic links to folders are not followed (no cycles).
+/// name. Symbolic links to folders are not followed (no loops, no reading
+/// twice): each is named in a note on stderr, with why — the folder it names
+/// is inside `dir`, so read under its own path, or outside it, so to be
+/// named on the command line if wanted.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let root = std::fs::canonicalize(dir).ok();
+    walk_below(dir, root.as_deref(), out);
+}
+
+fn walk_below(dir: &Path, root: Option<&Path>, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -137,8 +149,19 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         } else {
             e.path()
         };
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
-            walk(&path, out);
+        let Ok(kind) = e.file_type() else { continue };
+        if kind.is_dir() {
+            walk_below(&path, root, out);
+        } else if kind.is_symlink() && path.is_dir() {
+            let inside = std::fs::canonicalize(&path)
+                .ok()
+                .zip(root)
+                .is_some_and(|(real, root)| real.starts_with(root));
+            let why = match inside {
+                true => "the folder it names is read under its own path",
+                false => "it names a folder outside the one walked (name that folder to read it)",
+            };
+            eprintln!("note: {}: link not followed: {why}", path.display());
         } else if path.is_file() && is_model(&path) {
             out.push(path);
         }

@@ -275,3 +275,31 @@ fn the_checker_sees_an_import_against_the_order() {
     let p = paths(&code("use super::kdop::Kdop;"), &here);
     assert_eq!(p, [vec!["fit".to_string(), "kdop".into(), "Kdop".into()]]);
 }
+
+/// The one reason every `#[ignore]`d test gives: `cargo test --release`
+/// prints it for each test it skips, so it must say how to run them, not
+/// that something is missing (the corpus may well be there).
+const IGNORE_REASON: &str = "#[ignore = \"real-model suite: run by .ci/run (release, --ignored)\"]";
+
+#[test]
+fn every_ignored_test_says_how_to_run_it() {
+    let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    rust_files(&tests, &mut files);
+    assert!(files.len() > 50, "the test folders were not found");
+    let mut wrong = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.starts_with("#[ignore") && line != IGNORE_REASON {
+                wrong.push(format!("{}:{}: {line}", f.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "ignored tests must give the reason {IGNORE_REASON}:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -213,18 +213,68 @@ fn folders_are_read_recursively_in_order_and_patterns_expanded() {
     let all = json(&["info", "--json", d]);
     assert_eq!(names(&all), ["a/deep/y.OBJ", "a/z.gltf", "b.obj"]);
     assert_eq!(all["files"][0]["triangles"], 2304);
+    // Patterns ignore case, as the folder walk's extensions do.
     let objs = json(&["info", "--json", d, "--glob", "*.obj"]);
-    assert_eq!(names(&objs), ["b.obj"], "the glob is case-sensitive");
+    assert_eq!(names(&objs), ["a/deep/y.OBJ", "b.obj"]);
     let under = json(&["info", "--json", d, "--glob", "a/**"]);
     assert_eq!(names(&under), ["a/deep/y.OBJ", "a/z.gltf"]);
     // A quoted pattern, expanded by bvtool: `*` stays within a folder.
     let pattern = format!("{d}/a/*");
     assert_eq!(names(&json(&["info", "--json", &pattern])), ["a/z.gltf"]);
     let pattern = format!("{d}/**/*.obj");
-    assert_eq!(names(&json(&["info", "--json", &pattern])), ["b.obj"]);
+    assert_eq!(
+        names(&json(&["info", "--json", &pattern])),
+        ["a/deep/y.OBJ", "b.obj"]
+    );
     let (code, _, err) = bvtool(&["info", &format!("{d}/*.stl")]);
     assert_eq!(code, 1);
     assert!(err.contains("no model file matches"), "{err}");
+    // A --glob that keeps nothing says so, not that the folder is empty.
+    let (code, _, err) = bvtool(&["info", d, "--glob", "*.xyz"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("no model file in this folder matches --glob '*.xyz'"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn linked_folders_are_named_not_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("links");
+    let outside = scratch("links-outside");
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    std::fs::copy(TORUS, dir.join("real/t.obj")).unwrap();
+    std::fs::copy(TORUS, outside.join("o.obj")).unwrap();
+    symlink(dir.join("real"), dir.join("alias")).unwrap(); // inside
+    symlink(&dir, dir.join("real/loop")).unwrap(); // back up: a loop if followed
+    symlink(&outside, dir.join("away")).unwrap(); // outside
+    let (code, out, err) = bvtool(&["info", "--json", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let files: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    // Every file once, under its real path; each link named with why.
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].ends_with("real/t.obj"), "{files:?}");
+    for (link, why) in [
+        ("alias", "read under its own path"),
+        ("loop", "read under its own path"),
+        ("away", "outside the one walked"),
+    ] {
+        assert!(
+            err.lines()
+                .any(|l| l.contains(&format!("{link}: link not followed")) && l.contains(why)),
+            "{link}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
 }
 
 /// The pair count of each pose of a `collide --json` run.

@@ -49,7 +49,7 @@ fn no_progress_on_a_pipe() {
 /// On a terminal (util-linux `script` gives the command one), a big tree
 /// build shows a spinner naming the file after a second.
 #[test]
-#[ignore = "real-model suite: needs ../shared/models (or BVTOOL_MODELS)"]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn spinner_on_a_terminal() {
     let Some(dir) = common::models_dir() else {
         return;

@@ -263,7 +263,7 @@ fn the_cli_reports_parts_that_hold_the_chain() {
 /// at the defaults without a panic, its parts holding every vertex; a flat
 /// model is refused as flat.
 #[test]
-#[ignore = "needs the model corpus; run with --ignored"]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn every_corpus_model_decomposes_containing_every_vertex() {
     let Some(dir) = common::models_dir() else {
         return;

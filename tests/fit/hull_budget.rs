@@ -85,7 +85,7 @@ fn cli_reports_the_budget_hull() {
 
 /// Every valid corpus model with triangles, its world vertices.
 #[test]
-#[ignore = "real-model suite: needs ../shared/models (or BVTOOL_MODELS)"]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn corpus_models() {
     let Some(dir) = common::models_dir() else {
         return;

@@ -157,7 +157,7 @@ fn cli_reports_both_frames() {
 /// Every valid corpus model with triangles: its world vertices, every
 /// family, in the mesh frame and the tight OBB's.
 #[test]
-#[ignore = "real-model suite: needs ../shared/models (or BVTOOL_MODELS)"]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn corpus_models() {
     let Some(dir) = common::models_dir() else {
         return;

@@ -169,7 +169,7 @@ fn cli_reports_capsule_and_cylinder() {
 /// from the PCA axes) at most the least-squares capsule and Unreal's rule
 /// made to contain, wherever they differ.
 #[test]
-#[ignore = "real-model suite: needs ../shared/models (or BVTOOL_MODELS)"]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn corpus_models() {
     let Some(dir) = common::models_dir() else {
         return;

@@ -146,13 +146,13 @@ fn compare(name: &str) {
 }
 
 #[test]
-#[ignore]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn two_cylinder_engine_matches_trimesh() {
     compare("2CylinderEngine");
 }
 
 #[test]
-#[ignore]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn reciprocating_saw_matches_trimesh() {
     compare("ReciprocatingSaw");
 }

@@ -22,7 +22,7 @@ fn json(args: &[&str]) -> Value {
 }
 
 #[test]
-#[ignore = "real-model suite: needs ../shared/models (or BVTOOL_MODELS)"]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn grid_scene_answers_are_known() {
     let Some(models) = common::models_dir() else {
         return;

@@ -14,7 +14,7 @@ fn arr3(v: &Value) -> [f64; 3] {
 }
 
 #[test]
-#[ignore = "real-model suite: needs ../shared/models (or BVTOOL_MODELS)"]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn points_primitives_are_bounded() {
     let Some(dir) = common::models_dir() else {
         return;

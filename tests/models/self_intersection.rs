@@ -127,25 +127,25 @@ fn compare(rel: &str) {
 }
 
 #[test]
-#[ignore]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn suzanne_matches_cgal() {
     compare("obj/common-3d-test-models/suzanne.obj");
 }
 
 #[test]
-#[ignore]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn bunny_matches_cgal() {
     compare("obj/common-3d-test-models/stanford-bunny.obj");
 }
 
 #[test]
-#[ignore]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn nefertiti_matches_cgal() {
     compare("obj/common-3d-test-models/nefertiti.obj");
 }
 
 #[test]
-#[ignore]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn samurai_monastry_matches_cgal() {
     compare("obj/pybullet/samurai_monastry.obj");
 }

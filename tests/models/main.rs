@@ -14,6 +14,7 @@ mod gltf;
 mod grid_scene;
 mod load;
 mod obj_stl;
+mod point_queries;
 mod points;
 mod render;
 mod self_intersection;

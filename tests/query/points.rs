@@ -13,11 +13,11 @@ use bvtool::TriMesh;
 use bvtool::query::pair::closest_point_triangle::Feature;
 use bvtool::query::pair::distance_triangle_triangle::{rounding_bound, triangle_distance};
 use bvtool::query::point::{PointTree, SignMethod};
+use bvtool_dev::oracle::{brute_distance, brute_winding, parity_inside, triangles};
 use bvtool_dev::shapes::{icosphere, mesh, soup, torus};
-use nalgebra::{Point3, Vector3};
+use nalgebra::Point3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use robust::{Coord3D, orient3d};
 
 /// A cube `[0, n]³` with each face cut into `n × n` unit squares, two
 /// triangles each, outward; every coordinate an integer.
@@ -52,77 +52,6 @@ pub fn grid_cube(n: u32) -> TriMesh {
     mesh(v, t)
 }
 
-fn c3(p: &Point3<f64>) -> Coord3D<f64> {
-    Coord3D {
-        x: p.x,
-        y: p.y,
-        z: p.z,
-    }
-}
-
-/// Whether the segment `pq` crosses the triangle, exactly; `None` when it
-/// touches an edge, a corner or the plane at an end (a degenerate case the
-/// caller avoids by drawing another segment).
-pub fn segment_crosses(p: &Point3<f64>, q: &Point3<f64>, t: &[Point3<f64>; 3]) -> Option<bool> {
-    let s = |a: &Point3<f64>, b: &Point3<f64>| orient3d(c3(p), c3(q), c3(a), c3(b));
-    let sides = [s(&t[0], &t[1]), s(&t[1], &t[2]), s(&t[2], &t[0])];
-    let (pp, pq) = (
-        orient3d(c3(&t[0]), c3(&t[1]), c3(&t[2]), c3(p)),
-        orient3d(c3(&t[0]), c3(&t[1]), c3(&t[2]), c3(q)),
-    );
-    if sides == [0.0; 3] {
-        // The line in the triangle's plane (every degenerate triangle's
-        // case): a watertight test counts no crossing there.
-        return Some(false);
-    }
-    let same = sides.iter().all(|&x| x > 0.0) || sides.iter().all(|&x| x < 0.0);
-    let apart = (pp > 0.0 && pq < 0.0) || (pp < 0.0 && pq > 0.0);
-    if same && apart {
-        return Some(true);
-    }
-    // Degenerate: the segment's line through an edge or corner inside the
-    // plane's crossing, or an end on the plane within the triangle.
-    let line_on_edge =
-        sides.contains(&0.0) && !(sides.iter().any(|&x| x > 0.0) && sides.iter().any(|&x| x < 0.0));
-    if (line_on_edge && (apart || pp == 0.0 || pq == 0.0)) || ((pp == 0.0 || pq == 0.0) && same) {
-        return None;
-    }
-    Some(false)
-}
-
-/// The parity of the crossings of a random long segment from `p`: inside
-/// a closed mesh mod 2, by exact predicates over every triangle (a point
-/// on the surface has no answer: the caller leaves those out).
-pub fn parity_inside(tris: &[[Point3<f64>; 3]], p: &Point3<f64>, rng: &mut ChaCha8Rng) -> bool {
-    for _ in 0..100 {
-        let d = Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let q = p + d * 1e3;
-        let mut odd = false;
-        let mut ok = true;
-        for t in tris {
-            match segment_crosses(p, &q, t) {
-                Some(c) => odd ^= c,
-                None => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        if ok {
-            return odd;
-        }
-    }
-    panic!("{p}: every segment degenerate (a point on the surface?)");
-}
-
-fn triangles(m: &TriMesh) -> Vec<[Point3<f64>; 3]> {
-    (0..m.triangles.len()).map(|i| m.triangle(i)).collect()
-}
-
 fn random_points(n: usize, lo: f64, hi: f64, seed: u64) -> Vec<Point3<f64>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..n)
@@ -150,10 +79,7 @@ fn closest_points_equal_brute_force() {
         let tree = PointTree::build(&m);
         let tris = triangles(&m);
         for (i, p) in random_points(3_000, -1.6, 1.6, seed).iter().enumerate() {
-            let want = tris
-                .iter()
-                .map(|t| triangle_distance(&[*p, *p, *p], t).distance)
-                .fold(f64::INFINITY, f64::min);
+            let want = brute_distance(&tris, p);
             let c = tree.closest(p).unwrap();
             let bound = 2.0 * rounding_bound(2.0);
             assert!(
@@ -253,19 +179,6 @@ fn sphere_signs_equal_exact_parity() {
         inside += want as usize;
     }
     assert!(inside > 500);
-}
-
-/// The solid angle over 4π of every triangle, summed plainly.
-fn brute_winding(tris: &[[Point3<f64>; 3]], p: &Point3<f64>) -> f64 {
-    tris.iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|q| q - p);
-            let det = a.dot(&b.cross(&c));
-            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
-            2.0 * det.atan2(la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb)
-        })
-        .sum::<f64>()
-        / (4.0 * std::f64::consts::PI)
 }
 
 /// A sphere with a hole and a torus cut open: the generalized winding

@@ -5,10 +5,11 @@
 //! coordinates cut into unit squares, and rays from a sphere's centre
 //! through its corners and edge midpoints.
 
-use super::points::{grid_cube, parity_inside, segment_crosses};
+use super::points::grid_cube;
 use bvtool::query::point::PointTree;
 use bvtool::query::ray::{Ray, all_hits, any_hit, count_hits, first_hit};
 use bvtool::tree::AabbTree;
+use bvtool_dev::oracle::{parity_inside, segment_crosses};
 use bvtool_dev::shapes::{icosphere, soup, torus};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};

@@ -44,6 +44,28 @@ impl Files {
     pub fn expand(&self) -> Result<Vec<PathBuf>, Failure> {
         expand(&self.files, self.glob.as_deref())
     }
+
+    /// The folder of each argument: a folder itself, else the folder its
+    /// file or pattern is in (`.` when none is written).
+    pub fn bases(&self) -> Vec<PathBuf> {
+        self.files
+            .iter()
+            .map(|a| match a.is_dir() {
+                true => a.clone(),
+                false => literal_prefix(a),
+            })
+            .collect()
+    }
+
+    /// Whether one file was named: not a folder, not a pattern, not several.
+    pub fn is_one_file(&self) -> bool {
+        match &self.files[..] {
+            [one] => {
+                !one.is_dir() && (one.exists() || !one.to_string_lossy().contains(PATTERN_CHARS))
+            }
+            _ => false,
+        }
+    }
 }
 
 /// The files named by the command line: a file is taken as given; a folder

@@ -226,3 +226,52 @@ fn sdf_samples_are_seeded_and_signed() {
         assert!((s - want).abs() < 1e-12, "{p:?}: {s} vs {want}");
     }
 }
+
+/// A dataset folder: every model's samples at its path below the folder,
+/// byte for byte what `sdf` writes for that model alone (same seed); a
+/// bad file reported in its place with exit 1; two models that would write
+/// one file refused before any work.
+#[test]
+fn sdf_over_a_folder_writes_one_npz_per_model_at_its_path() {
+    let d = tmp("sdf-folder");
+    let data = d.join("data");
+    for sub in ["chairs/x", "chairs/y"] {
+        std::fs::create_dir_all(data.join(sub)).unwrap();
+    }
+    let cube_obj = cube(&d);
+    for m in ["chairs/x/model.obj", "chairs/y/model.obj"] {
+        std::fs::copy(&cube_obj, data.join(m)).unwrap();
+    }
+    std::fs::write(data.join("chairs/bad.stl"), "solid nothing\n").unwrap();
+    let sizes = ["--uniform", "300", "--near", "300", "--seed", "7"];
+    let out = d.join("out");
+    let mut args = vec!["sdf", data.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    args.extend(sizes);
+    let (code, _, err) = run(EXE, &args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.lines().any(|l| l.contains("bad.stl")) && err.contains("1 of 3 files failed"),
+        "{err}"
+    );
+    let alone = d.join("alone.npz");
+    let mut args = vec!["sdf", &cube_obj, "-o", alone.to_str().unwrap()];
+    args.extend(sizes);
+    let (code, _, err) = run(EXE, &args);
+    assert_eq!(code, 0, "{err}");
+    let alone = std::fs::read(alone).unwrap();
+    assert_eq!(npz_f64(&alone, "sdf").len(), 600);
+    for m in ["chairs/x/model.npz", "chairs/y/model.npz"] {
+        assert_eq!(std::fs::read(out.join(m)).unwrap(), alone, "{m}");
+    }
+    // model.obj and model.stl in one folder would both write model.npz.
+    std::fs::write(data.join("chairs/x/model.stl"), "").unwrap();
+    let out2 = d.join("out2");
+    let (code, _, err) = run(
+        EXE,
+        &["sdf", data.to_str().unwrap(), "-o", out2.to_str().unwrap()],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("would both write"), "{err}");
+    assert!(!out2.exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

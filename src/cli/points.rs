@@ -58,6 +58,13 @@ pub struct RayArgs {
     /// Hits past this t are ignored.
     #[arg(long, default_value_t = f64::INFINITY)]
     t_max: f64,
+    /// Cast on the scene's instances without flattening it: one tree per
+    /// distinct mesh, shared by its instances (for scenes of many copies).
+    /// The answers are the flattened scene's, but a ray exactly through a
+    /// seam between two instances is decided in each one's own frame (see
+    /// docs/algorithms.md).
+    #[arg(long)]
+    instanced: bool,
     #[command(flatten)]
     to: Destination,
 }
@@ -199,13 +206,43 @@ pub fn run_rays(args: &RayArgs, opts: &LoadOptions) -> Outcome {
     if let Some(i) = rays.iter().position(|r| r.direction == Vector3::zeros()) {
         return Err(Error::load(&args.rays, format!("row {i}: zero direction")).into());
     }
-    let tree = tree_of(&args.file, opts)?;
-    let t = &tree.tree;
+    // The flattened scene's tree, or the instances' shared trees.
+    let (flat, instanced) = match args.instanced {
+        false => (Some(tree_of(&args.file, opts)?), None),
+        true => {
+            let scene = load(&args.file, opts)?;
+            let rays = ray::InstancedRays::build(&scene);
+            if rays.tree_count() == 0 {
+                return Err(Error::geometry(&args.file, "no triangles to query").into());
+            }
+            (None, Some(rays))
+        }
+    };
+    let first = |r: &Ray| match (&flat, &instanced) {
+        (Some(f), _) => ray::first_hit(&f.tree, r),
+        (_, Some(i)) => i.first_hit(r),
+        _ => None,
+    };
+    let every = |r: &Ray| match (&flat, &instanced) {
+        (Some(f), _) => ray::all_hits(&f.tree, r),
+        (_, Some(i)) => i.all_hits(r),
+        _ => Vec::new(),
+    };
+    let any = |r: &Ray| match (&flat, &instanced) {
+        (Some(f), _) => ray::any_hit(&f.tree, r),
+        (_, Some(i)) => i.any_hit(r),
+        _ => false,
+    };
+    let count = |r: &Ray| match (&flat, &instanced) {
+        (Some(f), _) => ray::count_hits(&f.tree, r),
+        (_, Some(i)) => i.count_hits(r),
+        _ => 0,
+    };
     let (width, data) = match args.mode.as_str() {
-        "any" => (0, Data::Bool(each(&rays, |r| ray::any_hit(t, r)))),
-        "count" => (0, Data::I64(each(&rays, |r| ray::count_hits(t, r) as i64))),
+        "any" => (0, Data::Bool(each(&rays, any))),
+        "count" => (0, Data::I64(each(&rays, |r| count(r) as i64))),
         "all" => {
-            let hits = each(&rays, |r| ray::all_hits(t, r));
+            let hits = each(&rays, every);
             let rows = hits.iter().enumerate().flat_map(|(i, hs)| {
                 hs.iter()
                     .flat_map(move |h| [i as f64, h.t, h.triangle as f64])
@@ -213,7 +250,7 @@ pub fn run_rays(args: &RayArgs, opts: &LoadOptions) -> Outcome {
             (3, Data::F64(rows.collect()))
         }
         _ => {
-            let hits = each(&rays, |r| ray::first_hit(t, r));
+            let hits = each(&rays, first);
             let rows = hits.iter().flat_map(|h| match h {
                 Some(h) => {
                     let b = h.barycentric;
@@ -242,6 +279,6 @@ pub fn run_rays(args: &RayArgs, opts: &LoadOptions) -> Outcome {
             (8, Data::F64(rows.collect()))
         }
     };
-    args.to
-        .send(&args.file, &args.mode, serde_json::json!({}), width, data)
+    let extra = serde_json::json!({ "instanced": args.instanced });
+    args.to.send(&args.file, &args.mode, extra, width, data)
 }

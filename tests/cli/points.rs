@@ -275,3 +275,78 @@ fn sdf_over_a_folder_writes_one_npz_per_model_at_its_path() {
     assert!(!out2.exists());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Equal JSON, numbers within 1e-9 (relative above 1).
+fn near(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| near(x, y))
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0)
+        }
+        _ => a == b,
+    }
+}
+
+/// `rays --instanced` on a glTF scene of two placed tori answers as the
+/// flattened scene does, in every mode (the library's test checks the
+/// instanced walk against brute force).
+#[test]
+fn instanced_rays_answer_as_the_flattened_scene() {
+    let d = tmp("rays-instanced");
+    let chain = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
+    let rays = d.join("r.csv");
+    let mut rows = String::new();
+    for i in 0..200 {
+        let a = i as f64 * 0.7;
+        let (o, t) = (
+            [4.0 * a.cos(), 4.0 * a.sin(), 2.0 * (a * 0.3).sin()],
+            [0.3 * (a * 1.7).sin(), 0.5 * (a * 2.3).cos(), 0.0],
+        );
+        rows += &format!(
+            "{},{},{},{},{},{}\n",
+            o[0],
+            o[1],
+            o[2],
+            t[0] - o[0],
+            t[1] - o[1],
+            t[2] - o[2]
+        );
+    }
+    std::fs::write(&rays, rows).unwrap();
+    for mode in ["first", "all", "count", "any"] {
+        let answer = |extra: &[&str]| {
+            let mut args = vec![
+                "rays",
+                chain,
+                rays.to_str().unwrap(),
+                "--mode",
+                mode,
+                "--json",
+            ];
+            args.extend(extra);
+            let (code, out, err) = run(EXE, &args);
+            assert_eq!(code, 0, "{err}");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["instanced"], !extra.is_empty());
+            v["rows"].clone()
+        };
+        let (flat, instanced) = (answer(&[]), answer(&["--instanced"]));
+        // The same triangles and counts; t, barycentric coordinates and
+        // normals computed in another frame agree to rounding.
+        assert!(near(&flat, &instanced), "{mode}: {flat} vs {instanced}");
+        if mode == "count" {
+            let hits: u64 = flat
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_u64().unwrap())
+                .sum();
+            assert!(hits > 100, "{hits} hits");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -211,3 +211,111 @@ fn hit_parity_agrees_with_contains() {
     }
     assert!(inside > 300);
 }
+
+/// A scene of one torus and one soup placed 40 times each (rotated,
+/// scaled, some mirrored): every hit of the instanced walk is the hit of
+/// the flattened scene — the same triangle (its flattened index), `t`,
+/// barycentric coordinates and normal — and the triangles crossed are
+/// exactly those brute force finds over the flattened triangles.
+#[test]
+fn instanced_scene_rays_equal_the_flattened_scene() {
+    use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
+    use bvtool::query::ray::InstancedRays;
+    use nalgebra::{Matrix4, Rotation3};
+    use std::sync::Arc;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let geometry = |m: bvtool::TriMesh| {
+        Arc::new(Geometry {
+            positions: m.vertices,
+            triangles: m.triangles,
+        })
+    };
+    let shapes = [geometry(torus(1.0, 0.3, 16, 8)), geometry(soup(40, 3))];
+    let mut instances = Vec::new();
+    for k in 0..80 {
+        let mut inst = MeshInstance::unplaced(k % 2, None, Geometry::default());
+        inst.geometry = shapes[k as usize % 2].clone();
+        let axis = Vector3::from_fn(|_, _| rng.random_range(-1.0..1.0));
+        let turn = Rotation3::new(axis).to_homogeneous();
+        let scale = Vector3::new(
+            rng.random_range(0.4..1.0),
+            rng.random_range(0.4..1.0),
+            rng.random_range(0.4..1.0) * if k % 3 == 0 { -1.0 } else { 1.0 },
+        );
+        let at = Vector3::from_fn(|_, _| rng.random_range(-4.0..4.0));
+        inst.transform =
+            Matrix4::new_translation(&at) * turn * Matrix4::new_nonuniform_scaling(&scale);
+        instances.push(inst);
+    }
+    let scene = Scene {
+        path: "scene".into(),
+        format: Format::Obj,
+        instances,
+        skipped_primitives: 0,
+        extensions: Vec::new(),
+    };
+    let instanced = InstancedRays::build(&scene);
+    assert_eq!(instanced.tree_count(), 2);
+    let flat = scene.flatten();
+    let tree = AabbTree::build(&flat);
+    let tris: Vec<_> = (0..flat.triangles.len())
+        .map(|i| flat.triangle(i))
+        .collect();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()));
+    let (mut checked, mut hits) = (0, 0);
+    for i in 0..400 {
+        let o = Point3::from(Vector3::from_fn(|_, _| rng.random_range(-8.0..8.0)));
+        let target = Point3::from(Vector3::from_fn(|_, _| rng.random_range(-4.0..4.0)));
+        let d = target - o;
+        let far = o + d * 1e3;
+        let mut want: Vec<u32> = Vec::new();
+        let mut degenerate = false;
+        for (k, t) in tris.iter().enumerate() {
+            match segment_crosses(&o, &far, t) {
+                Some(true) => want.push(k as u32),
+                Some(false) => {}
+                None => degenerate = true,
+            }
+        }
+        if degenerate {
+            continue;
+        }
+        let r = ray(o, d);
+        let got = instanced.all_hits(&r);
+        let flat_hits = all_hits(&tree, &r);
+        let mut ids: Vec<u32> = got.iter().map(|h| h.triangle).collect();
+        ids.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(ids, want, "ray {i}");
+        assert_eq!(got.len(), flat_hits.len());
+        for (a, b) in got.iter().zip(&flat_hits) {
+            assert_eq!(a.triangle, b.triangle, "ray {i}");
+            assert!(close(a.t, b.t), "ray {i}: t {} vs {}", a.t, b.t);
+            assert!((a.normal - b.normal).norm() < 1e-9, "ray {i}: normal");
+            assert_eq!(a.sign, b.sign, "ray {i}: sign");
+            for k in 0..3 {
+                assert!(
+                    close(a.barycentric[k], b.barycentric[k]),
+                    "ray {i}: barycentric"
+                );
+            }
+        }
+        let first = instanced.first_hit(&r);
+        assert_eq!(
+            first.map(|h| h.triangle),
+            flat_hits.first().map(|h| h.triangle),
+            "ray {i}"
+        );
+        assert_eq!(instanced.any_hit(&r), !got.is_empty());
+        assert_eq!(instanced.count_hits(&r), got.len());
+        let short = Ray { t_max: 0.5, ..r };
+        assert_eq!(
+            instanced.any_hit(&short),
+            any_hit(&tree, &short),
+            "ray {i}: range"
+        );
+        checked += 1;
+        hits += got.len();
+    }
+    assert!(checked > 300 && hits > 500, "{checked} rays, {hits} hits");
+}

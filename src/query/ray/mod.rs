@@ -9,6 +9,13 @@
 //! margin far above the rounding of the slab test, so no box that the ray
 //! meets is skipped. Everything is in the mesh's frame and units;
 //! triangles are indices into the input mesh's triangles.
+//!
+//! [`InstancedRays`] answers the same on a scene of instances without
+//! flattening it: one tree per distinct geometry, shared.
+
+mod instanced;
+
+pub use instanced::InstancedRays;
 
 use crate::query::pair::intersect_ray_triangle::{ShearedRay, intersect_ray_triangle};
 use crate::tree::{AabbTree, Box32};

@@ -34,8 +34,32 @@ impl TextSize {
     /// Width of `text` in pixels (the font is monospaced).
     pub fn width(self, text: &str) -> u32 {
         let (w, h) = self.font();
-        (text.chars().count() * get_raster_width(w, h)) as u32
+        (drawn(text).count() * get_raster_width(w, h)) as u32
     }
+}
+
+/// The characters drawn for `text`: the font's (printable ASCII and
+/// Latin-1: `±`, `×`, `°`, `µ`, `·`, `²`, …) as they are; the signs it
+/// lacks that reports use spelled in ASCII (`−` as `-`, `≤` as `<=`, `→`
+/// as `->`, `…` as `...`, dashes as `-`); anything else `?`.
+fn drawn(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().flat_map(|ch| {
+        let spelled: &'static str = match ch {
+            '−' | '–' | '—' => "-",
+            '≤' => "<=",
+            '≥' => ">=",
+            '≠' => "!=",
+            '≈' => "~",
+            '→' => "->",
+            '←' => "<-",
+            '…' => "...",
+            '‘' | '’' => "'",
+            '“' | '”' => "\"",
+            _ => "",
+        };
+        let one = spelled.is_empty().then_some(ch);
+        one.into_iter().chain(spelled.chars())
+    })
 }
 
 /// How a line is stroked.
@@ -165,12 +189,12 @@ impl Canvas {
         }
     }
 
-    /// Draws `text` with its top-left corner at `(x, y)`. Characters the
-    /// font lacks (anything outside printable ASCII) are drawn as `?`.
+    /// Draws `text` with its top-left corner at `(x, y)`, as [`drawn`]
+    /// spells it.
     pub fn text(&mut self, x: i64, y: i64, text: &str, c: Rgb, size: TextSize) {
         let (weight, height) = size.font();
         let advance = get_raster_width(weight, height) as i64;
-        for (k, ch) in text.chars().enumerate() {
+        for (k, ch) in drawn(text).enumerate() {
             let Some(glyph) =
                 get_raster(ch, weight, height).or_else(|| get_raster('?', weight, height))
             else {
@@ -195,5 +219,29 @@ impl Canvas {
             .flat_map(|p| [p[0], p[1], p[2]])
             .collect();
         RgbImage::from_raw(w, h, rgb).expect("buffer size matches the pixmap")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pixels of `text` drawn alone, black on white.
+    fn pixels(text: &str) -> Vec<u8> {
+        let mut c = Canvas::new(200, 24, [255, 255, 255]).unwrap();
+        c.text(0, 0, text, [0, 0, 0], TextSize::Normal);
+        c.into_image().into_raw()
+    }
+
+    #[test]
+    fn latin1_signs_are_drawn_and_others_spelled_in_ascii() {
+        // `±` and `µ` have glyphs of their own, unlike an unknown sign.
+        for sign in ["±", "µ", "×", "°", "·", "²"] {
+            assert_ne!(pixels(sign), pixels("?"), "{sign}");
+            assert_ne!(pixels(sign), pixels(" "), "{sign}");
+        }
+        assert_eq!(pixels("∮"), pixels("?"));
+        assert_eq!(pixels("a − b ≤ c → d…"), pixels("a - b <= c -> d..."));
+        assert_eq!(TextSize::Normal.width("≤"), TextSize::Normal.width("<="));
     }
 }

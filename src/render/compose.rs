@@ -95,7 +95,7 @@ fn placed_mesh(inst: &MeshInstance) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
 /// The model (world frame, shaded) with the chosen volumes as wireframes and
 /// a legend: the volumes of the whole model, or with `per_mesh` those of
 /// each mesh instance (world frame), one colour and one legend entry per
-/// kind of volume.
+/// kind of volume, under a title naming the file and its triangles.
 pub fn model_picture(
     scene: &Scene,
     kinds: &[ShapeSpec],
@@ -151,6 +151,17 @@ pub fn model_picture(
         }
     }
     let mut picture = RenderScene::new();
+    let name = scene.path.file_name().unwrap_or(scene.path.as_os_str());
+    picture.title = vec![format!(
+        "{}: {} triangles{}",
+        name.to_string_lossy(),
+        mesh.triangles.len(),
+        if per_mesh {
+            ", volumes of each mesh"
+        } else {
+            ""
+        }
+    )];
     picture.add_mesh(mesh);
     picture.volumes = layers.into_iter().flatten().collect();
     render(&picture, opts)

@@ -357,6 +357,8 @@ fn render_draws_each_fitted_shape() {
     let points = scene.world_points(false);
     let kdop = Kdop::new(&points, KdopKind::K14, nalgebra::Matrix3::identity()).unwrap();
     let mut by_hand = RenderScene::new();
+    // The picture names the file and its triangles.
+    by_hand.title = vec![format!("chain.gltf: {} triangles", 2 * 2304)];
     by_hand.add_mesh(scene.flatten());
     by_hand.add_volume(Volume::Polytope(kdop.vertices, kdop.faces), "14-DOP");
     let kinds = [ShapeSpec::Kdop {
@@ -379,6 +381,7 @@ fn render_draws_each_fitted_shape() {
     let tight = fit::obb(&points, &hull, fit::ObbMethod::Tight).unwrap();
     let kdop = Kdop::new(&points, KdopKind::K18, tight.axes).unwrap();
     let mut by_hand = RenderScene::new();
+    by_hand.title = vec![format!("chain.gltf: {} triangles", 2 * 2304)];
     by_hand.add_mesh(scene.flatten());
     by_hand.add_volume(
         Volume::Polytope(kdop.vertices, kdop.faces),

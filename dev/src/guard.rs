@@ -1,7 +1,9 @@
 //! Running the binary under a time limit, so that a hang fails its test
-//! instead of stalling the suite (hostile inputs: FIFOs, endless streams).
+//! instead of stalling the suite (hostile inputs: FIFOs, endless streams),
+//! and making the FIFOs.
 
 use std::io::Read;
+use std::path::Path;
 use std::process::{ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -56,4 +58,10 @@ pub fn bvtool_within(exe: &str, args: &[&str], feed: Option<Feed>) -> (i32, Stri
     let mut cmd = Command::new(exe);
     cmd.args(args);
     run_within(cmd, feed, Duration::from_secs(10))
+}
+
+/// Makes a FIFO at `path` (with the system's `mkfifo`).
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
 }

@@ -6,11 +6,11 @@
 //! terminal raw. Every hostile input is built here, in a scratch folder.
 
 use base64::Engine;
-use bvtool_dev::guard::{Feed, bvtool_within, run_within};
+use bvtool_dev::guard::{Feed, bvtool_within, mkfifo, run_within};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
@@ -47,10 +47,6 @@ fn scratch(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn mkfifo(path: &Path) {
-    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
 }
 
 /// A glTF of one tetrahedron (its buffer a data URI), with `extra` merged

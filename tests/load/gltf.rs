@@ -5,10 +5,10 @@
 use base64::Engine;
 use bvtool::load::{LoadOptions, load};
 use bvtool::{Scene, mesh::Format};
+use bvtool_dev::guard::mkfifo;
 use nalgebra::{Matrix4, Point3, Rotation3, Translation3, Vector3};
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use std::process::Command;
 
 /// A glTF document under construction: one binary buffer, its views and
 /// accessors, written out with the buffer embedded or as a side file.
@@ -589,13 +589,7 @@ fn uris_are_confined_by_their_real_path_and_read_only_regular_files() {
     symlink("sub/inside.bin", inner.join("good_link.bin")).unwrap();
     symlink("sub", inner.join("sub_link")).unwrap();
     let fifo = inner.join("fifo.bin");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     let model = |name: &str, uri: &str| {
         let path = inner.join(format!("{name}.gltf"));
         std::fs::write(&path, d.json(Some(uri), rest.clone()).to_string()).unwrap();
@@ -643,13 +637,7 @@ fn uris_are_confined_by_their_real_path_and_read_only_regular_files() {
     }
     // The model itself: a FIFO, or a link to a device, is refused unread.
     let fifo_model = inner.join("piped.gltf");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo_model)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo_model);
     refused_within(&fifo_model, strict, "is a FIFO, not a regular file");
     let zero_model = inner.join("zero.glb");
     symlink("/dev/zero", &zero_model).unwrap();

@@ -56,13 +56,13 @@ impl PoseArgs {
                     Pose::read_json_stream(BufReader::new(file), &mut poses)
                         .map_err(|e| bad(e.to_string()))?;
                 }
-                Err(e) if e.kind() != ErrorKind::NotFound => {
-                    return Err(bad(format!("cannot read: {e}")));
-                }
-                Err(_) => match Pose::parse_inline_in(spec, self.angles) {
+                Err(e) => match Pose::parse_inline_in(spec, self.angles) {
                     Ok(p) => poses.push(p),
                     Err(_) if looks_like_path(spec) => {
-                        return Err(bad("no such pose file".into()));
+                        return Err(bad(match e.kind() {
+                            ErrorKind::NotFound => "no such pose file".into(),
+                            _ => format!("cannot read: {e}"),
+                        }));
                     }
                     Err(e) => return Err(Failure::Usage(e.to_string())),
                 },

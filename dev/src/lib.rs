@@ -6,9 +6,11 @@
 
 pub mod export_check;
 pub mod grid_scene;
-pub mod guard;
 pub mod render_check;
 pub mod shapes;
+
+// Time limits for hostile inputs (FIFOs, endless streams).
+pub mod guard;
 
 use serde::Deserialize;
 use std::path::PathBuf;

@@ -1,7 +1,5 @@
-//! Buffer and buffer-view bytes: external files and base64 `data:` URIs
-//! (read through the one resolver, [`crate::load::confine`]: confined to
-//! the model's real folder unless allowed, regular files only, at most
-//! `byteLength` bytes), the
+//! Buffer and buffer-view bytes: external files (percent-decoded URIs,
+//! confined to the model's folder unless allowed), base64 `data:` URIs, the
 //! GLB BIN chunk, and `EXT_meshopt_compression` views decoded on first use.
 //! Buffers are read lazily, so a meshopt fallback buffer that has no data
 //! and images (never read at all) do not stop a load.
@@ -110,8 +108,9 @@ impl<'a> Buffers<'a> {
         Ok(cell.get_or_init(|| data))
     }
 
-    /// Buffer `i`'s `uri`, at most `cap` bytes, through the one resolver
-    /// (confined to the model's real folder, regular files only).
+    /// Buffer `i`'s `uri`, at most `cap` bytes, through the one resolver of
+    /// [`crate::load::confine`] (confined to the model's real folder unless
+    /// allowed, regular files only).
     fn read_uri(&self, i: u32, uri: &str, cap: u64) -> Result<Vec<u8>, Msg> {
         ModelFolder::new(self.dir, self.allow_external)
             .read(uri, cap)

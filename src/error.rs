@@ -1,15 +1,19 @@
 //! The library's error type.
 //!
 //! Every error that comes from user input names the file it concerns and says
-//! what is wrong in one line, so the command line can print it as is.
+//! what is wrong in one line, so the command line can print it as is: the
+//! control characters a file may carry in its names and URIs (ESC, CR, NUL,
+//! …) are escaped by [`printable`] when an error is displayed, so that none
+//! reaches a terminal raw and no error spans two lines.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// Everything that can go wrong in bvtool.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A model file could not be read or is not valid.
-    #[error("{}: {message}", path.display())]
+    #[error("{}: {}", printable(&path.display().to_string()), printable(message))]
     Load {
         /// The file given by the user (not the buffer or image it refers to).
         path: PathBuf,
@@ -17,7 +21,7 @@ pub enum Error {
         message: String,
     },
     /// The geometry is loaded but unusable for the request (empty, non-finite, …).
-    #[error("{}: {message}", path.display())]
+    #[error("{}: {}", printable(&path.display().to_string()), printable(message))]
     Geometry {
         /// The model the geometry came from.
         path: PathBuf,
@@ -25,10 +29,10 @@ pub enum Error {
         message: String,
     },
     /// A value given on the command line or in a side file (a pose, an option) is wrong.
-    #[error("{0}")]
+    #[error("{}", printable(.0))]
     Input(String),
     /// Writing an output file failed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", printable(&path.display().to_string()))]
     Write {
         /// The file that could not be written.
         path: PathBuf,
@@ -57,3 +61,31 @@ impl Error {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Whether `c` must not reach a terminal raw: the C0 and C1 controls, DEL,
+/// and the bidirectional overrides and isolates (which reorder what
+/// follows them on screen).
+fn is_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every control character written as a Rust escape (`\u{1b}`,
+/// `\n`, `\r`, `\0`, `\t`): what names and URIs read from a file become
+/// before they are printed as text. A text without any is returned as is.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            c if is_control(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}

@@ -9,6 +9,7 @@
 //! | module | what it holds | entry points |
 //! |---|---|---|
 //! | [`error`], [`threads`] | the error type; the worker pool | [`Error`], [`threads::on_pool`] |
+//! | [`files`] | reading only regular files; writing through a renamed temporary file | [`files::read_regular`], [`files::write_atomic`] |
 //! | [`mesh`] | a file's meshes placed by its nodes, and flattened soups | [`Scene`], [`TriMesh`], [`Scene::flatten`] |
 //! | [`pose`] | rigid poses of B in A's frame | [`Pose`] |
 //! | [`load`] | glTF, OBJ and STL readers, bounded and validated | [`load::load`], [`load::load_bytes`] |
@@ -50,6 +51,7 @@ pub mod check;
 pub mod clash;
 pub mod error;
 pub mod export;
+pub mod files;
 pub mod fit;
 pub mod load;
 pub mod mesh;

@@ -11,8 +11,11 @@ use nalgebra::{
     Isometry3, Matrix3, Matrix4, Point3, Quaternion, Rotation3, Translation3, UnitQuaternion,
     Vector3,
 };
-use serde::{Deserialize, Serialize};
+use serde::de::{SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::io::{BufRead, Read};
 
 /// A rigid motion: rotation then translation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,7 +26,8 @@ pub struct Pose {
     pub translation: Vector3<f64>,
 }
 
-/// The JSON form of a pose (extra keys such as `intended` are ignored).
+/// The JSON form of a pose, for serde (which ignores extra keys here; the
+/// pose reader, [`Pose::read_json_stream`], refuses them).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PoseJson {
     /// `[x, y, z]`.
@@ -211,46 +215,259 @@ impl Pose {
         }
     }
 
-    /// Parses poses from JSON text: one pose, a JSON list of poses, or JSON
-    /// Lines (one pose per line). A pose is
-    /// `{"translation":[x,y,z], "rotation":[qx,qy,qz,qw]}` (rotation
-    /// optional), `{"matrix": M}` or a bare `M`, where `M` is a row-major 4×4
-    /// rigid transform given as 16 numbers or 4 rows of 4. Errors say where,
-    /// as a JSON pointer (`/2/rotation`) or a line number.
+    /// Parses poses from JSON text (see [`Pose::read_json_stream`]).
     pub fn parse_json_text(text: &str) -> Result<Vec<Pose>> {
-        let poses = match serde_json::from_str::<Value>(text) {
-            Ok(Value::Array(items)) if !is_matrix(&items) => items
-                .iter()
-                .enumerate()
-                .map(|(k, v)| pose_value(v, &format!("/{k}")))
-                .collect::<Result<Vec<_>>>()?,
-            Ok(one) => vec![pose_value(&one, "")?],
-            Err(whole) => {
-                let mut v = Vec::new();
-                for (k, line) in text.lines().enumerate() {
-                    if line.trim().is_empty() {
-                        continue;
-                    }
-                    let value: Value = serde_json::from_str(line).map_err(|e| {
-                        let why = if v.is_empty() {
-                            whole.to_string()
-                        } else {
-                            e.to_string()
-                        };
-                        Error::Input(format!("line {}: not JSON: {why}", k + 1))
-                    })?;
-                    v.push(
-                        pose_value(&value, "")
-                            .map_err(|e| Error::Input(format!("line {}: {e}", k + 1)))?,
-                    );
-                }
-                v
-            }
+        let mut poses = Vec::new();
+        Pose::read_json_stream(text.as_bytes(), &mut poses)?;
+        Ok(poses)
+    }
+
+    /// Reads poses from a stream as they come, appending them to `poses`:
+    /// JSON Lines (or any JSON values one after another), a JSON list of
+    /// poses (read element by element), or one pose. A pose is
+    /// `{"translation":[x,y,z], "rotation":[qx,qy,qz,qw]}` (rotation
+    /// optional), `{"matrix": M}` or a bare `M`, where `M` is a row-major
+    /// 4×4 rigid transform given as 16 numbers or 4 rows of 4.
+    ///
+    /// # Limits
+    /// Memory is bounded whatever the producer does: one pose's text may
+    /// take at most [`MAX_POSE_BYTES`] (a longer one is refused as soon as
+    /// its bytes pass the cap, not read to its end), and `poses` may hold at
+    /// most [`MAX_POSES`] (an endless producer is refused at that count).
+    /// A key other than `translation`, `rotation` and `matrix` (and the
+    /// notes of [`NOTE_KEYS`]) is refused, as is `matrix` with
+    /// `translation` or `rotation`. Errors say which pose (counted from 1
+    /// in this stream), on which line its text ends, and where inside it,
+    /// as a JSON pointer (`pose 2 (line 1): /1/rotation: …`).
+    pub fn read_json_stream(reader: impl BufRead, poses: &mut Vec<Pose>) -> Result<()> {
+        let meter = Meter::default();
+        let mut input = Capped {
+            inner: reader,
+            meter: &meter,
         };
-        if poses.is_empty() {
+        let start = poses.len();
+        let failed = RefCell::new(None);
+        while let Some(first) = input.skip_whitespace()? {
+            let line = meter.line.get();
+            meter.allow_next_pose();
+            let mut de = serde_json::Deserializer::from_reader(&mut input);
+            let parsed = if first == b'[' {
+                de.deserialize_seq(ListVisitor {
+                    meter: &meter,
+                    poses,
+                    start,
+                    failed: &failed,
+                })
+            } else {
+                Value::deserialize(&mut de).map(|v| {
+                    let n = poses.len() - start + 1;
+                    let place = |e: Error| stream_error(n, meter.line.get(), e.to_string());
+                    if let Err(e) = pose_value(&v, "")
+                        .map_err(place)
+                        .and_then(|p| push(poses, p))
+                    {
+                        *failed.borrow_mut() = Some(e);
+                    }
+                })
+            };
+            if let Some(e) = failed.borrow_mut().take() {
+                return Err(e);
+            }
+            if let Err(e) = parsed {
+                let n = poses.len() - start + 1;
+                if meter.overflow.get() {
+                    return Err(stream_error(
+                        n,
+                        meter.line.get(),
+                        format!("longer than {MAX_POSE_BYTES} bytes (not read further)"),
+                    ));
+                }
+                let text = e.to_string();
+                let why = text
+                    .rsplit_once(" at line ")
+                    .map_or(text.as_str(), |(m, _)| m);
+                return Err(Error::Input(format!(
+                    "line {}: not JSON: {why}",
+                    line + e.line().max(1) as u64 - 1
+                )));
+            }
+        }
+        if poses.len() == start {
             return Err(Error::Input("no poses in the input".into()));
         }
-        Ok(poses)
+        Ok(())
+    }
+}
+
+/// Most bytes the text of one pose may take in a pose stream (with the
+/// whitespace before it): 64 KiB, some hundred times a pose written in full
+/// precision.
+pub const MAX_POSE_BYTES: u64 = 1 << 16;
+
+/// Most poses one command reads, from all its `--pose` sources: 2^20.
+pub const MAX_POSES: usize = 1 << 20;
+
+/// Keys a pose object may carry as notes, ignored: those the peers' pose
+/// generator (`shared/peers/make_poses.py`) writes beside each pose. Any
+/// other key than `translation`, `rotation` and `matrix` is refused: a typo
+/// (`rotaton`) or another convention's name (`quaternion`) would otherwise
+/// be read as no rotation.
+pub const NOTE_KEYS: [&str; 4] = ["intended", "fcl_collide", "d_boundary", "offset"];
+
+/// Where a pose stream is: bytes and lines read, and how far the current
+/// pose may go.
+struct Meter {
+    read: Cell<u64>,
+    limit: Cell<u64>,
+    /// The line being read, from 1.
+    line: Cell<u64>,
+    /// Whether a read stopped at the limit.
+    overflow: Cell<bool>,
+}
+
+impl Default for Meter {
+    fn default() -> Self {
+        Meter {
+            read: Cell::new(0),
+            limit: Cell::new(0),
+            line: Cell::new(1),
+            overflow: Cell::new(false),
+        }
+    }
+}
+
+impl Meter {
+    /// Lets the next pose take [`MAX_POSE_BYTES`] more bytes.
+    fn allow_next_pose(&self) {
+        self.limit.set(self.read.get() + MAX_POSE_BYTES);
+    }
+
+    fn count(&self, bytes: &[u8]) {
+        self.read.set(self.read.get() + bytes.len() as u64);
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        self.line.set(self.line.get() + lines);
+    }
+}
+
+/// A reader that counts what passes and stops at the meter's limit.
+struct Capped<'m, R> {
+    inner: R,
+    meter: &'m Meter,
+}
+
+impl<R: BufRead> Capped<'_, R> {
+    /// Skips whitespace; the next byte (not consumed), or `None` at the end.
+    fn skip_whitespace(&mut self) -> Result<Option<u8>> {
+        loop {
+            let buf = self
+                .inner
+                .fill_buf()
+                .map_err(|e| Error::Input(format!("cannot read: {e}")))?;
+            let Some(&first) = buf.first() else {
+                return Ok(None);
+            };
+            let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if blank == 0 {
+                return Ok(Some(first));
+            }
+            self.meter.count(&buf[..blank]);
+            self.inner.consume(blank);
+        }
+    }
+}
+
+impl<R: BufRead> Read for Capped<'_, R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let room = self.meter.limit.get().saturating_sub(self.meter.read.get());
+        if room == 0 && !out.is_empty() {
+            self.meter.overflow.set(true);
+            return Err(std::io::Error::other("pose too long"));
+        }
+        let want = out.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut out[..want])?;
+        self.meter.count(&out[..n]);
+        Ok(n)
+    }
+}
+
+/// `poses` with `p` pushed, or the count limit's error.
+fn push(poses: &mut Vec<Pose>, p: Pose) -> Result<()> {
+    if poses.len() >= MAX_POSES {
+        return Err(Error::Input(format!(
+            "more than {MAX_POSES} poses, the most one command reads (split the input)"
+        )));
+    }
+    poses.push(p);
+    Ok(())
+}
+
+fn stream_error(n: usize, line: u64, what: String) -> Error {
+    Error::Input(format!("pose {n} (line {line}): {what}"))
+}
+
+/// A top-level JSON list of a pose stream, read element by element: each
+/// element a pose, or (when the first element is a row of numbers) the
+/// rows of one 4×4 matrix.
+struct ListVisitor<'a, 'm> {
+    meter: &'m Meter,
+    poses: &'a mut Vec<Pose>,
+    /// `poses.len()` when the stream began (poses are counted from it).
+    start: usize,
+    /// The first error, kept whole (a serde error would carry the position
+    /// inside the list only).
+    failed: &'a RefCell<Option<Error>>,
+}
+
+impl<'de> Visitor<'de> for ListVisitor<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of poses")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut rows = Vec::new();
+        let mut k = 0;
+        loop {
+            self.meter.allow_next_pose();
+            let Some(v) = seq.next_element::<Value>()? else {
+                break;
+            };
+            let is_row = v.as_array().is_some_and(|r| r.iter().all(Value::is_number));
+            let n = self.poses.len() - self.start + 1;
+            let line = self.meter.line.get();
+            let done = if k == rows.len() && is_row && rows.len() < 4 {
+                rows.push(v);
+                Ok(())
+            } else if !rows.is_empty() {
+                Err(stream_error(
+                    n,
+                    line,
+                    "expected a 4×4 matrix (4 rows of 4 numbers) or a list of poses".into(),
+                ))
+            } else {
+                pose_value(&v, &format!("/{k}"))
+                    .map_err(|e| stream_error(n, line, e.to_string()))
+                    .and_then(|p| push(self.poses, p))
+            };
+            if let Err(e) = done {
+                *self.failed.borrow_mut() = Some(e);
+                return Err(serde::de::Error::custom("refused"));
+            }
+            k += 1;
+        }
+        if !rows.is_empty() {
+            let n = self.poses.len() - self.start + 1;
+            let line = self.meter.line.get();
+            if let Err(e) = pose_value(&Value::Array(rows), "")
+                .map_err(|e| stream_error(n, line, e.to_string()))
+                .and_then(|p| push(self.poses, p))
+            {
+                *self.failed.borrow_mut() = Some(e);
+                return Err(serde::de::Error::custom("refused"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -317,11 +534,28 @@ fn matrix_value(v: &Value, at: &str) -> Result<Matrix4<f64>> {
 fn pose_value(v: &Value, at: &str) -> Result<Pose> {
     let with_place = |e: Error| Error::Input(format!("{}: {e}", pointer(at)));
     match v {
-        Value::Object(o) if o.contains_key("matrix") => {
-            Pose::from_matrix(&matrix_value(&o["matrix"], &format!("{at}/matrix"))?)
-                .map_err(with_place)
-        }
         Value::Object(o) => {
+            let known = ["translation", "rotation", "matrix"];
+            if let Some(k) = o
+                .keys()
+                .find(|k| !known.contains(&k.as_str()) && !NOTE_KEYS.contains(&k.as_str()))
+            {
+                return Err(Error::Input(format!(
+                    "{at}/{k}: unknown key (a pose takes \"translation\" and \"rotation\" [qx, qy, qz, qw], or \"matrix\")"
+                )));
+            }
+            if o.contains_key("matrix") {
+                if let Some(k) = ["translation", "rotation"]
+                    .iter()
+                    .find(|k| o.contains_key(**k))
+                {
+                    return Err(Error::Input(format!(
+                        "{at}/{k}: conflicts with \"matrix\" (a pose is a matrix, or a translation and rotation)"
+                    )));
+                }
+                return Pose::from_matrix(&matrix_value(&o["matrix"], &format!("{at}/matrix"))?)
+                    .map_err(with_place);
+            }
             let t = o.get("translation").ok_or_else(|| {
                 Error::Input(format!(
                     "{}: a pose needs \"translation\" (and \"rotation\") or \"matrix\"",

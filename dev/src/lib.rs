@@ -10,6 +10,9 @@ pub mod oracle;
 pub mod render_check;
 pub mod shapes;
 
+// Time limits for hostile inputs (FIFOs, endless streams).
+pub mod guard;
+
 use serde::Deserialize;
 use std::path::PathBuf;
 

@@ -99,7 +99,8 @@ impl PeerDistances {
     /// as its summary, are skipped).
     pub fn read(path: &std::path::Path) -> crate::Result<PeerDistances> {
         let bad = |what: String| crate::Error::Input(format!("{}: {what}", path.display()));
-        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let bytes = crate::files::read_regular(path, None).map_err(bad)?;
+        let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8".into()))?;
         let mut rows = Vec::new();
         for (n, line) in text
             .lines()

@@ -30,12 +30,12 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     files: Files,
-    /// Random rotations for the AABB-under-rotation figure.
-    #[arg(long, default_value_t = 100)]
-    rotations: usize,
-    /// Near-contact poses for the tree figure.
-    #[arg(long, default_value_t = 50)]
-    poses: usize,
+    /// Random rotations for the AABB-under-rotation figure (1 to 100000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    rotations: u32,
+    /// Near-contact poses for the tree figure (1 to 10000).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    poses: u32,
     /// Seed for the rotations and poses.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -57,8 +57,8 @@ pub struct Args {
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let files = args.files.expand()?;
     let copts = CompareOptions {
-        rotations: args.rotations,
-        poses: args.poses,
+        rotations: args.rotations as usize,
+        poses: args.poses as usize,
         seed: args.seed,
         trees: !args.no_tree,
     };

@@ -7,6 +7,7 @@ use bvtool::export::collider_mesh::Naming;
 use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{self, DEFAULT_HULL_MAX, ExportDoc, ExportOptions, Format};
 use bvtool::fit::ShapeSpec;
+use bvtool::fit::polytope::budget_hull::{MAX_BUDGET, MIN_BUDGET};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
 use bvtool::volumes::FitOptions;
@@ -78,9 +79,11 @@ pub struct Args {
     /// Also a collider of each shape for the whole scene (world frame).
     #[arg(long)]
     whole: bool,
-    /// Most vertices and faces of a hull collider (PhysX and Unity: 255).
-    #[arg(long, default_value_t = DEFAULT_HULL_MAX, value_name = "N")]
-    hull_max: usize,
+    /// Most vertices and faces of a hull collider (PhysX and Unity: 255;
+    /// 8 to 1024).
+    #[arg(long, default_value_t = DEFAULT_HULL_MAX as u16, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(MIN_BUDGET as i64..=MAX_BUDGET as i64))]
+    hull_max: u16,
     /// gltf and obj: write the colliders as convex meshes named by this
     /// engine's convention (Unreal UBX_/USP_/UCP_/UCX_ prefixes, Godot
     /// -convcolonly suffix) instead of KHR_physics_rigid_bodies colliders
@@ -124,7 +127,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             args.sphere.parse::<SphereMethod>().expect("clap checked"),
         )
     };
-    let (mut fit, mut hull_max) = (fit, args.hull_max);
+    let (mut fit, mut hull_max) = (fit, usize::from(args.hull_max));
     let shapes = export_shapes(&shapes, &mut fit, &mut hull_max)
         .map_err(|e| Failure::Usage(format!("--shape: {e}")))?;
     let scene = load(&args.file, opts)?;
@@ -154,10 +157,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let bytes = export::render(&scene, &doc, args.format, &gltf)?;
     match &args.output {
         Some(path) => {
-            std::fs::write(path, &bytes).map_err(|source| Error::Write {
-                path: path.clone(),
-                source,
-            })?;
+            bvtool::files::write_atomic(path, &bytes)?;
             wrote(path, &format!("{} bytes", bytes.len()));
             Ok(())
         }

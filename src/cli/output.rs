@@ -7,6 +7,7 @@
 //! is not an error: the command stops at once and exits 0, as ripgrep does.
 
 use bvtool::Error;
+use bvtool::error::printable;
 use std::io::{ErrorKind, Write};
 use std::path::Path;
 
@@ -77,9 +78,12 @@ pub fn out_bytes(bytes: &[u8]) -> Outcome {
         })
 }
 
-/// Writes `text` to stdout (see [`out_bytes`]).
+/// Writes `text` to stdout (see [`out_bytes`]), every control character
+/// but the line breaks escaped ([`bvtool::error::printable`]): names and
+/// URIs read from a file never reach the terminal raw.
 pub fn out(text: &str) -> Outcome {
-    out_bytes(text.as_bytes())
+    let lines: Vec<_> = text.split('\n').map(printable).collect();
+    out_bytes(lines.join("\n").as_bytes())
 }
 
 /// Prints a value as pretty JSON on stdout.

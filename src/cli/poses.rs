@@ -1,10 +1,10 @@
 //! `--pose` arguments, shared by every command that places mesh B.
 
 use super::output::Failure;
-use bvtool::pose::AngleUnit;
+use bvtool::pose::{AngleUnit, MAX_POSES};
 use bvtool::{Error, Pose};
-use std::io::Read;
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufReader, ErrorKind};
 
 /// Where B sits in A's frame.
 #[derive(clap::Args, Debug)]
@@ -13,10 +13,13 @@ pub struct PoseArgs {
     /// Inline: `x,y,z`, `x,y,z,rx,ry,rz` (Euler angles, X then Y then Z about
     /// A's axes; degrees unless --angles rad, or per angle `1.5708rad` /
     /// `90deg`) or `x,y,z,qx,qy,qz,qw` (unit quaternion). Or a JSON file, or
-    /// `-` for standard input, holding one pose, a list of poses or JSON
-    /// Lines, each `{"translation":[x,y,z],"rotation":[qx,qy,qz,qw]}`,
+    /// `-` for standard input (or a FIFO, `<(producer)`), read as it comes,
+    /// holding one pose, a list of poses or JSON Lines, each
+    /// `{"translation":[x,y,z],"rotation":[qx,qy,qz,qw]}`,
     /// `{"matrix":[16 numbers, row-major]}` or `[[4 numbers] x 4 rows]`
-    /// (a matrix must be rigid within 1e-6). Without it, B is at identity.
+    /// (a matrix must be rigid within 1e-6). Other keys are refused, as is
+    /// a matrix with a translation or rotation; at most 65536 bytes a pose
+    /// and 1048576 poses in all. Without it, B is at identity.
     #[arg(long, value_name = "POSE", allow_hyphen_values = true)]
     pub pose: Vec<String>,
     /// Unit of inline Euler angles without their own unit.
@@ -32,33 +35,42 @@ impl PoseArgs {
         let mut poses = Vec::new();
         let mut stdin_used = false;
         for spec in &self.pose {
-            if spec == "-" {
+            if spec == "-" || spec == "/dev/stdin" {
                 if std::mem::replace(&mut stdin_used, true) {
-                    return Err(Failure::Usage("--pose - is given twice".into()));
+                    return Err(Failure::Usage(
+                        "standard input is given twice as --pose".into(),
+                    ));
                 }
-                let mut text = String::new();
-                std::io::stdin()
-                    .read_to_string(&mut text)
+                Pose::read_json_stream(std::io::stdin().lock(), &mut poses)
                     .map_err(|e| Error::Input(format!("standard input: {e}")))?;
-                poses.extend(
-                    Pose::parse_json_text(&text)
-                        .map_err(|e| Error::Input(format!("standard input: {e}")))?,
-                );
-            } else if Path::new(spec).is_file() {
-                let text = std::fs::read_to_string(spec)
-                    .map_err(|e| Error::Input(format!("{spec}: cannot read: {e}")))?;
-                poses.extend(
-                    Pose::parse_json_text(&text)
-                        .map_err(|e| Error::Input(format!("{spec}: {e}")))?,
-                );
-            } else {
-                match Pose::parse_inline_in(spec, self.angles) {
+                continue;
+            }
+            let bad = |what: String| -> Failure { Error::Input(format!("{spec}: {what}")).into() };
+            match std::fs::metadata(spec) {
+                Ok(m) if m.is_dir() => {
+                    return Err(bad("is a folder, not a pose file".into()));
+                }
+                // A regular file, a FIFO or `<(producer)`: read as it comes.
+                Ok(_) => {
+                    let file = File::open(spec).map_err(|e| bad(format!("cannot read: {e}")))?;
+                    Pose::read_json_stream(BufReader::new(file), &mut poses)
+                        .map_err(|e| bad(e.to_string()))?;
+                }
+                Err(e) => match Pose::parse_inline_in(spec, self.angles) {
                     Ok(p) => poses.push(p),
                     Err(_) if looks_like_path(spec) => {
-                        return Err(Error::Input(format!("{spec}: no such pose file")).into());
+                        return Err(bad(match e.kind() {
+                            ErrorKind::NotFound => "no such pose file".into(),
+                            _ => format!("cannot read: {e}"),
+                        }));
                     }
                     Err(e) => return Err(Failure::Usage(e.to_string())),
-                }
+                },
+            }
+            if poses.len() > MAX_POSES {
+                return Err(bad(format!(
+                    "more than {MAX_POSES} poses, the most one command reads"
+                )));
             }
         }
         if poses.is_empty() {

@@ -42,7 +42,8 @@ pub struct Args {
     /// per model into (a folder, a pattern or several files).
     #[arg(short, long, value_name = "OUT.npz|DIR")]
     output: PathBuf,
-    /// Uniform samples in the padded box.
+    /// Uniform samples in the padded box (--uniform, --near and --surface
+    /// together at most 100000000, checked before the model is read).
     #[arg(long, value_name = "N", default_value_t = 12_500)]
     uniform: usize,
     /// Near-surface samples.

@@ -61,10 +61,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     if let Some(path) = &args.write_poses {
         let json: Vec<_> = poses.iter().map(|p| p.to_json()).collect();
         let text = serde_json::to_string_pretty(&json).map_err(|e| Error::Input(e.to_string()))?;
-        std::fs::write(path, text + "\n").map_err(|e| Error::Write {
-            path: path.clone(),
-            source: e,
-        })?;
+        bvtool::files::write_atomic(path, (text + "\n").as_bytes())?;
         wrote(path, &format!("{} poses", poses.len()));
     }
     if args.distance {

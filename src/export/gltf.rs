@@ -2,8 +2,9 @@
 //! colliders (`KHR_implicit_shapes` shapes referenced by
 //! `KHR_physics_rigid_bodies` node colliders), optionally drawn as LINES.
 //!
-//! The output is self-contained: every buffer of the input (the GLB chunk,
-//! data URIs, external `.bin` files) and every external image is merged into
+//! The output is self-contained: every buffer of the input that a buffer
+//! view uses (the GLB chunk, data URIs, external `.bin` files, read through
+//! the loader's confined resolver) and every external image is merged into
 //! one buffer, which is the GLB `BIN` chunk or, in a `.gltf`, a base64 data
 //! URI; buffer views are re-pointed into it. OBJ and STL input becomes a
 //! fresh glTF holding the mesh (one node per mesh instance) and the colliders.
@@ -16,13 +17,14 @@ use super::collider_mesh::{self, Naming};
 use super::f32box;
 use super::gltf_input::read_json;
 use crate::error::{Error, Result};
+use crate::load::confine::{MAX_IMAGE_BYTES, ModelFolder};
 use crate::mesh::{Format, Scene};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use nalgebra::Matrix4;
 use serde_json::{Value, json};
-use std::collections::HashMap;
-use std::path::{Component, Path};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 /// The extension holding the shapes.
 pub const SHAPES_EXT: &str = "KHR_implicit_shapes";
@@ -222,45 +224,41 @@ fn fresh(scene: &Scene) -> (Doc, Vec<Option<usize>>) {
     (d, nodes)
 }
 
-/// Reads a `.glb` or `.gltf` and merges its buffers into one.
+/// Reads a `.glb` or `.gltf` and merges the buffers its views use into
+/// one. Every external file goes through the loader's resolver
+/// ([`crate::load::confine`]): confined to the model's real folder unless
+/// allowed, regular files only, at most a buffer's `byteLength` and
+/// [`MAX_IMAGE_BYTES`] for an image; a buffer no view uses is not read.
 fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
     let err = |m: String| Error::load(path, m);
     let (mut json, glb_bin) = read_json(path)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let resolve = |uri: &str| -> Result<Vec<u8>> {
-        if let Some(rest) = uri.strip_prefix("data:") {
-            let (_, data) = rest
-                .split_once(";base64,")
-                .ok_or_else(|| err(format!("data URI without base64: {:.40}", uri)))?;
-            return BASE64
-                .decode(data)
-                .map_err(|e| err(format!("data URI: {e}")));
-        }
-        let rel = percent_encoding::percent_decode_str(uri)
-            .decode_utf8()
-            .map_err(|e| err(format!("URI {uri:?}: {e}")))?;
-        let p = Path::new(rel.as_ref());
-        let escapes = p
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
-        if escapes && !allow_external {
-            return Err(err(format!(
-                "URI {uri:?} points outside the file's folder (use --allow-external-uris)"
-            )));
-        }
-        std::fs::read(dir.join(p)).map_err(|e| err(format!("{uri}: {e}")))
-    };
+    let folder = ModelFolder::of(path, allow_external);
+    let views = json["bufferViews"].as_array().cloned().unwrap_or_default();
+    let used: HashSet<u64> = views
+        .iter()
+        .flat_map(|v| {
+            let meshopt = v.pointer("/extensions/EXT_meshopt_compression/buffer");
+            [v["buffer"].as_u64(), meshopt.and_then(Value::as_u64)]
+        })
+        .flatten()
+        .collect();
 
     // Merge the buffers: each placed at an 8-aligned base in one blob.
     let mut bin = Vec::new();
     let mut bases = Vec::new();
     let buffers = json["buffers"].as_array().cloned().unwrap_or_default();
     for (i, b) in buffers.iter().enumerate() {
+        if !used.contains(&(i as u64)) {
+            bases.push(None);
+            continue;
+        }
         let len = b["byteLength"]
             .as_u64()
             .ok_or_else(|| err(format!("buffer {i}: no byteLength")))?;
         let data = match (b["uri"].as_str(), i, &glb_bin) {
-            (Some(uri), _, _) => resolve(uri)?,
+            (Some(uri), _, _) => folder
+                .read(uri, len)
+                .map_err(|e| err(format!("buffer {i}: {e}")))?,
             (None, 0, Some(chunk)) => chunk.clone(),
             (None, _, _) => {
                 return Err(err(format!(
@@ -277,13 +275,15 @@ fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
         while !bin.len().is_multiple_of(8) {
             bin.push(0);
         }
-        bases.push(bin.len() as u64);
+        bases.push(Some(bin.len() as u64));
         bin.extend_from_slice(&data[..len as usize]);
     }
     let rebase = |v: &mut Value, what: &str| -> Result<()> {
         let b = v["buffer"].as_u64().unwrap_or(u64::MAX);
-        let base = *bases
+        let base = bases
             .get(b as usize)
+            .copied()
+            .flatten()
             .ok_or_else(|| err(format!("{what}: buffer {b} does not exist")))?;
         v["buffer"] = json!(0);
         v["byteOffset"] = json!(v["byteOffset"].as_u64().unwrap_or(0) + base);
@@ -306,7 +306,14 @@ fn read_input(path: &Path, allow_external: bool) -> Result<Doc> {
         let Some(uri) = img["uri"].as_str().filter(|u| !u.starts_with("data:")) else {
             continue;
         };
-        let data = resolve(uri)?;
+        let data = folder
+            .read(uri, MAX_IMAGE_BYTES + 1)
+            .map_err(|e| err(format!("image {i}: {e}")))?;
+        if data.len() as u64 > MAX_IMAGE_BYTES {
+            return Err(err(format!(
+                "image {i} {uri:?} is larger than {MAX_IMAGE_BYTES} bytes (not embedded)"
+            )));
+        }
         let lower = uri.to_ascii_lowercase();
         let mime = if lower.ends_with(".png") {
             "image/png"

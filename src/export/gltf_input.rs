@@ -13,7 +13,7 @@ use std::path::Path;
 /// The JSON of a `.glb` or `.gltf` (an object) and the GLB's BIN chunk.
 pub(super) fn read_json(path: &Path) -> Result<(Value, Option<Vec<u8>>)> {
     let err = |m: String| Error::load(path, m);
-    let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
+    let bytes = crate::load::read_input(path)?;
     let c = split_container(&bytes).map_err(err)?;
     let what = if c.is_glb { "GLB JSON" } else { "glTF JSON" };
     let json: Value = serde_json::from_slice(c.json).map_err(|e| err(format!("{what}: {e}")))?;

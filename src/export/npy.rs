@@ -144,18 +144,12 @@ pub fn write_npz(path: &Path, arrays: &[Array]) -> Result<()> {
             path.display()
         ))
     })?;
-    std::fs::write(path, bytes).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    crate::files::write_atomic(path, &bytes)
 }
 
 /// Writes one array to `path` as `.npy`.
 pub fn write_npy(path: &Path, array: &Array) -> Result<()> {
-    std::fs::write(path, npy_bytes(array)).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    crate::files::write_atomic(path, &npy_bytes(array))
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::mesh::Scene;
 use std::path::Path;
 
+pub mod confine;
 pub(crate) mod gltf;
 pub(crate) mod obj;
 pub mod points;
@@ -49,7 +50,8 @@ pub enum TriangleLimit {
 #[derive(Clone, Copy, Debug)]
 pub struct LoadOptions {
     /// Allow a glTF file to read buffers outside its own folder (`../` or
-    /// absolute URIs). Off by default.
+    /// absolute URIs, or links whose target lies outside; see
+    /// [`confine`]). Off by default.
     pub allow_external_uris: bool,
     /// Most mesh instances (primitives placed by a node and GPU instance)
     /// a scene may hold; the glTF reader refuses a file that would exceed
@@ -87,8 +89,17 @@ impl Default for LoadOptions {
 /// # Ok::<(), bvtool::Error>(())
 /// ```
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Scene> {
-    let bytes = std::fs::read(path).map_err(|e| Error::load(path, format!("cannot read: {e}")))?;
+    let bytes = read_input(path)?;
     load_bytes(path, &bytes, opts)
+}
+
+/// The bytes of the input file `path` (a model or a table of points),
+/// which must be a regular file: a
+/// FIFO, a device (`/dev/zero`, directly or through a link) or a folder is
+/// refused with one line, never read or waited on
+/// ([`crate::files::read_regular`]).
+pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    crate::files::read_regular(path, None).map_err(|e| Error::load(path, e))
 }
 
 /// Reads a model from `bytes` (the content of the file `path`), choosing

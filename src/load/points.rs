@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// The rows of the table in `path`, each `width` numbers, flattened.
 pub fn read_rows(path: &Path, width: usize) -> Result<Vec<f64>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::load(path, format!("cannot read: {e}")))?;
+    let bytes = super::read_input(path)?;
     let ext = path
         .extension()
         .and_then(|e| e.to_str())

@@ -466,15 +466,19 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
     }
 }
 
-/// Writes `image` as a PNG file.
+/// Writes `image` as a PNG file, through a temporary file renamed into
+/// place ([`crate::files::write_atomic`]): a failed write leaves the
+/// previous file whole.
 pub fn save_png(image: &RgbImage, path: &Path) -> crate::Result<()> {
+    let mut png = Vec::new();
     image
-        .save_with_format(path, image::ImageFormat::Png)
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
         .map_err(|e| crate::Error::Write {
             path: path.to_path_buf(),
             source: match e {
                 image::ImageError::IoError(io) => io,
                 other => std::io::Error::other(other),
             },
-        })
+        })?;
+    crate::files::write_atomic(path, &png)
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// layer; modules of one layer never import each other.
 const LAYERS: &[&[&str]] = &[
     &["error", "threads"],
+    &["files"],
     &["mesh"],
     &["pose"],
     &["load"],

@@ -373,7 +373,7 @@ fn pose_matrices_must_be_rigid_and_errors_say_where() {
         (r#"{"matrix":[1,0,0]}"#, "/matrix: expected a 4×4 matrix"),
         (
             "{\"translation\":[0,0,0]}\n{\"translation\":[0,0]}\n",
-            "line 2: /translation",
+            "pose 2 (line 2): /translation",
         ),
     ];
     for (input, want) in cases {

@@ -7,6 +7,7 @@ mod clash;
 mod commands;
 mod compare;
 mod habits;
+mod hostile;
 mod points;
 mod report_progress;
 mod shapes;

@@ -218,12 +218,13 @@ fn gltf_input_with_external_buffer_is_embedded() {
     assert!(o.json["buffers"][0]["uri"].is_null());
     assert_eq!(drawn(&o).0, s.triangle_count());
     assert_eq!(&o.bin[..bin.len()], &bin[..]);
-    // A URI leaving the folder is refused unless allowed.
+    // A URI leaving the folder is refused unless allowed (by the loader's
+    // resolver, in the loader's words).
     json["buffers"][0]["uri"] = Value::from("../elsewhere.bin");
     std::fs::write(&input, serde_json::to_vec(&json).unwrap()).unwrap();
     let err = write(&again, &doc(&again, false, false), &GltfOptions::default()).unwrap_err();
     assert!(
-        err.to_string().contains("outside the file's folder"),
+        err.to_string().contains("outside the model's folder"),
         "{err}"
     );
     std::fs::remove_dir_all(dir).ok();

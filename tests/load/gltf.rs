@@ -5,6 +5,7 @@
 use base64::Engine;
 use bvtool::load::{LoadOptions, load};
 use bvtool::{Scene, mesh::Format};
+use bvtool_dev::guard::mkfifo;
 use nalgebra::{Matrix4, Point3, Rotation3, Translation3, Vector3};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -545,4 +546,127 @@ fn uris_outside_the_folder_need_permission() {
     let spaced = inner.join("spaced.gltf");
     std::fs::write(&spaced, d.json(Some("my%20file.bin"), rest).to_string()).unwrap();
     assert_eq!(load_ok(&spaced).triangle_count(), 1);
+}
+
+/// `load` of `path` on a thread, failing the test if it is still reading
+/// after 5 s (a FIFO blocks a plain read forever).
+fn load_within(path: &std::path::Path, opts: LoadOptions) -> Result<Scene, String> {
+    let path = path.to_path_buf();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(load(&path, &opts).map_err(|e| e.to_string()));
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(5))
+        .expect("load still reading after 5 s")
+}
+
+/// A one-line refusal that names the model and says `needle`.
+fn refused_within(path: &std::path::Path, opts: LoadOptions, needle: &str) {
+    let e = load_within(path, opts).expect_err("must be refused");
+    assert!(!e.contains('\n'), "one line: {e}");
+    assert!(
+        e.contains(&path.display().to_string()),
+        "names the file: {e}"
+    );
+    assert!(e.contains(needle), "says {needle:?}: {e}");
+}
+
+#[test]
+fn uris_are_confined_by_their_real_path_and_read_only_regular_files() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("realpath");
+    let inner = dir.join("model");
+    std::fs::create_dir_all(inner.join("sub")).unwrap();
+    let mut d = Doc::default();
+    let p = d.f32_positions(&FIVE[..3]);
+    let rest = one_mesh(json!({"attributes": {"POSITION": p}}));
+    // A valid buffer outside the folder: read, it would load without error.
+    std::fs::write(dir.join("secret.bin"), &d.bin).unwrap();
+    std::fs::write(inner.join("sub/inside.bin"), &d.bin).unwrap();
+    symlink("../secret.bin", inner.join("secret_link.bin")).unwrap();
+    symlink("..", inner.join("up")).unwrap();
+    symlink("/dev/zero", inner.join("zero.bin")).unwrap();
+    symlink("sub/inside.bin", inner.join("good_link.bin")).unwrap();
+    symlink("sub", inner.join("sub_link")).unwrap();
+    let fifo = inner.join("fifo.bin");
+    mkfifo(&fifo);
+    let model = |name: &str, uri: &str| {
+        let path = inner.join(format!("{name}.gltf"));
+        std::fs::write(&path, d.json(Some(uri), rest.clone()).to_string()).unwrap();
+        path
+    };
+    let strict = LoadOptions::default();
+    let allowed = LoadOptions {
+        allow_external_uris: true,
+        ..LoadOptions::default()
+    };
+    for (name, uri) in [
+        ("link", "secret_link.bin"),
+        ("up", "up/secret.bin"),
+        ("zero", "zero.bin"),
+    ] {
+        let path = model(name, uri);
+        refused_within(&path, strict, "outside the model's folder");
+        refused_within(&path, strict, uri);
+    }
+    // The flag lifts the folder rule, and only it.
+    assert_eq!(
+        load_within(&model("up2", "up/secret.bin"), allowed)
+            .unwrap()
+            .triangle_count(),
+        1
+    );
+    refused_within(
+        &model("zero2", "zero.bin"),
+        allowed,
+        "is a character device, not a regular file",
+    );
+    refused_within(
+        &model("fifo", "fifo.bin"),
+        strict,
+        "'fifo.bin': is a FIFO, not a regular file",
+    );
+    // Links whose targets stay inside the folder are read.
+    for (name, uri) in [("good", "good_link.bin"), ("sub", "sub_link/inside.bin")] {
+        assert_eq!(
+            load_within(&model(name, uri), strict)
+                .unwrap()
+                .triangle_count(),
+            1
+        );
+    }
+    // The model itself: a FIFO, or a link to a device, is refused unread.
+    let fifo_model = inner.join("piped.gltf");
+    mkfifo(&fifo_model);
+    refused_within(&fifo_model, strict, "is a FIFO, not a regular file");
+    let zero_model = inner.join("zero.glb");
+    symlink("/dev/zero", &zero_model).unwrap();
+    refused_within(&zero_model, strict, "is a character device");
+    // A file longer than its buffer's byteLength is read up to byteLength.
+    let mut long = d.bin.clone();
+    long.extend(std::iter::repeat_n(0xAB, 1 << 20));
+    std::fs::write(inner.join("long.bin"), &long).unwrap();
+    assert_eq!(
+        load_within(&model("long", "long.bin"), strict)
+            .unwrap()
+            .triangle_count(),
+        1
+    );
+}
+
+#[test]
+fn control_characters_of_a_uri_are_escaped_in_the_error() {
+    let dir = scratch("escape");
+    let mut d = Doc::default();
+    let p = d.f32_positions(&FIVE[..3]);
+    let rest = one_mesh(json!({"attributes": {"POSITION": p}}));
+    let path = dir.join("evil.gltf");
+    let uri = "x\u{1b}]0;owned\u{7}\r\u{0}.bin";
+    std::fs::write(&path, d.json(Some(uri), rest).to_string()).unwrap();
+    let e = load_err(&path);
+    assert!(
+        !e.chars().any(|c| c.is_control()),
+        "raw control characters: {e:?}"
+    );
+    assert!(e.contains(r"x\u{1b}]0;owned\u{7}\r\0.bin"), "{e}");
 }

@@ -13,9 +13,9 @@
 
 use super::json::Root;
 use super::{Msg, meshopt};
-use base64::Engine;
+use crate::load::confine::ModelFolder;
 use std::cell::{Cell, OnceCell};
-use std::path::{Component, Path};
+use std::path::Path;
 
 /// Accessor elements decoded per input byte at most (a `u8` index is one
 /// byte per element; 4 leaves room for primitives that share accessors).
@@ -93,7 +93,7 @@ impl<'a> Buffers<'a> {
                 .ok_or("buffer 0 has no URI and there is no GLB BIN chunk")?
                 .to_vec(),
             None => return Err(format!("buffer {i} has no URI and no data")),
-            Some(uri) => self.read_uri(i, uri)?,
+            Some(uri) => self.read_uri(i, uri, def.byte_length)?,
         };
         let want = def.byte_length;
         if (data.len() as u64) < want {
@@ -108,31 +108,13 @@ impl<'a> Buffers<'a> {
         Ok(cell.get_or_init(|| data))
     }
 
-    fn read_uri(&self, i: u32, uri: &str) -> Result<Vec<u8>, Msg> {
-        if let Some(rest) = uri.strip_prefix("data:") {
-            let (_, payload) = rest
-                .split_once(";base64,")
-                .ok_or_else(|| format!("buffer {i}: data URI is not base64"))?;
-            return base64::engine::general_purpose::STANDARD
-                .decode(payload.trim())
-                .map_err(|e| format!("buffer {i}: bad base64 data URI: {e}"));
-        }
-        let decoded = percent_encoding::percent_decode_str(uri)
-            .decode_utf8()
-            .map_err(|_| format!("buffer {i}: URI is not UTF-8 after percent-decoding"))?;
-        let rel = Path::new(decoded.as_ref());
-        let escapes = decoded.contains("://")
-            || rel.is_absolute()
-            || rel
-                .components()
-                .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
-        if escapes && !self.allow_external {
-            return Err(format!(
-                "buffer {i} URI '{uri}' points outside the model's folder (not allowed)"
-            ));
-        }
-        std::fs::read(self.dir.join(rel))
-            .map_err(|e| format!("buffer {i} '{decoded}' could not be read: {e}"))
+    /// Buffer `i`'s `uri`, at most `cap` bytes, through the one resolver of
+    /// [`crate::load::confine`] (confined to the model's real folder unless
+    /// allowed, regular files only).
+    fn read_uri(&self, i: u32, uri: &str, cap: u64) -> Result<Vec<u8>, Msg> {
+        ModelFolder::new(self.dir, self.allow_external)
+            .read(uri, cap)
+            .map_err(|e| format!("buffer {i}: {e}"))
     }
 
     /// The bytes of buffer view `i` (decompressed for meshopt views).

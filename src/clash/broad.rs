@@ -19,8 +19,20 @@ pub fn overlapping_pairs(
     boxes: &[Aabb],
     keep: impl Fn(usize, usize) -> bool,
 ) -> Vec<(usize, usize)> {
+    overlapping_pairs_at_most(boxes, usize::MAX, keep).expect("no limit")
+}
+
+/// [`overlapping_pairs`], but `None` as soon as more than `max` pairs are
+/// found (or memory for them cannot be had): n boxes at one spot make
+/// n²/2 pairs, so the sweep stops rather than hold them. Memory: 16 bytes
+/// a pair kept, at most `max` of them.
+pub fn overlapping_pairs_at_most(
+    boxes: &[Aabb],
+    max: usize,
+    keep: impl Fn(usize, usize) -> bool,
+) -> Option<Vec<(usize, usize)>> {
     if boxes.is_empty() {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let axis = sweep_axis(boxes);
     let mut order: Vec<usize> = (0..boxes.len()).collect();
@@ -33,12 +45,15 @@ pub fn overlapping_pairs(
                 break;
             }
             if boxes_overlap(&boxes[i], &boxes[j]) && keep(i.min(j), i.max(j)) {
+                if pairs.len() == max || pairs.try_reserve(1).is_err() {
+                    return None;
+                }
                 pairs.push((i.min(j), i.max(j)));
             }
         }
     }
     pairs.sort_unstable();
-    pairs
+    Some(pairs)
 }
 
 /// The axis along which the box centres have the largest variance.

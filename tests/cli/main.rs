@@ -10,3 +10,4 @@ mod habits;
 mod points;
 mod report_progress;
 mod shapes;
+mod stacks;

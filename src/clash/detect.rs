@@ -289,15 +289,20 @@ impl<'a> ClashScene<'a> {
         let max = opts.max_pairs.unwrap_or(usize::MAX);
         let mut out = Contact::default();
         let mut full = false;
+        let (ua, ub) = (sa.stacks.unique(&sa.mesh), sb.stacks.unique(&sb.mesh));
         let mut visit = |i: u32, j: u32, distance: Option<f64>| {
-            let ta = sa.mesh.triangle(i as usize);
-            let tb = place.triangle(&sb.mesh.triangle(j as usize));
+            let ta = ua.triangle(i as usize);
+            let tb = place.triangle(&ub.triangle(j as usize));
+            // A pair of unique triangles stands for every pair of their
+            // copies.
+            let (ca, cb) = (sa.stacks.copies(i), sb.stacks.copies(j));
+            let copies = ca.len() * cb.len();
             // `within` reports meeting triangles at exactly 0.
             let intersecting = distance.is_none_or(|d| d == 0.0 && triangles_intersect(&ta, &tb));
             let crossing = intersecting && crosses(&ta, &tb);
-            out.found += 1;
-            out.intersecting += usize::from(intersecting);
-            out.crossing += usize::from(crossing);
+            out.found += copies;
+            out.intersecting += copies * usize::from(intersecting);
+            out.crossing += copies * usize::from(crossing);
             if crossing {
                 out.depth = out.depth.max(crossing_depth(&ta, &tb));
             }
@@ -305,17 +310,19 @@ impl<'a> ClashScene<'a> {
                 out.min_distance = Some(out.min_distance.map_or(d, |m: f64| m.min(d)));
             }
             if opts.all_pairs {
-                if listed.fetch_add(1, Ordering::Relaxed) >= max {
+                if listed.fetch_add(copies, Ordering::Relaxed) + copies > max {
                     full = true;
                     return true;
                 }
-                out.pairs.push(TrianglePair {
-                    a: self.source(ma, i),
-                    b: self.source(mb, j),
-                    intersecting,
-                    crossing,
-                    distance,
-                });
+                for &i in ca {
+                    out.pairs.extend(cb.iter().map(|&j| TrianglePair {
+                        a: self.source(ma, i),
+                        b: self.source(mb, j),
+                        intersecting,
+                        crossing,
+                        distance,
+                    }));
+                }
             }
             false
         };

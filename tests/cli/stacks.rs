@@ -186,9 +186,10 @@ fn instances_at_one_spot_clash() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// 10⁴ and 3·10⁴ copies of one triangle: collide at the identity counts
-/// n² pairs in memory that does not grow with them, distance answers 0
-/// touching and 1 one unit apart, `clash --self` stops at --max-pairs; a
+/// 10⁴ and 3·10⁴ copies of one triangle: collide at the identity and
+/// `clash` of two such files count n² pairs in memory that does not grow
+/// with them, distance answers 0 touching and 1 one unit apart, `clash
+/// --self` and the pair lists stop at --max-pairs; a
 /// stack of 300 lists all 300² pairs, distinct, and counts C(300, 2)
 /// self-intersections.
 #[test]
@@ -212,6 +213,15 @@ fn stacked_copies_of_one_triangle() {
         assert!((d - 1.0).abs() < 1e-12, "{d}");
         let r = run_ok(&["clash", "--self", fs], 1, 128);
         limit_line(&r, &f, "self-intersecting triangle pairs");
+        // Two files of copies: one part pair, n² touching triangle pairs.
+        let r = run_ok(&["clash", fs, fs, "--json"], 0, 128);
+        let clash = &json(&r)["clashes"][0];
+        assert_eq!(
+            (clash["kind"].as_str(), clash["triangle_pairs"].as_u64()),
+            (Some("touching"), Some(n * n))
+        );
+        let r = run_ok(&["clash", fs, fs, "--all-pairs"], 1, 128);
+        limit_line(&r, &f, "triangle pairs to list");
     }
     let f = stacked_triangles(&dir, 300);
     let fs = f.to_str().unwrap();

@@ -402,8 +402,7 @@ impl<'a> ClashScene<'a> {
         let max = opts.max_pairs.unwrap_or(usize::MAX);
         let widened: Vec<Aabb> = self.boxes.iter().map(|b| widen(b, reach)).collect();
         let member_pairs =
-            overlapping_pairs_at_most(&widened, max, |i, j| part_of(i) != part_of(j))
-                .ok_or(PairLimit::Candidates(max))?;
+            overlapping_pairs_at_most(&widened, max, part_of).ok_or(PairLimit::Candidates(max))?;
         let listed = AtomicUsize::new(0);
         let contacts: Vec<_> = member_pairs
             .par_iter()

@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let scenes = [load(&path, &Default::default()).unwrap()];
                 let cs = ClashScene::new(&scenes, &[rel.to_string()], Grouping::Primitive);
-                cs.clashes(&ClashOptions::default()).clashes.len()
+                cs.clashes(&ClashOptions::default()).unwrap().clashes.len()
             })
         });
     }

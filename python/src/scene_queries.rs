@@ -91,11 +91,14 @@ pub fn clash(
                 names.join(", ")
             )));
         }
-        let found = scene.clashes(&ClashOptions {
-            all_pairs,
-            ignore_touching,
-            clearance,
-        });
+        let found = scene
+            .clashes(&ClashOptions {
+                all_pairs,
+                ignore_touching,
+                clearance,
+                max_pairs: None,
+            })
+            .expect("no pair limit");
         Ok((scene.parts.parts, found))
     })??;
     Ok(Clashes {

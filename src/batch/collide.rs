@@ -3,9 +3,10 @@
 use super::timed;
 use crate::check::collide::{Checker, PoseCheck};
 use crate::error::{Error, Result};
+use crate::mesh::stacks::Stacks;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::{Pose, PoseJson};
-use crate::query::{ClosePair, ContactMode, collide, within};
+use crate::query::{ClosePair, ContactMode, collide_each, within_each};
 use crate::tree::{NodeFit, ObbTree};
 use serde::Serialize;
 use std::time::Instant;
@@ -16,7 +17,10 @@ pub struct Side {
     pub file: String,
     /// The flattened scene.
     pub mesh: TriMesh,
-    /// Its OBB tree.
+    /// Its triangles grouped by their corners ([`Stacks`]).
+    pub stacks: Stacks,
+    /// The OBB tree of one triangle per stack ([`Side::tree_mesh`]): a
+    /// stack of copies is one question to every query.
     pub tree: ObbTree,
     /// Tree build time in milliseconds.
     pub build_ms: f64,
@@ -31,18 +35,26 @@ impl Side {
         }
     }
 
-    /// Flattens `scene` and builds its tree with node boxes fitted by `fit`
-    /// (timed).
+    /// The mesh the tree's triangle indices name: one triangle per stack
+    /// of copies (the flattened mesh itself when it has no copies).
+    pub fn tree_mesh(&self) -> &TriMesh {
+        self.stacks.unique(&self.mesh)
+    }
+
+    /// Flattens `scene`, groups its stacked copies and builds the tree of
+    /// one triangle per stack, with node boxes fitted by `fit` (timed).
     pub fn new(file: &str, scene: &Scene, fit: NodeFit) -> Result<Side> {
         let mesh = scene.flatten();
         if mesh.triangles.is_empty() {
             return Err(Error::geometry(&scene.path, "no triangles to collide"));
         }
         let t = Instant::now();
-        let tree = ObbTree::build_default(&mesh, fit);
+        let stacks = Stacks::of(&mesh);
+        let tree = ObbTree::build_default(stacks.unique(&mesh), fit);
         Ok(Side {
             file: file.to_string(),
             mesh,
+            stacks,
             tree,
             build_ms: t.elapsed().as_secs_f64() * 1e3,
         })
@@ -97,7 +109,7 @@ pub struct PoseResult {
     pub within: Option<bool>,
     /// Intersecting triangle pairs — with `--clearance`, pairs within it —
     /// (`null` in first-contact mode).
-    pub pair_count: Option<usize>,
+    pub pair_count: Option<u64>,
     /// The pairs (with `--all-pairs`), sorted by A's then B's triangle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs: Option<Vec<PairJson>>,
@@ -145,6 +157,9 @@ pub struct CollideOptions {
     pub clearance: Option<f64>,
     /// Time each pose this many times (the median is reported).
     pub repeat: usize,
+    /// The most pairs `list_pairs` lists at one pose: more is an error
+    /// (the count alone is never limited).
+    pub max_pairs: usize,
 }
 
 /// Collides `a` with `b` at every pose.
@@ -172,33 +187,43 @@ pub fn run_with_progress(
     };
     let mut results = Vec::with_capacity(poses.len());
     for (index, pose) in poses.iter().enumerate() {
-        let (found, query_us) = timed(opts.repeat, || answer(a, b, pose, mode, opts.clearance));
-        let check = match (&checker, &found) {
-            (Some(ch), Found::Contact(c)) => Some(
-                ch.check(pose, c, !opts.first_contact && opts.list_pairs)
-                    .map_err(Error::Input)?,
-            ),
+        let (found, query_us) = timed(opts.repeat, || answer(a, b, pose, mode, opts));
+        let found = found.map_err(|listed| {
+            Error::Input(format!(
+                "{} against {} at pose {index}: more than {listed} triangle pairs to list \
+                 (--max-pairs {}); raise --max-pairs, or leave out --all-pairs for the count",
+                a.file, b.file, opts.max_pairs
+            ))
+        })?;
+        let check = match &checker {
+            Some(ch) if opts.clearance.is_none() => {
+                let ours = crate::query::Collision {
+                    intersecting: found.any,
+                    pairs: found.pairs.iter().map(|p| (p.a, p.b)).collect(),
+                    box_tests: found.box_tests,
+                    triangle_tests: found.triangle_tests,
+                };
+                Some(
+                    ch.check(pose, &ours, !opts.first_contact && opts.list_pairs)
+                        .map_err(Error::Input)?,
+                )
+            }
             _ => None,
         };
-        let (pairs, box_tests, triangle_tests) = found.pairs();
-        let intersecting = match &found {
-            Found::Contact(c) => Some(c.intersecting),
-            Found::Close(c) if mode == ContactMode::All || !c.within => {
-                Some(c.pairs.iter().any(|p| p.distance == 0.0))
-            }
-            Found::Close(_) => None,
+        let intersecting = match opts.clearance {
+            None => Some(found.any),
+            Some(_) if mode == ContactMode::All || !found.any => Some(found.touching),
+            Some(_) => None,
         };
         results.push(PoseResult {
             index,
             pose: pose.to_json(),
             intersecting,
-            within: match &found {
-                Found::Close(c) => Some(c.within),
-                Found::Contact(_) => None,
-            },
-            pair_count: (!opts.first_contact).then_some(pairs.len()),
+            within: opts.clearance.map(|_| found.any),
+            pair_count: (!opts.first_contact).then_some(found.count),
             pairs: opts.list_pairs.then(|| {
-                pairs
+                found
+                    .pairs
                     .iter()
                     .map(|p| PairJson {
                         a: a.mesh.sources[p.a as usize],
@@ -207,8 +232,8 @@ pub fn run_with_progress(
                     })
                     .collect()
             }),
-            box_tests,
-            triangle_tests,
+            box_tests: found.box_tests,
+            triangle_tests: found.triangle_tests,
             query_us,
             check,
         });
@@ -227,37 +252,71 @@ pub fn run_with_progress(
     })
 }
 
-/// The answer of one query: contact, or clearance.
-enum Found {
-    Contact(crate::query::Collision),
-    Close(crate::query::Clearance),
+/// The answer of one query, contact or clearance, counted over the
+/// stacks' copies (a pair of unique triangles stands for every pair of
+/// their copies).
+struct Found {
+    /// Some pair meets (within the clearance, with one).
+    any: bool,
+    /// Some pair meets (distance 0).
+    touching: bool,
+    /// The pairs, copies counted.
+    count: u64,
+    /// The pairs listed (when asked), as indices into the flattened
+    /// meshes, sorted.
+    pairs: Vec<ClosePair>,
+    box_tests: u64,
+    triangle_tests: u64,
 }
 
-impl Found {
-    /// The pairs (at distance 0 for contacts), box tests and triangle tests.
-    fn pairs(&self) -> (Vec<ClosePair>, u64, u64) {
-        match self {
-            Found::Contact(c) => (
-                c.pairs
-                    .iter()
-                    .map(|&(a, b)| ClosePair {
-                        a,
-                        b,
-                        distance: 0.0,
-                    })
-                    .collect(),
-                c.box_tests,
-                c.triangle_tests,
-            ),
-            Found::Close(c) => (c.pairs.clone(), c.box_tests, c.triangle_tests),
+/// Collides, or asks for the pairs within the clearance, on the trees of
+/// unique triangles. Every pair is counted (copies multiplied); pairs are
+/// kept only with `list_pairs`, at most `max_pairs` of them: more stops
+/// the query (`Err(max_pairs)`). Memory beyond the trees: the pairs listed.
+fn answer(
+    a: &Side,
+    b: &Side,
+    pose: &Pose,
+    mode: ContactMode,
+    opts: &CollideOptions,
+) -> std::result::Result<Found, usize> {
+    let (mut count, mut touching, mut over) = (0u64, false, false);
+    let mut pairs = Vec::new();
+    let mut visit = |p: ClosePair| {
+        let (ca, cb) = (a.stacks.copies(p.a), b.stacks.copies(p.b));
+        count += ca.len() as u64 * cb.len() as u64;
+        touching |= p.distance == 0.0;
+        if opts.list_pairs {
+            if count > opts.max_pairs as u64 {
+                over = true;
+                return true;
+            }
+            for &i in ca {
+                pairs.extend(cb.iter().map(|&j| ClosePair { a: i, b: j, ..p }));
+            }
         }
+        mode == ContactMode::First
+    };
+    let (box_tests, triangle_tests) = match opts.clearance {
+        None => collide_each(&a.tree, &b.tree, pose, mode, |i, j| {
+            visit(ClosePair {
+                a: i,
+                b: j,
+                distance: 0.0,
+            })
+        }),
+        Some(d) => within_each(&a.tree, &b.tree, pose, d, mode, visit),
+    };
+    if over {
+        return Err(opts.max_pairs);
     }
-}
-
-/// Collides, or asks for the pairs within `clearance`.
-fn answer(a: &Side, b: &Side, pose: &Pose, mode: ContactMode, clearance: Option<f64>) -> Found {
-    match clearance {
-        None => Found::Contact(collide(&a.tree, &b.tree, pose, mode)),
-        Some(d) => Found::Close(within(&a.tree, &b.tree, pose, d, mode)),
-    }
+    pairs.sort_unstable_by_key(|p| (p.a, p.b));
+    Ok(Found {
+        any: count > 0,
+        touching,
+        count,
+        pairs,
+        box_tests,
+        triangle_tests,
+    })
 }

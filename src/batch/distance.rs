@@ -98,8 +98,13 @@ pub fn run_with_progress(
         let (d, query_us) = timed(opts.repeat, || {
             distance_with(&mut scratch, &a.tree, &b.tree, pose, &opts.tolerance)
         });
-        let d = d.expect("both sides have triangles");
-        let (i, j) = d.triangles;
+        let mut d = d.expect("both sides have triangles");
+        // The trees hold one triangle per stack of copies: name the first.
+        let (i, j) = (
+            a.stacks.copies(d.triangles.0)[0],
+            b.stacks.copies(d.triangles.1)[0],
+        );
+        d.triangles = (i, j);
         results.push(DistancePose {
             index,
             pose: pose.to_json(),

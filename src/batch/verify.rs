@@ -50,7 +50,7 @@ pub struct VerifyDoc {
 /// `n` near-boundary poses of `b` against `a` (see
 /// [`crate::check::poses::near_boundary`]), or the given ones.
 pub fn poses(a: &Side, b: &Side, n: usize, seed: u64) -> Vec<Pose> {
-    near_boundary_with_trees((&a.mesh, &a.tree), (&b.mesh, &b.tree), n, seed)
+    near_boundary_with_trees((a.tree_mesh(), &a.tree), (b.tree_mesh(), &b.tree), n, seed)
 }
 
 /// Runs both engines on every pose, calling `tick` after each (for a
@@ -62,7 +62,8 @@ pub fn run(
     seed: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<VerifyDoc> {
-    let checker = Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?;
+    let checker =
+        Checker::new(a.tree_mesh(), b.tree_mesh(), &a.tree, &b.tree).map_err(Error::Input)?;
     let mut doc = VerifyDoc {
         a: a.summary(),
         b: b.summary(),

@@ -79,7 +79,7 @@ pub fn run(
     peers: Option<&PeerDistances>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<DistanceVerifyDoc> {
-    let checker = DistanceChecker::new(&a.mesh, &b.mesh).map_err(Error::Input)?;
+    let checker = DistanceChecker::new(a.tree_mesh(), b.tree_mesh()).map_err(Error::Input)?;
     let mut scratch = DistanceScratch::default();
     let mut doc = DistanceVerifyDoc {
         a: a.summary(),

@@ -23,7 +23,7 @@
 //!    `contained`. An open outer part has no inside and is never reported
 //!    as containing anything (counted in [`Clashes::open_containers`]).
 
-use super::broad::overlapping_pairs;
+use super::broad::overlapping_pairs_at_most;
 use super::contain::Solid;
 use super::parts::{Grouping, PartList};
 use super::shapes::{RIGID_TOLERANCE, Shapes, relative_pose};
@@ -31,11 +31,12 @@ use crate::fit::Aabb;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::pair::intersect_triangle_triangle::Plane;
 use crate::query::pair::intersect_triangle_triangle::triangles_intersect;
-use crate::query::{ContactMode, Placement, collide, within};
+use crate::query::{ContactMode, Placement, collide_each, within_each};
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How two parts clash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -147,6 +148,37 @@ pub struct ClashOptions {
     /// Also report part pairs that do not meet but come within this
     /// distance (model units, ≥ 0).
     pub clearance: Option<f64>,
+    /// The most pairs of primitives whose boxes overlap, and with
+    /// `all_pairs` the most triangle pairs listed in all, before
+    /// [`ClashScene::clashes`] stops with [`PairLimit`]; `None`: no limit.
+    pub max_pairs: Option<usize>,
+}
+
+/// [`ClashScene::clashes`] stopped: the answer holds more pairs than
+/// [`ClashOptions::max_pairs`] allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairLimit {
+    /// More pairs of primitives have overlapping boxes (the candidates).
+    Candidates(usize),
+    /// More triangle pairs to list.
+    TrianglePairs(usize),
+}
+
+impl std::fmt::Display for PairLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PairLimit::Candidates(n) => write!(
+                f,
+                "more than {n} pairs of placed primitives have overlapping boxes \
+                 (--max-pairs {n}); raise --max-pairs"
+            ),
+            PairLimit::TrianglePairs(n) => write!(
+                f,
+                "more than {n} triangle pairs to list (--max-pairs {n}); raise --max-pairs, \
+                 or leave out --all-pairs (and --render) for the counts"
+            ),
+        }
+    }
 }
 
 /// The answer of [`ClashScene::clashes`].
@@ -175,18 +207,37 @@ pub struct ClashScene<'a> {
     pub boxes: Vec<Aabb>,
 }
 
-/// One triangle pair of two placed primitives' contact.
-struct PairContact {
-    /// The triangle of the first primitive (index into its geometry).
-    a: u32,
-    /// The triangle of the second.
-    b: u32,
-    /// Whether they meet, whether they cross, and how deep.
-    intersecting: bool,
-    crossing: bool,
+/// The contact of two placed primitives, counted; its triangle pairs
+/// kept only when they are to be listed.
+#[derive(Debug, Default)]
+struct Contact {
+    /// Triangle pairs found: meeting ones, and with a clearance those
+    /// within it.
+    found: usize,
+    /// Of them, those that meet, and those that cross.
+    intersecting: usize,
+    crossing: usize,
+    /// The deepest crossing.
     depth: f64,
-    /// Their distance with a clearance.
-    distance: Option<f64>,
+    /// With a clearance: the least distance of a pair found.
+    min_distance: Option<f64>,
+    /// The pairs (with `all_pairs`).
+    pairs: Vec<TrianglePair>,
+}
+
+impl Contact {
+    /// Adds `other`'s counts and pairs to these.
+    fn merge(&mut self, other: Contact) {
+        self.found += other.found;
+        self.intersecting += other.intersecting;
+        self.crossing += other.crossing;
+        self.depth = self.depth.max(other.depth);
+        self.min_distance = match (self.min_distance, other.min_distance) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        self.pairs.extend(other.pairs);
+    }
 }
 
 impl<'a> ClashScene<'a> {
@@ -219,49 +270,71 @@ impl<'a> ClashScene<'a> {
         }
     }
 
-    /// Every intersecting triangle pair of members `ma` and `mb`, and with a
-    /// clearance every pair within it ([`crate::query::within`]).
-    fn contact(&self, ma: usize, mb: usize, clearance: Option<f64>) -> Vec<PairContact> {
+    /// The contact of members `ma` and `mb`: their intersecting triangle
+    /// pairs, and with a clearance the pairs within it
+    /// ([`crate::query::within_each`]), counted as they are found; kept
+    /// when `opts.all_pairs`, each taking one of `listed`'s places
+    /// ([`ClashOptions::max_pairs`]): `None` once none is left.
+    fn contact(
+        &self,
+        ma: usize,
+        mb: usize,
+        opts: &ClashOptions,
+        listed: &AtomicUsize,
+    ) -> Option<Contact> {
         let (pa, pb) = (&self.shapes.placed[ma], &self.shapes.placed[mb]);
         let (sa, sb) = (&self.shapes.shapes[pa.shape], &self.shapes.shapes[pb.shape]);
         let pose = relative_pose(pa, pb);
         let place = Placement::new(&pose);
-        let pairs: Vec<(u32, u32, Option<f64>)> = match clearance {
-            None => collide(&sa.tree, &sb.tree, &pose, ContactMode::All)
-                .pairs
-                .into_iter()
-                .map(|(i, j)| (i, j, None))
-                .collect(),
-            Some(d) => within(&sa.tree, &sb.tree, &pose, d, ContactMode::All)
-                .pairs
-                .into_iter()
-                .map(|p| (p.a, p.b, Some(p.distance)))
-                .collect(),
-        };
-        pairs
-            .into_iter()
-            .map(|(i, j, distance)| {
-                let ta = sa.mesh.triangle(i as usize);
-                let tb = place.triangle(&sb.mesh.triangle(j as usize));
-                // `within` reports meeting triangles at exactly 0.
-                let intersecting =
-                    distance.is_none_or(|d| d == 0.0 && triangles_intersect(&ta, &tb));
-                let crossing = intersecting && crosses(&ta, &tb);
-                let depth = if crossing {
-                    crossing_depth(&ta, &tb)
-                } else {
-                    0.0
-                };
-                PairContact {
-                    a: i,
-                    b: j,
-                    intersecting,
-                    crossing,
-                    depth,
-                    distance,
+        let max = opts.max_pairs.unwrap_or(usize::MAX);
+        let mut out = Contact::default();
+        let mut full = false;
+        let (ua, ub) = (sa.stacks.unique(&sa.mesh), sb.stacks.unique(&sb.mesh));
+        let mut visit = |i: u32, j: u32, distance: Option<f64>| {
+            let ta = ua.triangle(i as usize);
+            let tb = place.triangle(&ub.triangle(j as usize));
+            // A pair of unique triangles stands for every pair of their
+            // copies.
+            let (ca, cb) = (sa.stacks.copies(i), sb.stacks.copies(j));
+            let copies = ca.len() * cb.len();
+            // `within` reports meeting triangles at exactly 0.
+            let intersecting = distance.is_none_or(|d| d == 0.0 && triangles_intersect(&ta, &tb));
+            let crossing = intersecting && crosses(&ta, &tb);
+            out.found += copies;
+            out.intersecting += copies * usize::from(intersecting);
+            out.crossing += copies * usize::from(crossing);
+            if crossing {
+                out.depth = out.depth.max(crossing_depth(&ta, &tb));
+            }
+            if let Some(d) = distance {
+                out.min_distance = Some(out.min_distance.map_or(d, |m: f64| m.min(d)));
+            }
+            if opts.all_pairs {
+                if listed.fetch_add(copies, Ordering::Relaxed) + copies > max {
+                    full = true;
+                    return true;
                 }
-            })
-            .collect()
+                for &i in ca {
+                    out.pairs.extend(cb.iter().map(|&j| TrianglePair {
+                        a: self.source(ma, i),
+                        b: self.source(mb, j),
+                        intersecting,
+                        crossing,
+                        distance,
+                    }));
+                }
+            }
+            false
+        };
+        match opts.clearance {
+            None => collide_each(&sa.tree, &sb.tree, &pose, ContactMode::All, |i, j| {
+                visit(i, j, None)
+            }),
+            Some(d) => within_each(&sa.tree, &sb.tree, &pose, d, ContactMode::All, |p| {
+                visit(p.a, p.b, Some(p.distance))
+            }),
+        };
+        (!full).then_some(out)
     }
 
     /// The source of triangle `k` of member `m`.
@@ -319,12 +392,18 @@ impl<'a> ClashScene<'a> {
             .collect()
     }
 
-    /// Finds every clashing part pair (see the module docs).
-    pub fn clashes(&self, opts: &ClashOptions) -> Clashes {
+    /// Finds every clashing part pair (see the module docs), or stops at
+    /// [`ClashOptions::max_pairs`]. Memory beyond the scene: 16 bytes per
+    /// candidate pair of primitives and a counted summary per part pair,
+    /// plus the triangle pairs listed with `all_pairs`.
+    pub fn clashes(&self, opts: &ClashOptions) -> Result<Clashes, PairLimit> {
         let part_of = |m: usize| self.parts.members[m].part;
         let reach = opts.clearance.unwrap_or(0.0);
+        let max = opts.max_pairs.unwrap_or(usize::MAX);
         let widened: Vec<Aabb> = self.boxes.iter().map(|b| widen(b, reach)).collect();
-        let member_pairs = overlapping_pairs(&widened, |i, j| part_of(i) != part_of(j));
+        let member_pairs =
+            overlapping_pairs_at_most(&widened, max, part_of).ok_or(PairLimit::Candidates(max))?;
+        let listed = AtomicUsize::new(0);
         let contacts: Vec<_> = member_pairs
             .par_iter()
             .map(|&(i, j)| {
@@ -333,26 +412,14 @@ impl<'a> ClashScene<'a> {
                 } else {
                     (j, i)
                 };
-                (
-                    (part_of(i), part_of(j)),
-                    (i, j),
-                    self.contact(i, j, opts.clearance),
-                )
+                let contact = self.contact(i, j, opts, &listed);
+                contact.map(|c| ((part_of(i), part_of(j)), c))
             })
-            .collect();
-        let mut by_part: BTreeMap<(usize, usize), (Vec<TrianglePair>, f64)> = BTreeMap::new();
-        for ((pa, pb), (i, j), contact) in contacts {
-            let (list, deepest) = by_part.entry((pa, pb)).or_default();
-            for c in contact {
-                *deepest = deepest.max(c.depth);
-                list.push(TrianglePair {
-                    a: self.source(i, c.a),
-                    b: self.source(j, c.b),
-                    intersecting: c.intersecting,
-                    crossing: c.crossing,
-                    distance: c.distance,
-                });
-            }
+            .collect::<Option<_>>()
+            .ok_or(PairLimit::TrianglePairs(max))?;
+        let mut by_part: BTreeMap<(usize, usize), Contact> = BTreeMap::new();
+        for (parts, contact) in contacts {
+            by_part.entry(parts).or_default().merge(contact);
         }
         let mut out = Clashes {
             candidate_pairs: by_part.len(),
@@ -361,7 +428,7 @@ impl<'a> ClashScene<'a> {
         // Part pairs whose surfaces do not meet: maybe one inside the other.
         let nested: Vec<(usize, usize, usize, usize)> = by_part
             .iter()
-            .filter(|(_, (pairs, _))| pairs.is_empty())
+            .filter(|(_, c)| c.found == 0)
             .flat_map(|(&(a, b), _)| {
                 let (ba, bb) = (self.part_box(a), self.part_box(b));
                 let within = |i: &Aabb, o: &Aabb| {
@@ -412,15 +479,13 @@ impl<'a> ClashScene<'a> {
             }
         }
         out.open_containers = nested.iter().filter(|n| solids[&n.3].is_none()).count();
-        for ((a, b), (mut pairs, depth)) in by_part {
-            if pairs.is_empty() {
+        for ((a, b), mut c) in by_part {
+            if c.found == 0 {
                 continue;
             }
-            let crossing = pairs.iter().filter(|p| p.crossing).count();
-            let intersecting = pairs.iter().filter(|p| p.intersecting).count();
-            let kind = if crossing > 0 {
+            let kind = if c.crossing > 0 {
                 ClashKind::Intersecting
-            } else if intersecting > 0 {
+            } else if c.intersecting > 0 {
                 ClashKind::Touching
             } else {
                 ClashKind::Clearance
@@ -429,23 +494,23 @@ impl<'a> ClashScene<'a> {
                 out.touching_dropped += 1;
                 continue;
             }
-            pairs.sort_unstable_by_key(|p| (p.a, p.b));
+            c.pairs.sort_unstable_by_key(|p| (p.a, p.b));
             out.clashes.push(Clash {
                 a,
                 b,
                 kind,
-                triangle_pairs: intersecting,
-                clearance_pairs: opts.clearance.map(|_| pairs.len()),
-                min_distance: pairs.iter().filter_map(|p| p.distance).reduce(f64::min),
-                crossing_pairs: crossing,
-                depth,
+                triangle_pairs: c.intersecting,
+                clearance_pairs: opts.clearance.map(|_| c.found),
+                min_distance: c.min_distance,
+                crossing_pairs: c.crossing,
+                depth: c.depth,
                 inside: None,
-                pairs: opts.all_pairs.then_some(pairs),
+                pairs: opts.all_pairs.then_some(c.pairs),
             });
         }
         out.clashes.sort_by_key(|c| (c.a, c.b));
         out.clashes.dedup_by_key(|c| (c.a, c.b));
-        out
+        Ok(out)
     }
 }
 

@@ -19,9 +19,11 @@ pub(crate) mod self_intersect;
 pub(crate) mod shapes;
 
 pub use detect::{
-    Clash, ClashKind, ClashOptions, ClashScene, Clashes, TrianglePair, crosses, crossing_depth,
+    Clash, ClashKind, ClashOptions, ClashScene, Clashes, PairLimit, TrianglePair, crosses,
+    crossing_depth,
 };
 pub use parts::{Grouping, Part, PartList};
 pub use self_intersect::{
-    SelfIntersections, local_meshes, self_intersections, self_intersections_brute_force,
+    SelfIntersections, local_meshes, self_intersections, self_intersections_at_most,
+    self_intersections_brute_force,
 };

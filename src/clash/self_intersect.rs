@@ -28,6 +28,7 @@ use crate::tree::{AabbTree, radix};
 use nalgebra::Point3;
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Node pairs gathered near the root before the descent is split between
 /// threads.
@@ -177,6 +178,16 @@ impl Ctx<'_> {
 /// # Ok::<(), bvtool::Error>(())
 /// ```
 pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
+    self_intersections_at_most(tree, usize::MAX).expect("no limit")
+}
+
+/// [`self_intersections`], but `None` as soon as more than `max`
+/// intersecting pairs are found: every pair of n stacked copies of a
+/// triangle intersects, n²/2 pairs, so the descent stops rather than hold
+/// them. Memory: the planes and flags (about 50 bytes a triangle) and 8
+/// bytes a pair, at most `max` pairs (and a leaf pair's worth more per
+/// thread).
+pub fn self_intersections_at_most(tree: &AabbTree, max: usize) -> Option<SelfIntersections> {
     // The stars' certificate begins with a sequential pass: beside the
     // planes, not before them.
     let (planes, mut flags) = rayon::join(
@@ -208,17 +219,34 @@ pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
             }
             tasks = next;
         }
+        // Pairs found by every thread, counted as each leaf pair adds to
+        // them; past `max` every thread stops.
+        let total = AtomicUsize::new(pairs.len());
         let found: Vec<Vec<(u32, u32)>> = tasks
             .par_iter()
             .map(|&task| {
                 let (mut stack, mut out) = (vec![task], Vec::new());
                 while let Some((i, j)) = stack.pop() {
+                    let before = out.len();
                     ctx.step(i, j, &mut stack, &mut out);
+                    let added = out.len() - before;
+                    if added > 0 && total.fetch_add(added, Ordering::Relaxed) + added > max {
+                        break;
+                    }
+                    if total.load(Ordering::Relaxed) > max {
+                        break;
+                    }
                 }
                 out
             })
             .collect();
+        if total.into_inner() > max {
+            return None;
+        }
         pairs.extend(found.into_iter().flatten());
+    }
+    if pairs.len() > max {
+        return None;
     }
     let mut degenerate: Vec<u32> = (0..tree.triangles.len())
         .filter(|&k| ctx.flags[k] & DEGENERATE != 0)
@@ -227,11 +255,11 @@ pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
     degenerate.sort_unstable();
     pairs.extend(degenerate.iter().map(|&d| (d, d)));
     radix::sort_by_key(&mut pairs, |&(a, b)| (a as u64) << 32 | b as u64);
-    SelfIntersections {
+    Some(SelfIntersections {
         pairs,
         degenerate,
         welded_vertices: tree.vertices.len(),
-    }
+    })
 }
 
 /// The same answer by brute force: every pair of triangles with an exact

@@ -15,6 +15,7 @@
 //! and shear are applied to the vertices before the tree is built.
 
 use super::parts::PartList;
+use crate::mesh::stacks::Stacks;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::Pose;
 use crate::tree::ObbTree;
@@ -34,7 +35,10 @@ pub const RIGID_TOLERANCE: f64 = 1e-6;
 pub struct Shape {
     /// The triangles, `L₀·v` (the tree's frame).
     pub mesh: TriMesh,
-    /// Its OBB tree.
+    /// Its triangles grouped by their corners ([`Stacks`]).
+    pub stacks: Stacks,
+    /// The OBB tree of one triangle per stack of copies (of
+    /// `stacks.unique(&mesh)`).
     pub tree: ObbTree,
 }
 
@@ -139,8 +143,9 @@ impl Shapes {
                         .map(|k| TriangleSource::unplaced(inst.mesh, k))
                         .collect(),
                 };
-                let tree = ObbTree::build(&mesh);
-                Shape { mesh, tree }
+                let stacks = Stacks::of(&mesh);
+                let tree = ObbTree::build(stacks.unique(&mesh));
+                Shape { mesh, stacks, tree }
             })
             .collect();
         Shapes { shapes, placed }

@@ -4,7 +4,7 @@ use super::collide::non_negative;
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::render::Look;
 use bvtool::clash::{
-    ClashOptions, ClashScene, Grouping, SelfIntersections, local_meshes, self_intersections,
+    ClashOptions, ClashScene, Grouping, SelfIntersections, local_meshes, self_intersections_at_most,
 };
 use bvtool::load::LoadOptions;
 use bvtool::load::load;
@@ -85,6 +85,12 @@ pub struct Args {
     /// List every intersecting triangle pair (and with --self the faces).
     #[arg(long)]
     all_pairs: bool,
+    /// The most pairs kept: pairs of placed primitives whose boxes
+    /// overlap, triangle pairs listed (--all-pairs, --render) and, with
+    /// --self, intersecting pairs of one mesh. More is an error (exit 1):
+    /// n parts at one spot make n²/2 pairs.
+    #[arg(long, value_name = "N", default_value_t = bvtool::query::MAX_PAIRS)]
+    max_pairs: usize,
     /// Exit with code 3 when a clash (or with --self a self-intersection) is found.
     #[arg(long)]
     fail_on_clash: bool,
@@ -158,11 +164,14 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         }
         let t = Instant::now();
         // The picture highlights crossing triangles: it needs the pairs.
-        let mut clashes = scene.clashes(&ClashOptions {
-            all_pairs: args.all_pairs || render.is_some(),
-            ignore_touching: args.ignore_touching,
-            clearance: args.clearance,
-        });
+        let mut clashes = scene
+            .clashes(&ClashOptions {
+                all_pairs: args.all_pairs || render.is_some(),
+                ignore_touching: args.ignore_touching,
+                clearance: args.clearance,
+                max_pairs: Some(args.max_pairs),
+            })
+            .map_err(|e| Error::Input(format!("{}: {e}", names.join(", "))))?;
         let query = ms(t);
         if let Some((path, o)) = &render {
             save(&clash_picture(&scene, &clashes.clashes, o)?, path)?;
@@ -232,7 +241,19 @@ fn self_report(
     let trees: Vec<AabbTree> = meshes.iter().map(|(_, _, m)| AabbTree::build(m)).collect();
     let build = ms(t);
     let t = Instant::now();
-    let found: Vec<SelfIntersections> = trees.iter().map(self_intersections).collect();
+    let found = meshes
+        .iter()
+        .zip(&trees)
+        .map(|((_, label, _), tree)| {
+            self_intersections_at_most(tree, args.max_pairs).ok_or_else(|| {
+                Error::Input(format!(
+                    "{label}: more than {n} self-intersecting triangle pairs \
+                     (--max-pairs {n}); raise --max-pairs",
+                    n = args.max_pairs
+                ))
+            })
+        })
+        .collect::<Result<Vec<SelfIntersections>, Error>>()?;
     let query = ms(t);
     let reports = meshes
         .iter()

@@ -41,9 +41,13 @@ pub struct Args {
     #[command(flatten)]
     poses: PoseArgs,
     /// Report every intersecting triangle pair, named by node, mesh,
-    /// primitive and triangle index.
+    /// primitive and triangle index (at most --max-pairs of them).
     #[arg(long, conflicts_with = "first_contact")]
     all_pairs: bool,
+    /// With --all-pairs: the most pairs listed at one pose; more is an
+    /// error (exit 1) naming the pose. The count alone is never limited.
+    #[arg(long, value_name = "N", default_value_t = bvtool::query::MAX_PAIRS)]
+    max_pairs: usize,
     /// Stop at the first intersecting pair (fastest; no pair count).
     #[arg(long)]
     first_contact: bool,
@@ -86,11 +90,14 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             check: args.check,
             clearance: args.clearance,
             repeat: args.repeat as usize,
+            max_pairs: args.max_pairs,
         },
         &|| bar.tick(),
     )?;
     bar.finish();
     if let Some(path) = &args.render {
+        // The trees hold one triangle per stack of copies: the first copy
+        // is drawn.
         let pairs: Vec<(u32, u32)> = match args.clearance {
             None => collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All).pairs,
             Some(d) => within(&a.tree, &b.tree, &poses[0], d, ContactMode::All)
@@ -98,8 +105,12 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
                 .iter()
                 .map(|p| (p.a, p.b))
                 .collect(),
-        };
-        let title = doc.picture_title(pairs.len());
+        }
+        .into_iter()
+        .map(|(i, j)| (a.stacks.copies(i)[0], b.stacks.copies(j)[0]))
+        .collect();
+        let count = doc.poses[0].pair_count.unwrap_or(pairs.len() as u64);
+        let title = doc.picture_title(count);
         let image = collision_picture(
             &a.mesh,
             &b.mesh,

@@ -6,6 +6,7 @@
 
 pub(crate) mod closed;
 pub mod skin;
+pub mod stacks;
 pub mod weld;
 
 use crate::error::{Error, Result};

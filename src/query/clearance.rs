@@ -71,31 +71,49 @@ pub fn within(
     clearance: f64,
     mode: ContactMode,
 ) -> Clearance {
-    let mut out = Clearance::default();
+    let mut pairs = Vec::new();
+    let (box_tests, triangle_tests) = within_each(a, b, pose, clearance, mode, |p| {
+        pairs.push(p);
+        mode == ContactMode::First
+    });
+    pairs.sort_unstable_by_key(|p| (p.a, p.b));
+    Clearance {
+        within: !pairs.is_empty(),
+        pairs,
+        box_tests,
+        triangle_tests,
+    }
+}
+
+/// [`within`] without collecting: `visit` is called with each pair within
+/// the clearance (in the descent's order) until it returns `true`, so
+/// memory does not grow with the number of pairs. `mode` only orders the
+/// descent. Returns the box tests and the triangle distances computed.
+pub fn within_each(
+    a: &ObbTree,
+    b: &ObbTree,
+    pose: &Pose,
+    clearance: f64,
+    mode: ContactMode,
+    mut visit: impl FnMut(ClosePair) -> bool,
+) -> (u64, u64) {
     let Some(pair) = TreePair::new(a, b, pose) else {
-        return out;
+        return (0, 0);
     };
     let mut triangle_tests = 0;
-    out.box_tests = descend(&pair, clearance, mode, |sa, sb, ta, tb| {
+    let box_tests = descend(&pair, clearance, mode, |sa, sb, ta, tb| {
         let (ta, tb) = (ta.corners(), tb.corners());
         if lower_bound(ta, tb, clearance) > clearance {
             return false;
         }
         triangle_tests += 1;
         let d = triangle_distance(ta, tb).distance;
-        if d <= clearance {
-            out.pairs.push(ClosePair {
+        d <= clearance
+            && visit(ClosePair {
                 a: a.original[sa as usize],
                 b: b.original[sb as usize],
                 distance: d,
-            });
-            mode == ContactMode::First
-        } else {
-            false
-        }
+            })
     });
-    out.triangle_tests = triangle_tests;
-    out.within = !out.pairs.is_empty();
-    out.pairs.sort_unstable_by_key(|p| (p.a, p.b));
-    out
+    (box_tests, triangle_tests)
 }

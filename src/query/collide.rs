@@ -99,9 +99,36 @@ pub struct Collision {
 /// # Ok::<(), bvtool::Error>(())
 /// ```
 pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Collision {
-    let mut out = Collision::default();
+    let mut pairs = Vec::new();
+    let (box_tests, triangle_tests) = collide_each(a, b, pose, mode, |i, j| {
+        pairs.push((i, j));
+        mode == ContactMode::First
+    });
+    pairs.sort_unstable();
+    Collision {
+        intersecting: !pairs.is_empty(),
+        pairs,
+        box_tests,
+        triangle_tests,
+    }
+}
+
+/// [`collide`] without collecting: `visit(A's triangle, B's triangle)` is
+/// called for each intersecting pair (indices into the meshes the trees
+/// were built from, in the descent's order) until it returns `true`; the
+/// caller counts or keeps what it needs, so memory does not grow with the
+/// number of pairs. `mode` only orders the descent ([`ContactMode::First`]
+/// visits near children first). Returns the box tests and the exact
+/// triangle tests made.
+pub fn collide_each(
+    a: &ObbTree,
+    b: &ObbTree,
+    pose: &Pose,
+    mode: ContactMode,
+    mut visit: impl FnMut(u32, u32) -> bool,
+) -> (u64, u64) {
     let Some(pair) = TreePair::new(a, b, pose) else {
-        return out;
+        return (0, 0);
     };
     let mut triangle_tests = 0;
     // Answers for pairs of twins (ObbTree::twins), keyed by the first
@@ -109,7 +136,7 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
     // exactly when that pair does.
     let mut twin_answers: HashMap<u64, bool, BuildHasherDefault<PairHasher>> = HashMap::default();
     let twins = !(a.twins.is_empty() && b.twins.is_empty());
-    out.box_tests = descend(&pair, 0.0, mode, |sa, sb, ta, tb| {
+    let box_tests = descend(&pair, 0.0, mode, |sa, sb, ta, tb| {
         let mut test = || {
             triangle_tests += 1;
             planes_intersect(ta, tb)
@@ -126,16 +153,9 @@ pub fn collide(a: &ObbTree, b: &ObbTree, pose: &Pose, mode: ContactMode) -> Coll
             let pair = (ca.unwrap_or(sa) as u64) << 32 | cb.unwrap_or(sb) as u64;
             *twin_answers.entry(pair).or_insert_with(test)
         };
-        if hit {
-            out.pairs
-                .push((a.original[sa as usize], b.original[sb as usize]));
-        }
-        hit && mode == ContactMode::First
+        hit && visit(a.original[sa as usize], b.original[sb as usize])
     });
-    out.triangle_tests = triangle_tests;
-    out.intersecting = !out.pairs.is_empty();
-    out.pairs.sort_unstable();
-    out
+    (box_tests, triangle_tests)
 }
 
 /// The simultaneous depth-first descent of [`collide`] and of the clearance

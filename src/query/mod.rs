@@ -14,10 +14,17 @@ pub mod point;
 pub mod ray;
 mod tree_pair;
 
+/// The default of `--max-pairs`: the most pairs (triangle pairs, or part
+/// pairs for `clash`) a command keeps or lists before it stops with an
+/// error. Counting pairs needs no memory; keeping them needs a few dozen
+/// bytes each, and an answer can be quadratic in the input (every pair of
+/// 10⁵ stacked copies).
+pub const MAX_PAIRS: usize = 1_000_000;
+
 pub use air::{Air, AirOptions, air};
 pub use batch::each_pose;
-pub use clearance::{Clearance, ClosePair, within};
-pub use collide::{Collision, ContactMode, brute_force, collide};
+pub use clearance::{Clearance, ClosePair, within, within_each};
+pub use collide::{Collision, ContactMode, brute_force, collide, collide_each};
 pub use distance::{
     Distance, DistanceOptions, DistanceScratch, brute_force_distance, distance, distance_with,
 };

@@ -106,7 +106,7 @@ impl CollideDoc {
             .iter()
             .filter(|p| p.intersecting == Some(true))
             .count();
-        let pairs: Option<usize> = self.poses.iter().map(|p| p.pair_count).sum();
+        let pairs: Option<u64> = self.poses.iter().map(|p| p.pair_count).sum();
         let us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
         format!(
             "total: {n} poses, {touching} touching, {} apart{}; queries {} ms in all, median {} µs per pose\n",
@@ -120,7 +120,7 @@ impl CollideDoc {
     /// The title of the picture of the first pose, where `pairs` triangle
     /// pairs intersect (or, with a clearance, come within it): the files,
     /// the pose and the answer.
-    pub fn picture_title(&self, pairs: usize) -> Vec<String> {
+    pub fn picture_title(&self, pairs: u64) -> Vec<String> {
         let p = &self.poses[0];
         let answer = match (self.clearance, p.within) {
             (Some(d), Some(true)) => format!(

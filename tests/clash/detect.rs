@@ -103,6 +103,7 @@ fn at(x: f64, y: f64, z: f64) -> Matrix4<f64> {
 fn kinds(scenes: &[Scene], opts: &ClashOptions) -> Vec<(usize, usize, ClashKind, Option<usize>)> {
     let cs = ClashScene::new(scenes, &["built.gltf".into()], Grouping::Instance);
     cs.clashes(opts)
+        .unwrap()
         .clashes
         .iter()
         .map(|c| (c.a, c.b, c.kind, c.inside))
@@ -167,7 +168,7 @@ fn open_container_is_not_decided() {
         place(1, 1, &cube(0.25), at(0.0, 0.0, 0.0)),
     ]);
     let cs = ClashScene::new(std::slice::from_ref(&s), &["x".into()], Grouping::Instance);
-    let found = cs.clashes(&ClashOptions::default());
+    let found = cs.clashes(&ClashOptions::default()).unwrap();
     assert!(found.clashes.is_empty());
     assert_eq!(found.open_containers, 1);
 }
@@ -214,10 +215,12 @@ fn all_pairs_equal_brute_force_on_random_scenes() {
         let s = scene(instances);
         let scenes = [s];
         let cs = ClashScene::new(&scenes, &["r".into()], Grouping::Instance);
-        let found = cs.clashes(&ClashOptions {
-            all_pairs: true,
-            ..Default::default()
-        });
+        let found = cs
+            .clashes(&ClashOptions {
+                all_pairs: true,
+                ..Default::default()
+            })
+            .unwrap();
         let mut ours = BTreeSet::new();
         for c in &found.clashes {
             for p in c.pairs.iter().flatten() {
@@ -276,11 +279,13 @@ fn clearance_equals_brute_force() {
             .collect();
         let scenes = [scene(instances)];
         let cs = ClashScene::new(&scenes, &["r".into()], Grouping::Instance);
-        let found = cs.clashes(&ClashOptions {
-            all_pairs: true,
-            clearance: Some(d),
-            ..Default::default()
-        });
+        let found = cs
+            .clashes(&ClashOptions {
+                all_pairs: true,
+                clearance: Some(d),
+                ..Default::default()
+            })
+            .unwrap();
         let w = world(&scenes[0]);
         let mut brute = BTreeSet::new();
         let mut least = std::collections::BTreeMap::new();

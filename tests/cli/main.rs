@@ -11,3 +11,4 @@ mod hostile;
 mod points;
 mod report_progress;
 mod shapes;
+mod stacks;

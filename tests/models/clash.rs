@@ -90,7 +90,7 @@ fn compare(name: &str) {
     };
     let peer = set(&rec.colliding_pairs);
     let pairwise = set(&rec.pairwise_colliding_pairs);
-    let found = cs.clashes(&ClashOptions::default());
+    let found = cs.clashes(&ClashOptions::default()).unwrap();
     let ours: BTreeSet<(usize, usize)> = found.clashes.iter().map(|c| (c.a, c.b)).collect();
     let tris = |p: usize| {
         common::world_triangles(cs.parts.instance(&scenes, cs.parts.parts[p].members[0]))

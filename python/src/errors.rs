@@ -52,6 +52,15 @@ pub fn to_py(e: bvtool::Error) -> PyErr {
     }
 }
 
+/// The model file's bytes: a missing or unreadable file raises the
+/// `OSError` subclass of [`unreadable`]; anything but a regular file (a
+/// FIFO, a device, a folder) `bvtool.LoadError`, before a byte is read (a
+/// FIFO would block, `/dev/zero` never end).
+pub fn read_model(path: &std::path::Path) -> PyResult<Vec<u8>> {
+    std::fs::metadata(path).map_err(|e| unreadable(path, &e))?;
+    bvtool::files::read_regular(path, None).map_err(|m| to_py(bvtool::Error::load(path, m)))
+}
+
 /// The built-in `OSError` subclass for a file that cannot be read, with the
 /// command line's message (`PATH: cannot read: …`).
 pub fn unreadable(path: &std::path::Path, e: &std::io::Error) -> PyErr {

@@ -1,7 +1,7 @@
 //! Meshes and scenes: `load`, `load_mesh`, `Mesh`, `Scene`, `Instance`.
 
 use crate::arrays::{self, read_only};
-use crate::errors::{to_py, unreadable, value_error};
+use crate::errors::{to_py, value_error};
 use crate::work;
 use bvtool::fit::Aabb;
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
@@ -297,7 +297,7 @@ fn load_options(
 /// Reads and loads `path` with the GIL released.
 fn load_scene(py: Python<'_>, path: PathBuf, opts: LoadOptions) -> PyResult<bvtool::Scene> {
     work::run(py, move |_| {
-        let bytes = std::fs::read(&path).map_err(|e| unreadable(&path, &e))?;
+        let bytes = crate::errors::read_model(&path)?;
         bvtool::load::load_bytes(&path, &bytes, &opts).map_err(to_py)
     })?
 }

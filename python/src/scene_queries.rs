@@ -3,7 +3,7 @@
 //! `bvtool clash --self` answer them.
 
 use crate::arrays;
-use crate::errors::{GeometryError, InputError, to_py, unreadable};
+use crate::errors::{GeometryError, InputError, to_py};
 use crate::mesh::{Scene, TriangleSource, mesh_arg};
 use crate::work;
 use bvtool::clash::{ClashOptions, ClashScene, Grouping};
@@ -75,7 +75,7 @@ pub fn clash(
             .map(|i| match i {
                 Input::Loaded(s) => Ok(s),
                 Input::Path(p) => {
-                    let bytes = std::fs::read(&p).map_err(|e| unreadable(&p, &e))?;
+                    let bytes = crate::errors::read_model(&p)?;
                     bvtool::load::load_bytes(&p, &bytes, &opts).map_err(to_py)
                 }
             })

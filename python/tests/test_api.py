@@ -250,3 +250,19 @@ def test_errors():
         tree.distance(tree, None, rel_err=-1)
     with pytest.raises(ValueError, match='node_fit "tight": expected "quick" or "flush"'):
         bvtool.ObbTree(cube(), node_fit="tight")
+
+
+def test_special_files_are_refused_before_a_byte_is_read(tmp_path):
+    # A FIFO would block a plain read forever, /dev/zero never end: both
+    # are refused as not regular files, and a folder too.
+    import os
+
+    fifo = tmp_path / "model.obj"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.stl"
+    zero.symlink_to("/dev/zero")
+    for path in (fifo, zero, tmp_path):
+        with pytest.raises(bvtool.LoadError, match="not a regular file"):
+            bvtool.load(path)
+        with pytest.raises(bvtool.LoadError, match="not a regular file"):
+            bvtool.clash([path])

@@ -183,7 +183,11 @@ fn walk_below(dir: &Path, root: Option<&Path>, out: &mut Vec<PathBuf>) {
                 true => "the folder it names is read under its own path",
                 false => "it names a folder outside the one walked (name that folder to read it)",
             };
-            eprintln!("note: {}: link not followed: {why}", path.display());
+            let name = path.display().to_string();
+            eprintln!(
+                "note: {}: link not followed: {why}",
+                bvtool::error::printable(&name)
+            );
         } else if path.is_file() && is_model(&path) {
             out.push(path);
         }

@@ -12,14 +12,14 @@ use std::path::PathBuf;
 /// A glTF document under construction: one binary buffer, its views and
 /// accessors, written out with the buffer embedded or as a side file.
 #[derive(Default)]
-struct Doc {
-    bin: Vec<u8>,
-    views: Vec<Value>,
+pub(crate) struct Doc {
+    pub(crate) bin: Vec<u8>,
+    pub(crate) views: Vec<Value>,
     accessors: Vec<Value>,
 }
 
 impl Doc {
-    fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
+    pub(crate) fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
@@ -32,7 +32,7 @@ impl Doc {
         self.views.len() - 1
     }
 
-    fn accessor(&mut self, a: Value) -> usize {
+    pub(crate) fn accessor(&mut self, a: Value) -> usize {
         self.accessors.push(a);
         self.accessors.len() - 1
     }
@@ -56,7 +56,7 @@ impl Doc {
     }
 
     /// The full JSON, with `rest` (nodes, meshes, scenes, …) merged in.
-    fn json(&self, uri: Option<&str>, rest: Value) -> Value {
+    pub(crate) fn json(&self, uri: Option<&str>, rest: Value) -> Value {
         let mut buffer = json!({"byteLength": self.bin.len()});
         if let Some(u) = uri {
             buffer["uri"] = json!(u);
@@ -74,7 +74,7 @@ impl Doc {
     }
 
     /// Writes `name.gltf` with the buffer as a base64 data URI.
-    fn write(&self, dir: &std::path::Path, name: &str, rest: Value) -> PathBuf {
+    pub(crate) fn write(&self, dir: &std::path::Path, name: &str, rest: Value) -> PathBuf {
         let uri = format!(
             "data:application/octet-stream;base64,{}",
             base64::engine::general_purpose::STANDARD.encode(&self.bin)
@@ -85,7 +85,7 @@ impl Doc {
     }
 
     /// The `.glb` bytes of this document.
-    fn glb(&self, rest: Value) -> Vec<u8> {
+    pub(crate) fn glb(&self, rest: Value) -> Vec<u8> {
         let mut js = self.json(None, rest).to_string().into_bytes();
         while !js.len().is_multiple_of(4) {
             js.push(b' ');
@@ -110,7 +110,7 @@ impl Doc {
 }
 
 /// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("bvtool-gltf-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();

@@ -37,7 +37,7 @@ impl Doc {
         self.accessors.len() - 1
     }
 
-    fn f32_positions(&mut self, p: &[[f32; 3]]) -> usize {
+    pub(crate) fn f32_positions(&mut self, p: &[[f32; 3]]) -> usize {
         let bytes: Vec<u8> = p.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
         let v = self.view(&bytes, None);
         self.accessor(
@@ -45,7 +45,7 @@ impl Doc {
         )
     }
 
-    fn indices(&mut self, idx: &[u32], component_type: u32) -> usize {
+    pub(crate) fn indices(&mut self, idx: &[u32], component_type: u32) -> usize {
         let bytes: Vec<u8> = match component_type {
             5121 => idx.iter().map(|&i| i as u8).collect(),
             5123 => idx.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(),

@@ -6,4 +6,5 @@
 mod budgets;
 mod gltf;
 mod hostile;
+mod nodes;
 mod obj_stl;

@@ -264,12 +264,16 @@ fn trs(t: Option<[f64; 3]>, r: Option<[f64; 4]>, s: Option<[f64; 3]>) -> Result<
     let t = t.unwrap_or([0.0; 3]);
     let [x, y, z, w] = r.unwrap_or([0.0, 0.0, 0.0, 1.0]);
     let s = s.unwrap_or([1.0; 3]);
-    let q = Quaternion::new(w, x, y, z);
-    if q.norm().is_nan() || q.norm() <= 1e-12 {
+    // Normalised after dividing by the largest component, so that neither
+    // a huge quaternion's norm overflows ([1e200, 0, 0, 1e200] is a
+    // 90° turn) nor a tiny one's underflows.
+    let big = [x, y, z, w].iter().fold(0.0f64, |m, c| m.max(c.abs()));
+    if !(big > 0.0 && big.is_finite()) || [x, y, z, w].iter().any(|c| c.is_nan()) {
         return Err(format!(
-            "rotation [{x}, {y}, {z}, {w}] is not a usable quaternion"
+            "rotation [{x}, {y}, {z}, {w}] is not a usable quaternion (zero or not finite)"
         ));
     }
+    let q = Quaternion::new(w / big, x / big, y / big, z / big);
     let m = Translation3::new(t[0], t[1], t[2]).to_homogeneous()
         * UnitQuaternion::from_quaternion(q).to_homogeneous()
         * Matrix4::new_nonuniform_scaling(&Vector3::new(s[0], s[1], s[2]));

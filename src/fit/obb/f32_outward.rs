@@ -69,7 +69,7 @@ pub fn orthonormality_error(axes: &[[f32; 3]; 3]) -> (f64, (usize, usize, f64)) 
         for q in p..3 {
             let dot: f64 = (0..3).map(|c| axes[p][c] as f64 * axes[q][c] as f64).sum();
             let off = (dot - if p == q { 1.0 } else { 0.0 }).abs();
-            if !(off <= worst.0) {
+            if off.is_nan() || off > worst.0 {
                 worst = (off, (p, q, dot));
             }
         }

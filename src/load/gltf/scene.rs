@@ -136,11 +136,11 @@ pub fn flatten(
 /// forest (a node reached twice is on a cycle or a shared child, which
 /// glTF forbids; in a file without scenes, where every node is drawn, a
 /// node that no root reaches hangs from a cycle) and returns the triangles
-/// its placed primitives declare: for each node with a mesh, its GPU
-/// instances (the largest `EXT_mesh_gpu_instancing` accessor count, else
-/// 1) × the triangles each primitive declares
-/// ([`primitive::declared_triangles`] of its index count, else its
-/// POSITION count). Saturating: the sum is only compared with a limit.
+/// its placed primitives declare. For each node with a mesh: its GPU
+/// instances (the largest `EXT_mesh_gpu_instancing` accessor count; one
+/// without the extension) times the triangles each primitive declares,
+/// [`primitive::declared_triangles`] of its index count (else its POSITION
+/// count). Saturating: the sum is only compared with a limit.
 fn declared_triangles(root: &Root, roots: &[u32]) -> Result<u64, Msg> {
     let count = |a: u32| accessor::get(root, a).map(|a| a.count);
     let mut visited = vec![false; root.nodes.len()];

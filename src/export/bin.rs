@@ -15,6 +15,7 @@
 use super::ExportDoc;
 use super::bin_collider::{self, Colliders};
 use super::f32box::{self, AabbF32, ObbF32, SphereF32};
+use crate::fit::obb::f32_outward::orthonormality_error;
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"BVT1";
@@ -30,6 +31,10 @@ pub const FLAG_TREE: u32 = 1;
 /// Header flag: the per-mesh volume records are in each mesh's local frame.
 pub const FLAG_LOCAL_MESHES: u32 = 2;
 pub use super::bin_collider::NONE;
+/// How far a stored box's axes may be from orthonormal (largest entry of
+/// `AᵀA − I`): the writer rounds orthonormal `f64` axes to the nearest
+/// `f32`, about 1e-7 off; the tree bytes' reader allows the same.
+pub use crate::tree::bytes::AXIS_TOLERANCE;
 
 /// The nine sections, in file order: name and record stride in bytes.
 const SECTIONS: [(&str, usize); 9] = [
@@ -167,6 +172,34 @@ pub enum BinError {
         value: u64,
         /// The exclusive limit it breaks.
         limit: u64,
+    },
+    /// Two sections whose bytes overlap: one record would be read as two.
+    #[error("sections {first} and {second} overlap (bytes {at} to {end})")]
+    Overlap {
+        /// The section that starts first.
+        first: &'static str,
+        /// The section that starts inside it.
+        second: &'static str,
+        /// Where the second starts.
+        at: u64,
+        /// Where the first ends.
+        end: u64,
+    },
+    /// The nodes do not form a tree whose leaves partition the triangles
+    /// (a node met twice or never, a leaf out of order, a range that is not
+    /// its children's).
+    #[error("not a tree: {0}")]
+    NotATree(String),
+    /// A box whose axes are not orthonormal within [`AXIS_TOLERANCE`] or
+    /// whose half extents are negative.
+    #[error("{what} {index}: {why}")]
+    BadBox {
+        /// Kind of record.
+        what: &'static str,
+        /// Its index.
+        index: usize,
+        /// What is wrong.
+        why: String,
     },
     /// A NaN or infinite number in a box or vertex.
     #[error("{what} {index}: non-finite number")]
@@ -343,17 +376,129 @@ fn finite(obb: &ObbF32) -> bool {
         .all(|x| x.is_finite())
 }
 
+/// A finite box's shape rules: axes orthonormal within [`AXIS_TOLERANCE`]
+/// and half extents not negative.
+fn check_box(what: &'static str, index: usize, obb: &ObbF32) -> Result<(), BinError> {
+    let bad = |why: String| Err(BinError::BadBox { what, index, why });
+    let (off, (p, q, dot)) = orthonormality_error(&obb.axes);
+    if off > AXIS_TOLERANCE as f64 {
+        return bad(format!(
+            "OBB axes not orthonormal (axis {p}·axis {q} = {dot:e}, tolerance {AXIS_TOLERANCE:e})"
+        ));
+    }
+    if let Some(h) = obb.half_extents.iter().find(|h| **h < 0.0) {
+        return bad(format!("OBB half extent {h} is negative"));
+    }
+    Ok(())
+}
+
+/// The sections' byte ranges `(offset, count)` (strides of [`SECTIONS`])
+/// are pairwise disjoint: sorted by offset, each non-empty one ends at or
+/// before the next non-empty one starts.
+fn check_disjoint(spans: &[(usize, usize); 9]) -> Result<(), BinError> {
+    let mut ranges: Vec<(u64, u64, &'static str)> = spans
+        .iter()
+        .zip(SECTIONS)
+        .filter(|(s, (_, stride))| s.1 * stride > 0)
+        .map(|(s, (name, stride))| (s.0 as u64, (s.0 + s.1 * stride) as u64, name))
+        .collect();
+    ranges.sort_unstable();
+    for w in ranges.windows(2) {
+        let ((_, end, first), (at, _, second)) = (w[0], w[1]);
+        if at < end {
+            return Err(BinError::Overlap {
+                first,
+                second,
+                at,
+                end,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The nodes (their child links already checked locally: `left = i + 1 <
+/// right < count`) form one tree in depth-first order whose leaves
+/// partition `0..triangles`: a walk from the root, second children
+/// stacked, meets node `k` as its `k`-th step, each node once (so every
+/// node but the root has exactly one parent, and a shared child or a cycle
+/// is met out of turn at once, keeping the walk linear) and the leaves'
+/// ranges one after another from 0 to `triangles`; then each internal
+/// node's range is the union of its children's. An empty tree has no
+/// triangles.
+fn check_tree(nodes: &[BinNode], triangles: usize) -> Result<(), BinError> {
+    let not_a_tree = |why: String| Err(BinError::NotATree(why));
+    if nodes.is_empty() {
+        if triangles > 0 {
+            return not_a_tree(format!("{triangles} triangles but no nodes"));
+        }
+        return Ok(());
+    }
+    let end = |n: &BinNode| n.first as u64 + n.count as u64;
+    let mut stack = vec![0usize];
+    let mut next = 0usize;
+    let mut covered = 0u64;
+    while let Some(i) = stack.pop() {
+        if i != next {
+            return not_a_tree(format!(
+                "node {i} met where node {next} belongs (a node with two parents, or not depth-first)"
+            ));
+        }
+        next += 1;
+        let n = &nodes[i];
+        if n.left == 0 {
+            if n.first as u64 != covered {
+                return not_a_tree(format!(
+                    "leaf {i} covers triangles {}..{} where {covered}.. comes next",
+                    n.first,
+                    end(n)
+                ));
+            }
+            covered = end(n);
+            continue;
+        }
+        stack.push(n.right as usize);
+        stack.push(n.left as usize);
+    }
+    if next != nodes.len() || covered != triangles as u64 {
+        return not_a_tree(format!(
+            "the walk from the root meets {next} of {} nodes and covers {covered} of {triangles} triangles",
+            nodes.len()
+        ));
+    }
+    for (i, n) in nodes.iter().enumerate().filter(|(_, n)| n.left != 0) {
+        let (l, r) = (&nodes[n.left as usize], &nodes[n.right as usize]);
+        if l.first != n.first || end(l) != r.first as u64 || end(r) != end(n) {
+            return not_a_tree(format!(
+                "node {i} covers {}..{} but its children {}..{} and {}..{}",
+                n.first,
+                end(n),
+                l.first,
+                end(l),
+                r.first,
+                end(r)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Decodes and validates a binary export.
 ///
 /// Checked, in order, before anything is allocated: length ≥ header, magic,
 /// version, header size, flags, file size = length, and each section's
 /// alignment and extent (offset ≥ 96, offset + count × stride ≤ length, in
-/// 64-bit arithmetic so no count can overflow). Then the contents: at least
-/// the file's volume record, one source per triangle, finite numbers, child
-/// indices (`left = i + 1`, `i + 1 < right < nodes`, or both 0 for a leaf),
-/// triangle ranges within the triangles, vertex indices within the
-/// vertices, and the colliders' kinds, flags, sizes, ranges, indices and
-/// names ([`bin_collider::validate`]).
+/// 64-bit arithmetic so no count can overflow), and that no two sections
+/// overlap. Then the contents: at least the file's volume record, one
+/// source per triangle, finite numbers, boxes with orthonormal axes (within
+/// [`AXIS_TOLERANCE`]) and half extents ≥ 0, child indices (`left = i + 1`,
+/// `i + 1 < right < nodes`, or both 0 for a leaf), triangle ranges within
+/// the triangles, the nodes forming one depth-first tree whose leaves
+/// partition the triangles (every node but the root has exactly one parent;
+/// checked in one linear walk, so a DAG of shared children costs no more
+/// than a tree), vertex indices within the vertices, and the colliders'
+/// kinds, flags, sizes, ranges, indices and names
+/// ([`bin_collider::validate`]).
 pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
     let len = b.len();
     if len < HEADER_SIZE {
@@ -406,6 +551,7 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
         }
         spans[k] = (offset as usize, count as usize);
     }
+    check_disjoint(&spans)?;
     let [vols, nodes, verts, tris, srcs, cols, cverts, ctris, strs] = spans;
     if vols.1 == 0 {
         return Err(BinError::Counts(
@@ -457,6 +603,7 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
                 index: i,
             });
         }
+        check_box("volume", i, &v.obb)?;
     }
 
     let node_list: Vec<BinNode> = (0..nodes.1)
@@ -485,6 +632,7 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
                 index: i,
             });
         }
+        check_box("node", i, &n.obb)?;
         let count = node_list.len() as u64;
         if n.left != 0 || n.right != 0 {
             if n.left as u64 != i as u64 + 1 || n.left as u64 >= count {
@@ -499,6 +647,7 @@ pub fn read(b: &[u8]) -> Result<BinFile, BinError> {
             return Err(bad(i, "first + count", end, tris.1 as u64 + 1));
         }
     }
+    check_tree(&node_list, tris.1)?;
 
     let vertices: Vec<[f32; 3]> = (0..verts.1).map(|i| f32s(b, verts.0 + 12 * i)).collect();
     if let Some(i) = vertices

@@ -46,6 +46,18 @@ pub enum TriangleLimit {
     Unlimited,
 }
 
+impl TriangleLimit {
+    /// The most triangles a scene read from a file of `file_bytes` bytes
+    /// may flatten to; `None` for no limit.
+    pub fn for_file(self, file_bytes: u64) -> Option<u64> {
+        match self {
+            TriangleLimit::Unlimited => None,
+            TriangleLimit::AtMost(n) => Some(n),
+            TriangleLimit::Auto => Some(AUTO_TRIANGLES_FLOOR.max(file_bytes)),
+        }
+    }
+}
+
 /// What a loader may do beyond the defaults, and how much it may hold.
 #[derive(Clone, Copy, Debug)]
 pub struct LoadOptions {
@@ -57,7 +69,9 @@ pub struct LoadOptions {
     /// a scene may hold; the glTF reader refuses a file that would exceed
     /// it before making the instances.
     pub max_instances: usize,
-    /// Most triangles the scene may flatten to.
+    /// Most triangles the scene may flatten to. The glTF reader checks the
+    /// triangles its accessors declare against it before decoding anything;
+    /// every reader's scene is checked again once loaded.
     pub max_triangles: TriangleLimit,
 }
 
@@ -129,10 +143,8 @@ pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Scene
 /// against `file_bytes`).
 fn check(scene: Scene, opts: &LoadOptions, file_bytes: u64) -> Result<Scene> {
     scene.check_range()?;
-    let limit = match opts.max_triangles {
-        TriangleLimit::Unlimited => return Ok(scene),
-        TriangleLimit::AtMost(n) => n,
-        TriangleLimit::Auto => AUTO_TRIANGLES_FLOOR.max(file_bytes),
+    let Some(limit) = opts.max_triangles.for_file(file_bytes) else {
+        return Ok(scene);
     };
     let n = scene.triangle_count() as u64;
     if n > limit {

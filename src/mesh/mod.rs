@@ -27,6 +27,20 @@ use std::sync::Arc;
 /// (2^1024) and `f32` (2^128) overflow thresholds.
 pub const MAX_COORDINATE: f64 = (1u64 << 50) as f64;
 
+/// The smallest nonzero coordinate magnitude a mesh may hold in its local
+/// frame, and the smallest nonzero scale (largest linear entry) and
+/// translation entry of an instance's placement: 2^-126 ≈ 1.18e-38, the
+/// smallest normal `f32`. Loading refuses anything nonzero below it
+/// ([`Scene::check_range`]). What it buys (docs/algorithms.md, "Numeric
+/// range"): a nonzero coordinate converts to a normal `f32`; a product of
+/// two such numbers is at least 2^-252, so a nonzero coordinate built from
+/// them is a multiple of 2^-304, its square at least 2^-608 and an
+/// `orient3d` term (three differences) at least 2^-912, all above the
+/// `f64` subnormal threshold (2^-1022): squared lengths do not underflow
+/// and a gap is never computed as 0. A model scaled into that range (a
+/// tetrahedron at 1e-170) is refused instead of collapsing to a point.
+pub const MIN_COORDINATE: f64 = f32::MIN_POSITIVE as f64;
+
 /// Where a triangle came from, in the file's own terms, so that an answer can
 /// name a triangle the way the file names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -233,13 +247,19 @@ impl Scene {
     /// to the instance's own vertices only when a corner lands outside, so it
     /// costs O(vertices of unique geometry + instances) in the usual case.
     /// The error names the file, the offending value and the accepted range.
+    ///
+    /// The lower bound, [`MIN_COORDINATE`]: every local coordinate is 0 or
+    /// at least 2^-126 in magnitude, and so are each instance's scale (the
+    /// largest entry of its linear part; a zero scale hides a mesh) and
+    /// translation entries, checked per instance at O(1).
     pub fn check_range(&self) -> Result<()> {
         let out_of_range = |v: f64| v.is_nan() || v.abs() > MAX_COORDINATE;
+        let too_small = |v: f64| v != 0.0 && v.abs() < MIN_COORDINATE;
         let refuse = |what: String, v: f64| {
             Error::geometry(
                 &self.path,
                 format!(
-                    "{what} {v:e}, outside the accepted range [-{MAX_COORDINATE:e}, {MAX_COORDINATE:e}] (|x| <= 2^50)"
+                    "{what} {v:e}, outside the accepted range: |x| <= 2^50 ({MAX_COORDINATE:e}), and 0 or |x| >= 2^-126 ({MIN_COORDINATE:e})"
                 ),
             )
         };
@@ -252,7 +272,7 @@ impl Scene {
                 None => {
                     let (mut lo, mut hi) = (Point3::origin(), Point3::origin());
                     for (k, p) in g.positions.iter().enumerate() {
-                        if let Some(&v) = p.iter().find(|v| out_of_range(**v)) {
+                        if let Some(&v) = p.iter().find(|v| out_of_range(**v) || too_small(**v)) {
                             return Err(refuse(
                                 format!("vertex {k} of mesh {} has coordinate", inst.mesh),
                                 v,
@@ -275,6 +295,21 @@ impl Scene {
                     c
                 }
             };
+            let node = inst.node.map_or(String::new(), |n| format!("node {n} "));
+            let m = &inst.transform;
+            let scale = m.fixed_view::<3, 3>(0, 0).amax();
+            if too_small(scale) {
+                return Err(refuse(
+                    format!("{node}places mesh {} at scale", inst.mesh),
+                    scale,
+                ));
+            }
+            if let Some(&t) = m.fixed_view::<3, 1>(0, 3).iter().find(|t| too_small(**t)) {
+                return Err(refuse(
+                    format!("{node}places mesh {} with translation", inst.mesh),
+                    t,
+                ));
+            }
             if g.positions.is_empty()
                 || corners
                     .iter()
@@ -284,7 +319,6 @@ impl Scene {
             }
             for p in &g.positions {
                 if let Some(&v) = inst.to_world(p).iter().find(|v| out_of_range(**v)) {
-                    let node = inst.node.map_or(String::new(), |n| format!("node {n} "));
                     return Err(refuse(
                         format!(
                             "{node}places a vertex of mesh {} at world coordinate",

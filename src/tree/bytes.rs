@@ -33,6 +33,7 @@ use super::node::{MAX_LEAF_SIZE, Node};
 use super::obb_tree::{ObbTree, origin_and_reach};
 use super::twins::Twins;
 use crate::fit::Aabb;
+use crate::fit::obb::f32_outward::orthonormality_error;
 use nalgebra::Point3;
 
 /// The first four bytes.
@@ -384,17 +385,11 @@ fn check_nodes(nodes: &[Node], t: usize) -> Result<(), TreeBytesError> {
                 "node {i}: a number of its box is not finite"
             )));
         }
-        let axes = [0, 1, 2].map(|k| b.axis(k).map(f64::from));
-        for p in 0..3 {
-            for q in 0..3 {
-                let dot: f64 = (0..3).map(|c| axes[p][c] * axes[q][c]).sum();
-                let off = (dot - if p == q { 1.0 } else { 0.0 }).abs();
-                if off > AXIS_TOLERANCE as f64 {
-                    return Err(invalid(format!(
-                        "node {i}: axes not orthonormal (axis {p}·axis {q} = {dot})"
-                    )));
-                }
-            }
+        let (off, (p, q, dot)) = orthonormality_error(&[0, 1, 2].map(|k| b.axis(k)));
+        if off > AXIS_TOLERANCE as f64 {
+            return Err(invalid(format!(
+                "node {i}: axes not orthonormal (axis {p}·axis {q} = {dot})"
+            )));
         }
     }
     // The walk from the root, second children stacked: it must meet the

@@ -573,3 +573,162 @@ fn bad_collider_records() {
     b[get(&good, 88) as usize] = 0xff;
     expect(&b, None, "UTF-8");
 }
+
+/// A BVT1 file built by hand: the file record and one node per
+/// `[left, right, first, count]`, every box the unit cube at the origin,
+/// over `t` triangles of one vertex; no colliders. `axes` replaces the
+/// boxes' axes.
+fn hand_tree(nodes: &[[u32; 4]], t: u32, axes: [[f32; 3]; 3]) -> Vec<u8> {
+    let mut b = vec![0u8; 96];
+    let pad = |b: &mut Vec<u8>| b.resize(b.len().next_multiple_of(16), 0);
+    let f32s = |b: &mut Vec<u8>, v: &[f32]| v.iter().for_each(|x| b.extend(x.to_le_bytes()));
+    let u32s = |b: &mut Vec<u8>, v: &[u32]| v.iter().for_each(|x| b.extend(x.to_le_bytes()));
+    let obb = |b: &mut Vec<u8>| {
+        f32s(b, &[0.0; 3]);
+        axes.iter().for_each(|a| f32s(b, a));
+        f32s(b, &[1.0, 1.0, 1.0, 0.0]);
+    };
+    let mut sections = vec![];
+    sections.push((b.len(), 1));
+    obb(&mut b);
+    f32s(
+        &mut b,
+        &[
+            -1.0, -1.0, -1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 2.0,
+        ],
+    );
+    u32s(&mut b, &[NONE; 4]);
+    sections.push((b.len(), nodes.len()));
+    for n in nodes {
+        obb(&mut b);
+        u32s(&mut b, n);
+    }
+    sections.push((b.len(), 1));
+    f32s(&mut b, &[0.0; 3]);
+    pad(&mut b);
+    sections.push((b.len(), t as usize));
+    (0..t).for_each(|_| u32s(&mut b, &[0; 3]));
+    pad(&mut b);
+    sections.push((b.len(), t as usize));
+    (0..t).for_each(|k| u32s(&mut b, &[NONE, 0, 0, 0, k]));
+    pad(&mut b);
+    let len = b.len() as u32;
+    sections.extend([(len as usize, 0); 4]);
+    put(&mut b[..], 0, u32::from_le_bytes(*b"BVT1"));
+    for (at, v) in [(4, bin::VERSION), (8, 96), (12, FLAG_TREE), (16, len)] {
+        put(&mut b, at, v);
+    }
+    for (k, (off, count)) in sections.iter().enumerate() {
+        put(&mut b, 24 + 8 * k, *off as u32);
+        put(&mut b, 28 + 8 * k, *count as u32);
+    }
+    b
+}
+
+const UNIT: [[f32; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
+/// Reads `b`, which must be refused as not a tree, in milliseconds.
+fn not_a_tree(b: &[u8], says: &str) {
+    let start = std::time::Instant::now();
+    let r = bin::read(b);
+    assert!(start.elapsed().as_millis() < 100, "{:?}", start.elapsed());
+    match r {
+        Err(e @ BinError::NotATree(_)) => {
+            let line = e.to_string();
+            assert!(line.contains(says) && !line.contains('\n'), "{line}");
+        }
+        other => panic!("expected not a tree, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_hand_built_tree_reads_back() {
+    // Root over two leaves, triangles 0..1 and 1..3.
+    let b = hand_tree(&[[1, 2, 0, 3], [0, 0, 0, 1], [0, 0, 1, 2]], 3, UNIT);
+    let f = bin::read(&b).expect("a valid tree");
+    assert_eq!(f.nodes.len(), 3);
+    assert_eq!([f.nodes[2].first, f.nodes[2].count], [1, 2]);
+}
+
+/// 90 nodes, node i's children i + 1 and i + 2: every local link is in
+/// range, but the nodes form a DAG whose walk from the root takes Fib(90)
+/// steps. Refused by a linear walk.
+#[test]
+fn a_dag_of_shared_children_is_not_a_tree() {
+    let nodes: Vec<[u32; 4]> = (0..90u32)
+        .map(|i| match i {
+            88 => [0, 0, 0, 1],
+            89 => [0, 0, 1, 1],
+            _ => [i + 1, i + 2, 0, 2],
+        })
+        .collect();
+    not_a_tree(
+        &hand_tree(&nodes, 2, UNIT),
+        "node 88 met where node 90 belongs",
+    );
+}
+
+/// Node 3 is the second child of both the root and node 1: the walk would
+/// meet it twice and the triangles of the leaf it replaced would be lost.
+#[test]
+fn a_node_with_two_parents_is_not_a_tree() {
+    let nodes = [[1, 3, 0, 2], [2, 3, 0, 2], [0, 0, 0, 1], [0, 0, 1, 1]];
+    not_a_tree(&hand_tree(&nodes, 2, UNIT), "two parents");
+    // Leaves out of order (1..2 before 0..1) do not partition in walk order.
+    let nodes = [[1, 2, 0, 2], [0, 0, 1, 1], [0, 0, 0, 1]];
+    not_a_tree(&hand_tree(&nodes, 2, UNIT), "leaf 1");
+    // An internal range that is not its children's union.
+    let nodes = [[1, 2, 0, 1], [0, 0, 0, 1], [0, 0, 1, 1]];
+    not_a_tree(&hand_tree(&nodes, 2, UNIT), "node 0 covers");
+}
+
+#[test]
+fn overlapping_sections_are_refused() {
+    let mut b = good();
+    let tris = get(&b, 48);
+    put(&mut b, 56, tris); // the sources read from the triangles' bytes
+    match bin::read(&b) {
+        Err(e @ BinError::Overlap { .. }) => {
+            assert!(
+                e.to_string().contains("triangles and sources overlap"),
+                "{e}"
+            )
+        }
+        other => panic!("expected overlapping sections, got {other:?}"),
+    }
+}
+
+#[test]
+fn axes_far_from_orthonormal_are_refused() {
+    let long = [[1e30, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let b = hand_tree(&[[0, 0, 0, 1]], 1, long);
+    match bin::read(&b) {
+        Err(e @ BinError::BadBox { .. }) => {
+            let line = e.to_string();
+            assert!(
+                line.starts_with("volume 0: OBB axes not orthonormal"),
+                "{line}"
+            )
+        }
+        other => panic!("expected a bad box, got {other:?}"),
+    }
+    // Rounded f32 axes pass: a 45° turn is within the tolerance.
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let turned = [[h, h, 0.0], [-h, h, 0.0], [0.0, 0.0, 1.0]];
+    assert!(bin::read(&hand_tree(&[[0, 0, 0, 1]], 1, turned)).is_ok());
+    // A node's axes alone: the real export with the root's axis 0 doubled.
+    let mut b = good();
+    let at = get(&b, 32) as usize + 12;
+    for k in 0..3 {
+        let x = f32::from_le_bytes(b[at + 4 * k..at + 4 * k + 4].try_into().unwrap());
+        b[at + 4 * k..at + 4 * k + 4].copy_from_slice(&(2.0 * x).to_le_bytes());
+    }
+    assert!(matches!(
+        bin::read(&b),
+        Err(BinError::BadBox {
+            what: "node",
+            index: 0,
+            ..
+        })
+    ));
+}

@@ -13,14 +13,14 @@ use std::path::PathBuf;
 /// A glTF document under construction: one binary buffer, its views and
 /// accessors, written out with the buffer embedded or as a side file.
 #[derive(Default)]
-struct Doc {
-    bin: Vec<u8>,
-    views: Vec<Value>,
+pub(crate) struct Doc {
+    pub(crate) bin: Vec<u8>,
+    pub(crate) views: Vec<Value>,
     accessors: Vec<Value>,
 }
 
 impl Doc {
-    fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
+    pub(crate) fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
@@ -33,12 +33,12 @@ impl Doc {
         self.views.len() - 1
     }
 
-    fn accessor(&mut self, a: Value) -> usize {
+    pub(crate) fn accessor(&mut self, a: Value) -> usize {
         self.accessors.push(a);
         self.accessors.len() - 1
     }
 
-    fn f32_positions(&mut self, p: &[[f32; 3]]) -> usize {
+    pub(crate) fn f32_positions(&mut self, p: &[[f32; 3]]) -> usize {
         let bytes: Vec<u8> = p.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
         let v = self.view(&bytes, None);
         self.accessor(
@@ -46,7 +46,7 @@ impl Doc {
         )
     }
 
-    fn indices(&mut self, idx: &[u32], component_type: u32) -> usize {
+    pub(crate) fn indices(&mut self, idx: &[u32], component_type: u32) -> usize {
         let bytes: Vec<u8> = match component_type {
             5121 => idx.iter().map(|&i| i as u8).collect(),
             5123 => idx.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(),
@@ -57,7 +57,7 @@ impl Doc {
     }
 
     /// The full JSON, with `rest` (nodes, meshes, scenes, …) merged in.
-    fn json(&self, uri: Option<&str>, rest: Value) -> Value {
+    pub(crate) fn json(&self, uri: Option<&str>, rest: Value) -> Value {
         let mut buffer = json!({"byteLength": self.bin.len()});
         if let Some(u) = uri {
             buffer["uri"] = json!(u);
@@ -75,7 +75,7 @@ impl Doc {
     }
 
     /// Writes `name.gltf` with the buffer as a base64 data URI.
-    fn write(&self, dir: &std::path::Path, name: &str, rest: Value) -> PathBuf {
+    pub(crate) fn write(&self, dir: &std::path::Path, name: &str, rest: Value) -> PathBuf {
         let uri = format!(
             "data:application/octet-stream;base64,{}",
             base64::engine::general_purpose::STANDARD.encode(&self.bin)
@@ -86,7 +86,7 @@ impl Doc {
     }
 
     /// The `.glb` bytes of this document.
-    fn glb(&self, rest: Value) -> Vec<u8> {
+    pub(crate) fn glb(&self, rest: Value) -> Vec<u8> {
         let mut js = self.json(None, rest).to_string().into_bytes();
         while !js.len().is_multiple_of(4) {
             js.push(b' ');
@@ -111,7 +111,7 @@ impl Doc {
 }
 
 /// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("bvtool-gltf-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();

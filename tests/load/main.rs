@@ -3,6 +3,8 @@
 //! One test binary of modules (the files beside this one), as ripgrep does:
 //! the suite links once, not once per file.
 
+mod budgets;
 mod gltf;
 mod hostile;
+mod nodes;
 mod obj_stl;

@@ -58,6 +58,25 @@ pub fn v64(a: [f32; 3]) -> Vector3<f64> {
     Vector3::new(a[0] as f64, a[1] as f64, a[2] as f64)
 }
 
+/// How far the axes `axes` (one per row) are from orthonormal: the largest
+/// `|aₚ·a_q − δₚ_q|`, computed in `f64` (exact for `f32` inputs up to the
+/// last bit of the sum), with the pair `(p, q)` and its dot product; `NaN`
+/// when an axis is not finite. The readers of stored boxes (tree bytes,
+/// BVT1) refuse axes beyond their tolerance with it.
+pub fn orthonormality_error(axes: &[[f32; 3]; 3]) -> (f64, (usize, usize, f64)) {
+    let mut worst = (0.0, (0, 0, 1.0));
+    for p in 0..3 {
+        for q in p..3 {
+            let dot: f64 = (0..3).map(|c| axes[p][c] as f64 * axes[q][c] as f64).sum();
+            let off = (dot - if p == q { 1.0 } else { 0.0 }).abs();
+            if off.is_nan() || off > worst.0 {
+                worst = (off, (p, q, dot));
+            }
+        }
+    }
+    worst
+}
+
 impl ObbF32 {
     /// The conservative `f32` form of `b`, its axes rounded to nearest.
     pub fn from_obb(b: &Obb) -> ObbF32 {

@@ -21,9 +21,11 @@
 //! types, missing or short buffers, accessors outside their buffer view,
 //! indices out of range or holding the primitive-restart value, TRIANGLES
 //! counts that are not a multiple of 3, primitives without POSITION,
-//! non-finite positions, node cycles, malformed skins (see `skin.rs`), and
-//! URIs leaving the model's folder
-//! (unless [`LoadOptions::allow_external_uris`]).
+//! non-finite positions, node cycles (also in a file without scenes),
+//! malformed skins (see `skin.rs`), URIs leaving the model's folder (unless
+//! [`LoadOptions::allow_external_uris`]), a scene whose accessors declare
+//! more triangles than [`LoadOptions::max_triangles`] (checked before
+//! anything is decoded), and decoding past the budgets of `buffers.rs`.
 
 use super::LoadOptions;
 use crate::error::{Error, Result};
@@ -68,7 +70,12 @@ fn read(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Scene, Msg> {
         opts.allow_external_uris,
         bytes.len() as u64,
     );
-    let (instances, skipped_primitives) = scene::flatten(&root, &bufs, opts.max_instances)?;
+    let (instances, skipped_primitives) = scene::flatten(
+        &root,
+        &bufs,
+        opts.max_instances,
+        opts.max_triangles.for_file(bytes.len() as u64),
+    )?;
     let mut extensions = root.extensions_used.clone();
     extensions.sort();
     extensions.dedup();

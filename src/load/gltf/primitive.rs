@@ -31,7 +31,22 @@ pub fn geometry(root: &Root, bufs: &Buffers, p: &Primitive) -> Result<Option<Geo
             .attributes
             .get("POSITION")
             .ok_or("KHR_draco_mesh_compression has no POSITION attribute")?;
-        let (positions, triangles) = draco::decode(bufs.view(d.buffer_view)?, id)?;
+        // The stream is charged and bounded by what the primitive's
+        // accessors declare, before it is decoded.
+        let points = accessor::get(root, pos)?.count;
+        let count = match p.indices {
+            Some(i) => accessor::get(root, i)?.count,
+            None => points,
+        };
+        bufs.charge(points.saturating_add(p.indices.map_or(0, |_| count)))
+            .map_err(|e| format!("KHR_draco_mesh_compression: {e}"))?;
+        let faces = if p.mode >= TRIANGLES {
+            declared_triangles(p.mode, count)
+        } else {
+            count
+        };
+        let mesh = bufs.draco(d.buffer_view, faces, points)?;
+        let (positions, triangles) = draco::geometry(&mesh, id, points, faces)?;
         // Draco always stores triangle faces, whatever strip order the
         // uncompressed accessors had; a point cloud has none.
         if p.mode == POINTS {
@@ -76,6 +91,18 @@ pub fn geometry(root: &Root, bufs: &Buffers, p: &Primitive) -> Result<Option<Geo
         positions,
         triangles,
     }))
+}
+
+/// The triangles a primitive of `mode` draws from `count` vertices (its
+/// index count, else its POSITION count), known before anything is read:
+/// TRIANGLES `count / 3`, TRIANGLE_STRIP and TRIANGLE_FAN `count − 2`, 0
+/// for the point and line modes.
+pub fn declared_triangles(mode: u32, count: u64) -> u64 {
+    match mode {
+        TRIANGLES => count / 3,
+        TRIANGLE_STRIP | TRIANGLE_FAN => count.saturating_sub(2),
+        _ => 0,
+    }
 }
 
 /// Triangles of a TRIANGLES, TRIANGLE_STRIP or TRIANGLE_FAN index list.

@@ -21,14 +21,22 @@ use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 /// The placed primitives of the scene (at most `max_instances`), and how
-/// many non-triangle primitive instances were skipped.
+/// many non-triangle primitive instances were skipped. With a triangle
+/// limit, the triangles the accessors declare (× instances) are checked
+/// against it before anything is decoded ([`declared_triangles`]).
 pub fn flatten(
     root: &Root,
     bufs: &Buffers,
     max_instances: usize,
+    max_triangles: Option<u64>,
 ) -> Result<(Vec<MeshInstance>, usize), Msg> {
     let roots = root_nodes(root)?;
-    let mut visited = vec![false; root.nodes.len()];
+    let declared = declared_triangles(root, &roots)?;
+    if let Some(limit) = max_triangles.filter(|&l| declared > l) {
+        return Err(format!(
+            "its accessors declare {declared} triangles once every node and GPU instance is placed, over the limit of {limit} (--max-triangles); refused before decoding"
+        ));
+    }
     let mut cache: HashMap<(u32, u32), Option<Arc<Geometry>>> = HashMap::new();
     let mut out = Vec::new();
     let mut skipped = 0;
@@ -47,11 +55,6 @@ pub fn flatten(
             .nodes
             .get(n as usize)
             .ok_or_else(|| format!("node {n} does not exist"))?;
-        if std::mem::replace(&mut visited[n as usize], true) {
-            return Err(format!(
-                "node {n} is reached twice: the node hierarchy has a cycle or a shared child"
-            ));
-        }
         let world = parent * local_matrix(node).map_err(|e| format!("node {n}: {e}"))?;
         globals[n as usize] = Some(world);
         // A GPU-instanced node's instances are not skinned (the extension
@@ -129,6 +132,68 @@ pub fn flatten(
     Ok((out, skipped))
 }
 
+/// Walks the hierarchy from `roots` reading no buffer: checks that it is a
+/// forest (a node reached twice is on a cycle or a shared child, which
+/// glTF forbids; in a file without scenes, where every node is drawn, a
+/// node that no root reaches hangs from a cycle) and returns the triangles
+/// its placed primitives declare. For each node with a mesh: its GPU
+/// instances (the largest `EXT_mesh_gpu_instancing` accessor count; one
+/// without the extension) times the triangles each primitive declares,
+/// [`primitive::declared_triangles`] of its index count (else its POSITION
+/// count). Saturating: the sum is only compared with a limit.
+fn declared_triangles(root: &Root, roots: &[u32]) -> Result<u64, Msg> {
+    let count = |a: u32| accessor::get(root, a).map(|a| a.count);
+    let mut visited = vec![false; root.nodes.len()];
+    let mut stack: Vec<u32> = roots.iter().rev().copied().collect();
+    let mut total = 0u64;
+    while let Some(n) = stack.pop() {
+        let node = root
+            .nodes
+            .get(n as usize)
+            .ok_or_else(|| format!("node {n} does not exist"))?;
+        if std::mem::replace(&mut visited[n as usize], true) {
+            return Err(format!(
+                "node {n} is reached twice: the node hierarchy has a cycle or a shared child"
+            ));
+        }
+        stack.extend(node.children.iter().rev());
+        let Some(mesh) = node.mesh.and_then(|m| root.meshes.get(m as usize)) else {
+            continue;
+        };
+        let mut per_instance = 0u64;
+        for p in &mesh.primitives {
+            let vertices = match (p.indices, p.attributes.get("POSITION")) {
+                (Some(i), _) | (None, Some(&i)) => count(i)?,
+                (None, None) => 0,
+            };
+            per_instance =
+                per_instance.saturating_add(primitive::declared_triangles(p.mode, vertices));
+        }
+        let instancing = node
+            .extensions
+            .as_ref()
+            .and_then(|e| e.gpu_instancing.as_ref());
+        let instances = match instancing {
+            Some(g) => g
+                .attributes
+                .values()
+                .map(|&a| count(a))
+                .try_fold(0, |m, c| c.map(|c| m.max(c)))?,
+            None => 1,
+        };
+        total = total.saturating_add(per_instance.saturating_mul(instances));
+    }
+    if root.scene.is_none()
+        && root.scenes.is_empty()
+        && let Some(k) = visited.iter().position(|v| !v)
+    {
+        return Err(format!(
+            "node {k} is reached from no root node: the node hierarchy has a cycle (the file has no scenes, so every node would be drawn)"
+        ));
+    }
+    Ok(total)
+}
+
 /// Binds each skinned instance `(instance, node, skin, influences)` to its
 /// skin (each skin read once, its joints placed by `globals`), after
 /// checking that every joint index of the influences names a joint of it.
@@ -199,12 +264,16 @@ fn trs(t: Option<[f64; 3]>, r: Option<[f64; 4]>, s: Option<[f64; 3]>) -> Result<
     let t = t.unwrap_or([0.0; 3]);
     let [x, y, z, w] = r.unwrap_or([0.0, 0.0, 0.0, 1.0]);
     let s = s.unwrap_or([1.0; 3]);
-    let q = Quaternion::new(w, x, y, z);
-    if q.norm().is_nan() || q.norm() <= 1e-12 {
+    // Normalised after dividing by the largest component, so that neither
+    // a huge quaternion's norm overflows ([1e200, 0, 0, 1e200] is a
+    // 90° turn) nor a tiny one's underflows.
+    let big = [x, y, z, w].iter().fold(0.0f64, |m, c| m.max(c.abs()));
+    if !(big > 0.0 && big.is_finite()) || [x, y, z, w].iter().any(|c| c.is_nan()) {
         return Err(format!(
-            "rotation [{x}, {y}, {z}, {w}] is not a usable quaternion"
+            "rotation [{x}, {y}, {z}, {w}] is not a usable quaternion (zero or not finite)"
         ));
     }
+    let q = Quaternion::new(w / big, x / big, y / big, z / big);
     let m = Translation3::new(t[0], t[1], t[2]).to_homogeneous()
         * UnitQuaternion::from_quaternion(q).to_homogeneous()
         * Matrix4::new_nonuniform_scaling(&Vector3::new(s[0], s[1], s[2]));

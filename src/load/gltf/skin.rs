@@ -130,7 +130,10 @@ fn attributes(
     let ids: Vec<u32> = names.iter().filter_map(in_draco).collect();
     let mut decoded = match draco {
         Some(d) if !ids.is_empty() => {
-            draco::attributes(bufs.view(d.buffer_view)?, &ids, vertex_count)?.into_iter()
+            // The primitive's geometry decoded (and bounded) this stream
+            // already: this is the cached decode.
+            let mesh = bufs.draco(d.buffer_view, u64::MAX, vertex_count as u64)?;
+            draco::attributes(&mesh, &ids, vertex_count)?.into_iter()
         }
         _ => Vec::new().into_iter(),
     };

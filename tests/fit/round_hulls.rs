@@ -74,7 +74,7 @@ fn cylinder_of_10000_segments() {
 
 #[test]
 fn uv_sphere_of_100k_vertices() {
-    let mesh = uv_sphere(448, 224, 1.0);
+    let mesh = uv_sphere(450, 224, 1.0);
     let pts = mesh.vertices;
     assert!(pts.len() > 100_000);
     // The mesh is its own convex hull: every box holds the ball of the

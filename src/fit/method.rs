@@ -204,8 +204,9 @@ pub fn obb_with_covariance(
 
 /// [`obb_with_covariance`] with what the box is known to be: whether it is
 /// the minimum-volume box and, when [`ObbMethod::Tight`] worked on a kernel
-/// (hulls of more than 640 vertices, see docs/algorithms.md, "Big
-/// hulls"), a certified bound of its volume over the minimum's.
+/// (when the search on the hull would pass its work limits, see
+/// docs/algorithms.md, "Big hulls"), a certified bound of its volume over
+/// the minimum's.
 pub fn obb_certified(
     points: &[Point3<f64>],
     hull: &ConvexHull,
@@ -247,27 +248,35 @@ fn obb_on_pool(
         ObbMethod::Hull => frames.push(surface()),
         ObbMethod::Fast | ObbMethod::Tight => {
             frames.extend([pca(), surface()]);
-            if hull.dimension == 3 && hull.vertices.len() > EXACT_MAX_VERTICES {
+            // The search on the hull itself while its work stays within its
+            // limits (it says so before spending it), else on a kernel.
+            let small = hull.dimension < 3 || hull.vertices.len() <= EXACT_MAX_VERTICES;
+            let direct = if !small {
+                None
+            } else if m == ObbMethod::Fast {
+                tight_frame(hull, &frames)
+            } else {
+                min_volume_frame(hull, &frames)
+            };
+            if let Some(f) = direct {
+                frames.push(f);
+                exact = m == ObbMethod::Tight;
+            } else if let Ok(k) = ConvexHull::new(&kernel::kernel(&hull.vertices)) {
                 // Bounded: both searches on the kernel's hull (at most
-                // KERNEL_DIRECTIONS vertices); the box is grown below to
-                // every point.
-                if let Ok(k) = ConvexHull::new(&kernel::kernel(&hull.vertices)) {
-                    let fast = tight_frame(&k, &frames);
-                    if m == ObbMethod::Tight {
-                        let least = min_volume_frame(&k, &frames);
-                        // The kernel's minimum box, less its rounding.
-                        // and the ball the hull holds, the better of both.
-                        let of_kernel = box_volume(&least, &k.vertices) * (1.0 - 1e-9);
-                        lower = Some(of_kernel.max(kernel::ball_lower_bound(hull)));
-                        frames.push(least);
-                    }
+                // KERNEL_DIRECTIONS vertices, within the limits); the box
+                // is grown below to every point.
+                if let Some(fast) = tight_frame(&k, &frames) {
                     frames.push(fast);
                 }
-            } else if m == ObbMethod::Fast {
-                frames.push(tight_frame(hull, &frames));
-            } else {
-                frames.push(min_volume_frame(hull, &frames));
-                exact = true;
+                if m == ObbMethod::Tight
+                    && let Some(least) = min_volume_frame(&k, &frames)
+                {
+                    // The kernel's minimum box, less its rounding, and the
+                    // ball the hull holds: the better of both.
+                    let of_kernel = box_volume(&least, &k.vertices) * (1.0 - 1e-9);
+                    lower = Some(of_kernel.max(kernel::ball_lower_bound(hull)));
+                    frames.push(least);
+                }
             }
         }
     }

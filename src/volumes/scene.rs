@@ -199,8 +199,8 @@ pub struct ObbFit {
     pub volume: f64,
     /// Surface area.
     pub surface_area: f64,
-    /// Whether the box is the minimum-volume box (`tight` on a hull of at
-    /// most 640 vertices).
+    /// Whether the box is the minimum-volume box (`tight` where the exact
+    /// search stays within its work limits).
     pub exact: bool,
     /// For `tight`: an upper bound of `volume` over the minimum volume (1
     /// when `exact`; else certified by the kernel's exact box, see

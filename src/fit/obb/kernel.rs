@@ -7,8 +7,9 @@
 //! caps lie edge-on to every side face's normal, so their whole boundary is
 //! on the rim) and, the hull being symmetric, every direction's lower bound
 //! ties and prunes nothing: O(n²) for the face rule, worse for the edge
-//! configurations. Above [`EXACT_MAX_VERTICES`] hull vertices both run on a
-//! kernel instead: the hull vertices extreme along [`KERNEL_DIRECTIONS`]
+//! configurations. Both searches count their work before spending it and
+//! give up past fixed limits (above [`EXACT_MAX_VERTICES`] hull vertices
+//! they are not tried); both then run on a kernel instead: the hull vertices extreme along [`KERNEL_DIRECTIONS`]
 //! directions spread over the sphere (a Fibonacci lattice), at most that
 //! many points. Its box's frame is then taken over every point (the caller
 //! grows the box to contain them all, one pass), so the box still contains
@@ -21,10 +22,10 @@ use crate::fit::ConvexHull;
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
 
-/// Hull vertex counts up to this get the exact search itself (on a
-/// 320-segment closed cylinder, the worst hull of its size measured, the
-/// search takes about 0.3 s of CPU).
-pub(crate) const EXACT_MAX_VERTICES: usize = 640;
+/// Hull vertex counts up to this try the search on the hull itself, which
+/// gives up before its work passes its limits; above, or when it gives up,
+/// the kernel is searched.
+pub(crate) const EXACT_MAX_VERTICES: usize = 16384;
 
 /// Directions of the kernel (so at most this many kernel points). On a
 /// closed cylinder the kernel keeps about a hundred points of each cap's

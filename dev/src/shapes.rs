@@ -148,3 +148,58 @@ pub fn cube_triangles() -> Vec<[u32; 3]> {
         .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
         .collect()
 }
+
+/// A closed prism over the regular `n`-gon of circumradius `r` (vertex `k`
+/// at angle `2πk/n`), from `z = 0` to `z = h`, its caps fanned from their
+/// centres: the tessellated cylinder of CAD shafts and pipes.
+pub fn closed_cylinder(n: u32, r: f64, h: f64) -> TriMesh {
+    let mut v: Vec<Point3<f64>> = (0..n)
+        .flat_map(|k| {
+            let (s, c) = (std::f64::consts::TAU * f64::from(k) / f64::from(n)).sin_cos();
+            [Point3::new(r * c, r * s, 0.0), Point3::new(r * c, r * s, h)]
+        })
+        .collect();
+    let (bottom, top) = (2 * n, 2 * n + 1);
+    v.extend([Point3::new(0.0, 0.0, 0.0), Point3::new(0.0, 0.0, h)]);
+    let t = (0..n)
+        .flat_map(|k| {
+            let (a, b) = (2 * k, 2 * ((k + 1) % n));
+            [
+                [a, b, b + 1],
+                [a, b + 1, a + 1],
+                [bottom, b, a],
+                [top, a + 1, b + 1],
+            ]
+        })
+        .collect();
+    mesh(v, t)
+}
+
+/// A UV sphere of radius `r`: `rings − 1` latitude circles of `segments`
+/// vertices each, and the two poles (`segments·(rings − 1) + 2` vertices),
+/// as modelling tools and scanners make them.
+pub fn uv_sphere(segments: u32, rings: u32, r: f64) -> TriMesh {
+    let mut v = vec![Point3::new(0.0, 0.0, r)];
+    for i in 1..rings {
+        let (st, ct) = (std::f64::consts::PI * f64::from(i) / f64::from(rings)).sin_cos();
+        v.extend((0..segments).map(|j| {
+            let (sp, cp) = (std::f64::consts::TAU * f64::from(j) / f64::from(segments)).sin_cos();
+            Point3::new(r * st * cp, r * st * sp, r * ct)
+        }));
+    }
+    v.push(Point3::new(0.0, 0.0, -r));
+    let at = |i: u32, j: u32| 1 + (i - 1) * segments + j % segments;
+    let south = v.len() as u32 - 1;
+    let mut t = Vec::new();
+    for j in 0..segments {
+        t.push([0, at(1, j), at(1, j + 1)]);
+        t.push([south, at(rings - 1, j + 1), at(rings - 1, j)]);
+    }
+    for i in 1..rings - 1 {
+        for j in 0..segments {
+            t.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            t.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    mesh(v, t)
+}

@@ -19,8 +19,10 @@ use bvtool::volumes::{FileVolumes, FitOptions, Frame};
 /// covariance of the convex hull's triangles, as RAPID), `fast` (near-minimal
 /// volume, quickly: hull-face-flush minimum rectangles, then a local search
 /// over rotations), `tight` (the minimum volume over every orientation, up to
-/// rounding: O'Rourke's theorem, Jylänki's exact algorithm; slower on big
-/// hulls). Sphere methods: `centroid` (D3DXComputeBoundingSphere: mean of
+/// rounding: O'Rourke's theorem, Jylänki's exact algorithm; where that
+/// search would pass its work limits, as on finely tessellated cylinders,
+/// searched on a 200-point kernel and grown to every point, its certified
+/// bound over the minimum reported). Sphere methods: `centroid` (D3DXComputeBoundingSphere: mean of
 /// the vertices, radius to the farthest), `ritter` (DirectXMath
 /// BoundingSphere::CreateFromPoints), `exact` (the minimum enclosing sphere).
 /// Every volume contains every vertex it was fitted to. Boxes are reported

@@ -1,6 +1,7 @@
 //! Named fitting methods: the entry points the command line uses.
 
-use crate::fit::obb::fast::tight_frame;
+use crate::fit::obb::fast::{box_volume, tight_frame};
+use crate::fit::obb::kernel::{self, Certificate, EXACT_MAX_VERTICES};
 use crate::fit::obb::tight::min_volume_frame;
 use crate::fit::{ConvexHull, HullError, Obb, Sphere, covariance};
 use nalgebra::{Matrix3, Point3};
@@ -198,16 +199,30 @@ pub fn obb_with_covariance(
     covariance: impl FnOnce() -> Option<Matrix3<f64>> + Send,
     m: ObbMethod,
 ) -> Option<Obb> {
+    obb_certified(points, hull, covariance, m).map(|(b, _)| b)
+}
+
+/// [`obb_with_covariance`] with what the box is known to be: whether it is
+/// the minimum-volume box and, when [`ObbMethod::Tight`] worked on a kernel
+/// (when the search on the hull would pass its work limits, see
+/// docs/algorithms.md, "Big hulls"), a certified bound of its volume over
+/// the minimum's.
+pub fn obb_certified(
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
+    covariance: impl FnOnce() -> Option<Matrix3<f64>> + Send,
+    m: ObbMethod,
+) -> Option<(Obb, Certificate)> {
     crate::threads::on_pool(|| obb_on_pool(points, hull, covariance, m))
 }
 
-/// [`obb_with_covariance`], on the calling thread.
+/// [`obb_certified`], on the calling thread.
 fn obb_on_pool(
     points: &[Point3<f64>],
     hull: &ConvexHull,
     covariance: impl FnOnce() -> Option<Matrix3<f64>>,
     m: ObbMethod,
-) -> Option<Obb> {
+) -> Option<(Obb, Certificate)> {
     let pca = || {
         covariance()
             .map(|c| covariance::principal_frame(&c))
@@ -224,21 +239,55 @@ fn obb_on_pool(
             .unwrap_or_default()
     };
     let mut frames = vec![Matrix3::identity()];
+    // A certified lower bound of the minimum volume, when the search ran
+    // on a kernel; whether the search was exact.
+    let mut lower = None;
+    let mut exact = false;
     match m {
         ObbMethod::Pca => frames.push(pca()),
         ObbMethod::Hull => frames.push(surface()),
         ObbMethod::Fast | ObbMethod::Tight => {
             frames.extend([pca(), surface()]);
-            let search = if m == ObbMethod::Fast {
-                tight_frame
+            // The search on the hull itself while its work stays within its
+            // limits (it says so before spending it), else on a kernel.
+            let small = hull.dimension < 3 || hull.vertices.len() <= EXACT_MAX_VERTICES;
+            let direct = if !small {
+                None
+            } else if m == ObbMethod::Fast {
+                tight_frame(hull, &frames)
             } else {
-                min_volume_frame
+                min_volume_frame(hull, &frames)
             };
-            frames.push(search(hull, &frames));
+            if let Some(f) = direct {
+                frames.push(f);
+                exact = m == ObbMethod::Tight;
+            } else if let Ok(k) = ConvexHull::new(&kernel::kernel(&hull.vertices)) {
+                // Bounded: both searches on the kernel's hull (at most
+                // KERNEL_DIRECTIONS vertices, within the limits); the box
+                // is grown below to every point.
+                if let Some(fast) = tight_frame(&k, &frames) {
+                    frames.push(fast);
+                }
+                if m == ObbMethod::Tight
+                    && let Some(least) = min_volume_frame(&k, &frames)
+                {
+                    // The kernel's minimum box, less its rounding, and the
+                    // ball the hull holds: the better of both.
+                    let of_kernel = box_volume(&least, &k.vertices) * (1.0 - 1e-9);
+                    lower = Some(of_kernel.max(kernel::ball_lower_bound(hull)));
+                    frames.push(least);
+                }
+            }
         }
     }
-    frames
+    let best = frames
         .iter()
         .filter_map(|f| Obb::from_frame_and_points(f, points))
-        .min_by(|a, b| a.volume().total_cmp(&b.volume()))
+        .min_by(|a, b| a.volume().total_cmp(&b.volume()))?;
+    let bound = if exact {
+        Some(1.0)
+    } else {
+        lower.map(|l| best.volume() / l)
+    };
+    Some((best, Certificate { exact, bound }))
 }

@@ -20,11 +20,12 @@ pub(crate) mod symmetric_eigen3;
 pub use aabb::Aabb;
 pub use hull::{ConvexHull, HullError};
 pub use method::{
-    ObbMethod, SphereMethod, UnknownMethod, obb, obb_of_points, obb_with_covariance, sphere,
-    sphere_with_hull,
+    ObbMethod, SphereMethod, UnknownMethod, obb, obb_certified, obb_of_points, obb_with_covariance,
+    sphere, sphere_with_hull,
 };
 pub use obb::Obb;
 pub use obb::f32_outward::ObbF32;
+pub use obb::kernel::Certificate;
 pub use polytope::budget_hull::BudgetHull;
 pub use polytope::decompose::{DecomposeError, DecomposeOptions, Decomposition, decompose};
 pub use polytope::kdop::{Kdop, KdopKind};

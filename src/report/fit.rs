@@ -123,9 +123,15 @@ impl Volumes {
             None => vec![&self.obb],
         };
         for b in obbs {
+            // A tight box from the kernel says how far from the minimum
+            // it may be.
+            let method = match (b.exact, b.bound) {
+                (false, Some(r)) => format!("{} <={}x min", b.method, num(r, 5)),
+                _ => b.method.to_string(),
+            };
             t.row(vec![
                 "OBB".into(),
-                b.method.to_string(),
+                method,
                 num(b.volume, 5),
                 ratio(b.volume),
                 len.tuple(&b.center),

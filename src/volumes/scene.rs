@@ -9,8 +9,8 @@ use crate::fit::polytope::budget_hull::DEFAULT_BUDGET;
 use crate::fit::polytope::decompose::{DecomposeOptions, Decomposition};
 use crate::fit::surface::Surface;
 use crate::fit::{
-    self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, KdopKind, Obb, ObbMethod,
-    ShapeSpec, Sphere, SphereMethod,
+    self, Aabb, BudgetHull, Capsule, Certificate, ConvexHull, Cylinder, Kdop, KdopKind, Obb,
+    ObbMethod, ShapeSpec, Sphere, SphereMethod,
 };
 use crate::mesh::{
     Geometry, MeshInstance, Scene, TriMesh, TriangleSource, instance_points, placed_points, xyz,
@@ -199,6 +199,14 @@ pub struct ObbFit {
     pub volume: f64,
     /// Surface area.
     pub surface_area: f64,
+    /// Whether the box is the minimum-volume box (`tight` where the exact
+    /// search stays within its work limits).
+    pub exact: bool,
+    /// For `tight`: an upper bound of `volume` over the minimum volume (1
+    /// when `exact`; else certified by the kernel's exact box, see
+    /// docs/algorithms.md, "Big hulls"); absent for the other methods.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<f64>,
     /// With `--air`: the largest distance from the surface to the mesh;
     /// the supremum lies in `[air, air + bound]` (docs/algorithms.md).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -206,7 +214,7 @@ pub struct ObbFit {
 }
 
 impl ObbFit {
-    fn new(method: ObbMethod, b: &Obb, air: Option<Air>) -> ObbFit {
+    fn new(method: ObbMethod, b: &Obb, c: &Certificate, air: Option<Air>) -> ObbFit {
         ObbFit {
             method,
             center: xyz(&b.center),
@@ -215,6 +223,8 @@ impl ObbFit {
             rotation_xyzw: b.rotation_xyzw(),
             volume: b.volume(),
             surface_area: b.surface_area(),
+            exact: c.exact,
+            bound: c.bound,
             air,
         }
     }
@@ -669,12 +679,13 @@ pub fn fit_points(
     let aabb =
         Aabb::from_points(points).ok_or_else(|| Error::geometry(path, "no vertices to bound"))?;
     let (mean, cov) = set.moments;
-    let obbs: Vec<(ObbMethod, Obb)> = opts
+    let obbs: Vec<(ObbMethod, Obb, Certificate)> = opts
         .obb_methods
         .iter()
         .map(|&m| {
-            let b = fit::obb_with_covariance(points, &hull, || Some(cov), m);
-            (m, b.expect("points are not empty"))
+            let (b, c) =
+                fit::obb_certified(points, &hull, || Some(cov), m).expect("points are not empty");
+            (m, b, c)
         })
         .collect();
     let centroid = || Sphere::about(mean, points).expect("points are not empty");
@@ -710,7 +721,12 @@ pub fn fit_points(
             surface_area: aabb.surface_area(),
             air: air_of(Surface::aabb(&aabb)),
         },
-        obb: ObbFit::new(obbs[0].0, &obbs[0].1, air_of(Surface::obb(&obbs[0].1))),
+        obb: ObbFit::new(
+            obbs[0].0,
+            &obbs[0].1,
+            &obbs[0].2,
+            air_of(Surface::obb(&obbs[0].1)),
+        ),
         sphere: SphereFit::new(
             spheres[0].0,
             &spheres[0].1,
@@ -718,7 +734,10 @@ pub fn fit_points(
         ),
         obbs: opts.all_methods.then(|| {
             obbs.iter()
-                .map(|(m, b)| (m.as_str(), ObbFit::new(*m, b, air_of(Surface::obb(b)))))
+                .map(|(m, b, c)| {
+                    let a = air_of(Surface::obb(b));
+                    (m.as_str(), ObbFit::new(*m, b, c, a))
+                })
                 .collect()
         }),
         spheres: opts.all_methods.then(|| {

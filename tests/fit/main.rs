@@ -11,4 +11,5 @@ mod kdop;
 mod min_obb;
 mod obb;
 mod round;
+mod round_hulls;
 mod sphere;

@@ -367,18 +367,30 @@ fn probe_set(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
 /// best candidate, in particular than any `extra` frame such as the
 /// AABB's. Flat hulls (dimension < 3) use the plane normal of their
 /// principal frame as the one direction.
-pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
-    let cands = face_frames(hull, &Rims::new(hull), extra, REFINED);
+///
+/// `None` when the face step would spend more than [`FACE_WORK`] (see
+/// [`face_frames`]).
+pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Matrix3<f64>> {
+    let cands = face_frames(hull, &Rims::new(hull), extra, REFINED)?;
     if hull.dimension < 3 {
         // A flat box is already optimal in its plane; do not tilt it.
-        return cands.first().map_or_else(Matrix3::identity, |c| c.1);
+        return Some(cands.first().map_or_else(Matrix3::identity, |c| c.1));
     }
-    cands
-        .par_iter()
-        .map(|c| refine(c.1, &hull.vertices))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map_or_else(Matrix3::identity, |c| c.1)
+    Some(
+        cands
+            .par_iter()
+            .map(|c| refine(c.1, &hull.vertices))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or_else(Matrix3::identity, |c| c.1),
+    )
 }
+
+/// The face step's work limit: rim vertices projected, over all the
+/// directions evaluated exactly. Past it the step gives up (after the batch
+/// that crossed it) and the caller searches a kernel instead
+/// (docs/algorithms.md, "Big hulls"): a prism's caps put their whole
+/// boundary on every side direction's rim, n² in all.
+pub(crate) const FACE_WORK: usize = 4_000_000;
 
 /// The `keep` smallest boxes (volume and frame, ascending) among the
 /// `extra` frames and, for every distinct hull face direction (up to
@@ -392,12 +404,15 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
 /// volume (lower height, smaller min rectangle), so directions are
 /// evaluated in increasing bound order, in batches, until the bound of the
 /// next one exceeds the `keep`-th best volume found.
+///
+/// `None` once the rims of the directions evaluated exactly hold more than
+/// [`FACE_WORK`] vertices in all.
 pub(crate) fn face_frames(
     hull: &ConvexHull,
     rims: &Rims,
     extra: &[Matrix3<f64>],
     keep: usize,
-) -> Vec<(f64, Matrix3<f64>)> {
+) -> Option<Vec<(f64, Matrix3<f64>)>> {
     let pts = &hull.vertices;
     let mut dirs = if hull.dimension == 3 {
         face_directions(hull)
@@ -428,6 +443,7 @@ pub(crate) fn face_frames(
             .collect();
         // NaN bounds (degenerate probes) sort last.
         order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut work = 0;
         for batch in order.chunks(BATCH) {
             keep_best(&mut cands);
             // The slack absorbs rounding in the bound's evaluation.
@@ -438,18 +454,23 @@ pub(crate) fn face_frames(
             if batch[0].0 > cut {
                 break;
             }
-            let exact: Vec<(f64, Matrix3<f64>)> = batch
+            let exact: Vec<((f64, Matrix3<f64>), usize)> = batch
                 .par_iter()
                 .filter(|(bound, _)| bound.is_nan() || *bound <= cut)
                 .map_init(
                     || (RimScratch::default(), Vec::new()),
                     |(scratch, flat), (_, n)| {
                         rims.rim(hull, n, scratch);
-                        flush_frame(n, pts, scratch.out.iter().copied(), flat)
+                        let rim = scratch.out.len();
+                        (flush_frame(n, pts, scratch.out.iter().copied(), flat), rim)
                     },
                 )
                 .collect();
-            cands.extend(exact.into_iter().filter(usable));
+            work += exact.iter().map(|e| e.1).sum::<usize>();
+            if work > FACE_WORK {
+                return None;
+            }
+            cands.extend(exact.into_iter().map(|e| e.0).filter(usable));
         }
     } else {
         cands.extend(
@@ -459,7 +480,7 @@ pub(crate) fn face_frames(
         );
     }
     keep_best(&mut cands);
-    cands
+    Some(cands)
 }
 
 #[cfg(test)]

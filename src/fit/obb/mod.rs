@@ -3,6 +3,7 @@
 pub(crate) mod cube_map;
 pub mod f32_outward;
 pub(crate) mod fast;
+pub(crate) mod kernel;
 pub(crate) mod tight;
 
 use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};

@@ -68,7 +68,7 @@ use crate::fit::obb::cube_map::{CELL_SLACK, CubeMap, cone_cells};
 use crate::fit::obb::fast::{MAX_DIRECTIONS, Rims, box_volume, face_frames};
 use nalgebra::{Matrix3, Point3, Vector3};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Slack of the arc and sidepodal tests (on unit vectors): a configuration
 /// this close to valid is evaluated too, so rounding never drops one.
@@ -604,12 +604,20 @@ impl Sidepodal {
 /// module documentation), never worse than the face rule's box nor any of
 /// the `extra` frames. Flat hulls (dimension < 3) get the face rule's flat
 /// box, already minimal in its plane.
-pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f64> {
+///
+/// Bounded: `None`, before the work, when it would exceed a limit — the
+/// face rule's [`FACE_WORK`](crate::fit::obb::fast::FACE_WORK), [`PAIR_WORK`] edge pairs kept, or
+/// [`TRIPLE_WORK`] configurations enumerated (round hulls: a prism's cap
+/// edges are pairwise sidepodal, n² pairs and n³ triples); the caller then
+/// searches a kernel (docs/algorithms.md, "Big hulls").
+pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Matrix3<f64>> {
     let rims = Rims::new(hull);
     if hull.dimension < 3 {
-        return face_frames(hull, &rims, extra, 1)
-            .first()
-            .map_or_else(Matrix3::identity, |c| c.1);
+        return Some(
+            face_frames(hull, &rims, extra, 1)?
+                .first()
+                .map_or_else(Matrix3::identity, |c| c.1),
+        );
     }
     // Case 1 (the bound the edge configurations must beat) side by side
     // with the part of the edge search's setup that does not need it:
@@ -632,13 +640,13 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
             (edges, arcs, graph, wmin)
         },
     );
-    let Some(&(face_volume, face)) = faces.first() else {
-        return Matrix3::identity();
+    let Some(&(face_volume, face)) = faces?.first() else {
+        return Some(Matrix3::identity());
     };
     // No box holds less than the hull: a face box within rounding of the
     // hull's volume (a box-shaped hull) is already the minimum.
     if face_volume <= hull.volume() * (1.0 + 1e-9) {
-        return face;
+        return Some(face);
     }
     // Boxes larger than the face rule's cannot win (the slack covers the
     // two ways of rounding a volume), so they bound the search from the start.
@@ -676,11 +684,17 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
     // around a flat cap makes the cap's normal in case 3.
     let with_ends = hull.faces.len() > MAX_DIRECTIONS;
     let margin = if with_ends { -SLACK } else { TIE };
+    // Pairs kept so far; past PAIR_WORK every list is left empty and the
+    // search gives up.
+    let pairs = AtomicUsize::new(0);
     let (near, opposed): (Vec<Vec<u32>>, Vec<Vec<u32>>) = (0..edges.len())
         .into_par_iter()
         .map_init(
             || (Vec::new(), Vec::new(), Vec::new()),
             |(flags, near, opposed): &mut (Vec<(u32, u8)>, Vec<u32>, Vec<u32>), i| {
+                if pairs.load(Ordering::Relaxed) > PAIR_WORK {
+                    return (Vec::new(), Vec::new());
+                }
                 arcs.scan(i, flags);
                 // Gathered in per-thread buffers and copied out once: growing
                 // a list a push at a time reallocates it several times, a
@@ -699,11 +713,31 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
                         opposed.push(j as u32);
                     }
                 }
+                let kept = near.len() + opposed.len();
+                if pairs.fetch_add(kept, Ordering::Relaxed) + kept > PAIR_WORK {
+                    return (Vec::new(), Vec::new());
+                }
                 (near.clone(), opposed.clone())
             },
         )
         .unzip();
+    if pairs.load(Ordering::Relaxed) > PAIR_WORK {
+        return None;
+    }
     let around = Sidepodal::new(&near);
+    // The configurations the loops below enumerate, counted before them.
+    let triples: usize = (0..edges.len())
+        .map(|i| {
+            near[i]
+                .iter()
+                .map(|&j| near[j as usize].len())
+                .sum::<usize>()
+                + opposed[i].len() * (2 + around.of(i).len())
+        })
+        .sum();
+    if triples > TRIPLE_WORK {
+        return None;
+    }
     let best = (0..edges.len())
         .into_par_iter()
         .map_init(
@@ -808,7 +842,20 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Matrix3<f6
     // The winner's volume is taken again over every vertex: steepest ascent
     // can stop short where the hull keeps non-extreme (coplanar) vertices,
     // and then the face rule's box must win.
-    best.map(|(_, f)| Matrix3::from_columns(&f))
-        .filter(|f| box_volume(f, &hull.vertices) < face_volume)
-        .unwrap_or(face)
+    Some(
+        best.map(|(_, f)| Matrix3::from_columns(&f))
+            .filter(|f| box_volume(f, &hull.vertices) < face_volume)
+            .unwrap_or(face),
+    )
 }
+
+/// Edge pairs the exact search may keep (sidepodal and opposed lists)
+/// before it gives up: a list entry is 4 bytes. The corpus keeps at most
+/// 0.33 M (the 69k bunny); a 512-segment cylinder 0.54 M, a 64×32 UV
+/// sphere 0.41 M, a 128×64 one 3.2 M.
+pub(crate) const PAIR_WORK: usize = 1_000_000;
+
+/// Edge configurations (cases 2 and 3) the exact search may enumerate:
+/// 23 M on the 69k bunny and on a 256-segment cylinder (about 0.2 s of
+/// CPU), 184 M on a 512-segment one.
+pub(crate) const TRIPLE_WORK: usize = 40_000_000;

@@ -262,6 +262,15 @@ fn obb_on_pool(
                 frames.push(f);
                 exact = m == ObbMethod::Tight;
             } else if let Ok(k) = ConvexHull::new(&kernel::kernel(&hull.vertices)) {
+                // Where the exact search gave up but the fast one on the
+                // hull stays within its limits, its frame too: `tight` is
+                // never worse than `fast`.
+                if small
+                    && m == ObbMethod::Tight
+                    && let Some(fast) = tight_frame(hull, &frames)
+                {
+                    frames.push(fast);
+                }
                 // Bounded: both searches on the kernel's hull (at most
                 // KERNEL_DIRECTIONS vertices, within the limits); the box
                 // is grown below to every point.

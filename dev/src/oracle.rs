@@ -51,6 +51,19 @@ pub fn segment_crosses(p: &Point3<f64>, q: &Point3<f64>, t: &[Point3<f64>; 3]) -
     Some(false)
 }
 
+/// The triangles (indices into `tris`) that the segment `pq` crosses, by
+/// [`segment_crosses`] over every triangle; `None` when it touches an edge,
+/// a corner or a plane at an end of one (the caller draws another).
+pub fn crossed(tris: &[[Point3<f64>; 3]], p: &Point3<f64>, q: &Point3<f64>) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    for (k, t) in tris.iter().enumerate() {
+        if segment_crosses(p, q, t)? {
+            out.push(k as u32);
+        }
+    }
+    Some(out)
+}
+
 /// The crossings of a random segment from `p` to beyond every triangle,
 /// by exact predicates over every triangle: `(signed, count)`, each
 /// crossing counted +1 where the segment leaves through the triangle's

@@ -23,7 +23,9 @@
 use bvtool::query::pair::distance_triangle_triangle::rounding_bound;
 use bvtool::query::point::{PointTree, SignMethod, each};
 use bvtool::query::ray::{Ray, all_hits, first_hit};
-use bvtool_dev::oracle::{brute_distance, brute_winding, crossings, segment_crosses, triangles};
+use bvtool_dev::oracle::{
+    brute_distance, brute_winding, crossed, crossings, segment_crosses, triangles,
+};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -166,18 +168,9 @@ fn point_and_ray_queries_equal_brute_force_on_the_corpus() {
             let target = pts[rng.random_range(0..pts.len())];
             let d = target - o;
             let far = o + d * 1e3;
-            let mut want = Vec::new();
-            let mut degenerate = false;
-            for (k, t) in tris.iter().enumerate() {
-                match segment_crosses(&o, &far, t) {
-                    Some(true) => want.push(k as u32),
-                    Some(false) => {}
-                    None => degenerate = true,
-                }
-            }
-            if degenerate {
+            let Some(mut want) = crossed(&tris, &o, &far) else {
                 continue;
-            }
+            };
             let r = Ray {
                 origin: o,
                 direction: d,

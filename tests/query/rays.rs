@@ -9,7 +9,7 @@ use super::points::grid_cube;
 use bvtool::query::point::PointTree;
 use bvtool::query::ray::{Ray, all_hits, any_hit, count_hits, first_hit};
 use bvtool::tree::AabbTree;
-use bvtool_dev::oracle::{parity_inside, segment_crosses};
+use bvtool_dev::oracle::{crossed, parity_inside};
 use bvtool_dev::shapes::{icosphere, soup, torus};
 use nalgebra::{Point3, Vector3};
 use rand::{Rng, SeedableRng};
@@ -52,18 +52,9 @@ fn hits_equal_brute_force() {
             );
             let d = target - o;
             let far = o + d * 1e3;
-            let mut want: Vec<u32> = Vec::new();
-            let mut degenerate = false;
-            for (k, t) in tris.iter().enumerate() {
-                match segment_crosses(&o, &far, t) {
-                    Some(true) => want.push(k as u32),
-                    Some(false) => {}
-                    None => degenerate = true,
-                }
-            }
-            if degenerate {
+            let Some(mut want) = crossed(&tris, &o, &far) else {
                 continue;
-            }
+            };
             let r = ray(o, d);
             let got = all_hits(&tree, &r);
             let mut ids: Vec<u32> = got.iter().map(|h| h.triangle).collect();
@@ -268,18 +259,9 @@ fn instanced_scene_rays_equal_the_flattened_scene() {
         let target = Point3::from(Vector3::from_fn(|_, _| rng.random_range(-4.0..4.0)));
         let d = target - o;
         let far = o + d * 1e3;
-        let mut want: Vec<u32> = Vec::new();
-        let mut degenerate = false;
-        for (k, t) in tris.iter().enumerate() {
-            match segment_crosses(&o, &far, t) {
-                Some(true) => want.push(k as u32),
-                Some(false) => {}
-                None => degenerate = true,
-            }
-        }
-        if degenerate {
+        let Some(mut want) = crossed(&tris, &o, &far) else {
             continue;
-        }
+        };
         let r = ray(o, d);
         let got = instanced.all_hits(&r);
         let flat_hits = all_hits(&tree, &r);

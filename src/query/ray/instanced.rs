@@ -260,9 +260,8 @@ impl InstancedRays {
     }
 }
 
-/// The ray's entry `t` into the box `[lo, hi]` within `[t0, t1]`, or
-/// `None`: the slab test with a relative margin of `1e-9` on each end, as
-/// the mesh trees' (the boxes are of transformed corners, rounded once).
+/// [`super::slab`] on a box of transformed corners, padded by `1e-9` of
+/// its size and coordinates for their one rounding.
 fn slab(
     o: &Point3<f64>,
     inv: &Vector3<f64>,
@@ -271,22 +270,10 @@ fn slab(
     t0: f64,
     t1: f64,
 ) -> Option<f64> {
-    let (mut near, mut far) = (t0, t1);
-    for k in 0..3 {
-        let pad = 1e-9 * (hi[k] - lo[k]).abs().max(lo[k].abs()).max(hi[k].abs());
-        let (l, h) = (lo[k] - pad, hi[k] + pad);
-        if inv[k].is_infinite() {
-            if o[k] < l || o[k] > h {
-                return None;
-            }
-            continue;
-        }
-        let (a, b) = ((l - o[k]) * inv[k], (h - o[k]) * inv[k]);
-        let (a, b) = if a <= b { (a, b) } else { (b, a) };
-        near = near.max(a - 1e-9 * a.abs());
-        far = far.min(b + 1e-9 * b.abs());
-    }
-    (near <= far).then_some(near)
+    let pad = |k: usize| 1e-9 * (hi[k] - lo[k]).abs().max(lo[k].abs()).max(hi[k].abs());
+    let lo = std::array::from_fn(|k| lo[k] - pad(k));
+    let hi = std::array::from_fn(|k| hi[k] + pad(k));
+    super::slab(o, inv, lo, hi, t0, t1)
 }
 
 /// Builds the subtree over `order[..]` (indices into `placed`) at

@@ -53,13 +53,31 @@ pub struct RayHit {
 }
 
 /// The ray's `t` range within a conservative box, or `None` where it
-/// misses: the slab test with a relative margin of `1e-9` on each end (far
-/// above its rounding, `≈ 4ε`).
+/// misses ([`slab`]).
 fn box_range(o: &Point3<f64>, inv: &Vector3<f64>, b: &Box32, t0: f64, t1: f64) -> Option<f64> {
     let (lo, hi) = (b.min.to_array(), b.max.to_array());
+    let (lo, hi) = (
+        std::array::from_fn(|k| lo[k] as f64),
+        std::array::from_fn(|k| hi[k] as f64),
+    );
+    slab(o, inv, lo, hi, t0, t1)
+}
+
+/// The ray's entry `t` into the box `[lo, hi]` within `[t0, t1]` (`inv`
+/// the direction's reciprocal), or `None` where it misses: the slab test
+/// with a relative margin of `1e-9` on each end (far above its rounding,
+/// `≈ 4ε`).
+fn slab(
+    o: &Point3<f64>,
+    inv: &Vector3<f64>,
+    lo: [f64; 3],
+    hi: [f64; 3],
+    t0: f64,
+    t1: f64,
+) -> Option<f64> {
     let (mut near, mut far) = (t0, t1);
     for k in 0..3 {
-        let (l, h) = (lo[k] as f64, hi[k] as f64);
+        let (l, h) = (lo[k], hi[k]);
         if inv[k].is_infinite() {
             // Parallel to the slab: inside it or never.
             if o[k] < l || o[k] > h {

@@ -502,11 +502,17 @@ fn numbers<const N: usize>(v: &Value, at: &str) -> Result<[f64; N]> {
     let items = v.as_array().filter(|a| a.len() == N);
     let nums: Option<Vec<f64>> = items.and_then(|a| a.iter().map(Value::as_f64).collect());
     nums.and_then(|n| n.try_into().ok())
-        .ok_or_else(|| Error::Input(format!("{}: expected {N} numbers", pointer(at))))
+        .ok_or_else(|| Error::Input(format!("{}expected {N} numbers", pointer(at))))
 }
 
-fn pointer(at: &str) -> &str {
-    if at.is_empty() { "/" } else { at }
+/// `at` as the start of an error (`/1/rotation: `); nothing for the whole
+/// document, which the caller's context (`pose 2 (line 1): `) already names.
+fn pointer(at: &str) -> String {
+    if at.is_empty() {
+        String::new()
+    } else {
+        format!("{at}: ")
+    }
 }
 
 /// A row-major 4×4 matrix at `at`: 16 numbers or 4 rows of 4.
@@ -522,7 +528,7 @@ fn matrix_value(v: &Value, at: &str) -> Result<Matrix4<f64>> {
         }
         _ => numbers(v, at).map_err(|_| {
             Error::Input(format!(
-                "{}: expected a 4×4 matrix (16 numbers, row-major, or 4 rows of 4)",
+                "{}expected a 4×4 matrix (16 numbers, row-major, or 4 rows of 4)",
                 pointer(at)
             ))
         })?,
@@ -532,7 +538,7 @@ fn matrix_value(v: &Value, at: &str) -> Result<Matrix4<f64>> {
 
 /// One pose in any JSON form, errors naming the JSON pointer `at`.
 fn pose_value(v: &Value, at: &str) -> Result<Pose> {
-    let with_place = |e: Error| Error::Input(format!("{}: {e}", pointer(at)));
+    let with_place = |e: Error| Error::Input(format!("{}{e}", pointer(at)));
     match v {
         Value::Object(o) => {
             let known = ["translation", "rotation", "matrix"];
@@ -558,7 +564,7 @@ fn pose_value(v: &Value, at: &str) -> Result<Pose> {
             }
             let t = o.get("translation").ok_or_else(|| {
                 Error::Input(format!(
-                    "{}: a pose needs \"translation\" (and \"rotation\") or \"matrix\"",
+                    "{}a pose needs \"translation\" (and \"rotation\") or \"matrix\"",
                     pointer(at)
                 ))
             })?;
@@ -573,7 +579,7 @@ fn pose_value(v: &Value, at: &str) -> Result<Pose> {
             Pose::from_matrix(&matrix_value(v, at)?).map_err(with_place)
         }
         _ => Err(Error::Input(format!(
-            "{}: expected a pose ({{\"translation\", \"rotation\"}}, {{\"matrix\"}} or 4 rows of 4 numbers)",
+            "{}expected a pose ({{\"translation\", \"rotation\"}}, {{\"matrix\"}} or 4 rows of 4 numbers)",
             pointer(at)
         ))),
     }

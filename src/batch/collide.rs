@@ -9,21 +9,28 @@ use crate::pose::{Pose, PoseJson};
 use crate::query::{ClosePair, ContactMode, collide_each, within_each};
 use crate::tree::{NodeFit, ObbTree};
 use serde::Serialize;
+use std::sync::Arc;
 use std::time::Instant;
 
-/// One mesh of the pair, flattened and with its tree.
+/// One mesh of the pair, flattened and with its tree. The geometry is
+/// shared: [`Side::same_file_as`] gives the second side of `collide A A`
+/// without loading or building anything again.
+#[derive(Clone)]
 pub struct Side {
     /// The file as given.
     pub file: String,
     /// The flattened scene.
-    pub mesh: TriMesh,
+    pub mesh: Arc<TriMesh>,
     /// Its triangles grouped by their corners ([`Stacks`]).
-    pub stacks: Stacks,
+    pub stacks: Arc<Stacks>,
     /// The OBB tree of one triangle per stack ([`Side::tree_mesh`]): a
     /// stack of copies is one question to every query.
-    pub tree: ObbTree,
-    /// Tree build time in milliseconds.
+    pub tree: Arc<ObbTree>,
+    /// Tree build time in milliseconds (0 for a side that shares another's
+    /// tree).
     pub build_ms: f64,
+    /// Whether the tree is the other side's (the same file given twice).
+    pub shares_tree: bool,
 }
 
 impl Side {
@@ -53,11 +60,23 @@ impl Side {
         let tree = ObbTree::build_default(stacks.unique(&mesh), fit);
         Ok(Side {
             file: file.to_string(),
-            mesh,
-            stacks,
-            tree,
+            mesh: Arc::new(mesh),
+            stacks: Arc::new(stacks),
+            tree: Arc::new(tree),
             build_ms: t.elapsed().as_secs_f64() * 1e3,
+            shares_tree: false,
         })
+    }
+
+    /// The same geometry and tree under another name (`file` is the same
+    /// file as this side's, spelled as given): nothing is loaded or built.
+    pub fn same_file_as(&self, file: &str) -> Side {
+        Side {
+            file: file.to_string(),
+            build_ms: 0.0,
+            shares_tree: true,
+            ..self.clone()
+        }
     }
 }
 
@@ -75,8 +94,22 @@ pub struct SideJson {
 pub struct BuildMs {
     /// Mesh A's tree, milliseconds.
     pub a: f64,
-    /// Mesh B's tree, milliseconds.
+    /// Mesh B's tree, milliseconds (0 when B shares A's tree).
     pub b: f64,
+    /// B is the same file as A and shares its tree (present only then).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub b_shares_a: bool,
+}
+
+impl BuildMs {
+    /// The build times of the pair.
+    pub fn of(a: &Side, b: &Side) -> BuildMs {
+        BuildMs {
+            a: a.build_ms,
+            b: b.build_ms,
+            b_shares_a: b.shares_tree,
+        }
+    }
 }
 
 /// A pair of triangles (intersecting, or within the clearance), each named
@@ -242,10 +275,7 @@ pub fn run_with_progress(
     Ok(CollideDoc {
         a: a.summary(),
         b: b.summary(),
-        build_ms: BuildMs {
-            a: a.build_ms,
-            b: b.build_ms,
-        },
+        build_ms: BuildMs::of(a, b),
         mode: if opts.first_contact { "first" } else { "all" },
         clearance: opts.clearance,
         poses: results,

@@ -129,10 +129,7 @@ pub fn run_with_progress(
     Ok(DistanceDoc {
         a: a.summary(),
         b: b.summary(),
-        build_ms: BuildMs {
-            a: a.build_ms,
-            b: b.build_ms,
-        },
+        build_ms: BuildMs::of(a, b),
         mode: "distance",
         rel_err: opts.tolerance.rel_err,
         abs_err: opts.tolerance.abs_err,

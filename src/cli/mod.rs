@@ -160,7 +160,8 @@ pub struct NodeFitArg {
 }
 
 /// Loads two files (in parallel), flattens each and builds its OBB tree
-/// with node boxes fitted by `fit`. If both fail, the first failure is
+/// with node boxes fitted by `fit`; the same file twice (by real path) is
+/// loaded once and its tree shared. If both fail, the first failure is
 /// printed and the second returned.
 pub fn load_pair(
     a: &Path,
@@ -169,6 +170,16 @@ pub fn load_pair(
     fit: NodeFit,
 ) -> Result<(Side, Side), Error> {
     let side = |p: &Path| load(p, opts).and_then(|s| Side::new(&p.display().to_string(), &s, fit));
+    if let (Ok(ra), Ok(rb)) = (std::fs::canonicalize(a), std::fs::canonicalize(b))
+        && ra == rb
+    {
+        let spinner = progress::Progress::spinner("loading the mesh and building its tree");
+        let sa = side(a);
+        spinner.finish();
+        let sa = sa?;
+        let sb = sa.same_file_as(&b.display().to_string());
+        return Ok((sa, sb));
+    }
     let spinner = progress::Progress::spinner("loading both meshes and building their trees");
     let sides = rayon::join(|| side(a), || side(b));
     spinner.finish();

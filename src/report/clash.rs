@@ -2,7 +2,7 @@
 //! self-intersections, as JSON documents and text tables.
 
 use super::collide::triangle_name;
-use super::table::{Table, num};
+use super::table::{Table, count, num};
 use crate::clash::{Clash, ClashKind, ClashScene, Clashes, Grouping, Part, SelfIntersections};
 use crate::mesh::TriangleSource;
 use serde::Serialize;
@@ -121,8 +121,12 @@ impl ClashDoc {
     pub fn to_text(&self) -> String {
         let s = &self.summary;
         let mut out = format!(
-            "{} parts (by {}), {} trees; {} candidate pairs after the broad phase; {} clashing\n",
-            s.parts, self.by, s.trees, s.candidate_pairs, s.clashing_pairs
+            "{} (by {}), {}; {} after the broad phase; {} clashing\n",
+            count(s.parts, "part"),
+            self.by,
+            count(s.trees, "tree"),
+            count(s.candidate_pairs, "candidate pair"),
+            s.clashing_pairs
         );
         let mut header = vec!["part A", "part B", "kind", "tri pairs", "crossing", "depth"];
         if self.clearance.is_some() {

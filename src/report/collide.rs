@@ -1,7 +1,7 @@
 //! `bvtool collide`'s text: the pair's header, a line per pose, totals.
 
 use super::median;
-use super::table::{Scaled, Table, num};
+use super::table::{Scaled, Table, count, num};
 use crate::batch::collide::{BuildMs, CollideDoc, SideJson};
 use crate::check::collide::PoseCheck;
 use crate::mesh::TriangleSource;
@@ -11,13 +11,17 @@ use crate::pose::PoseJson;
 /// and its tree's build time.
 pub(crate) fn pair_header(a: &SideJson, b: &SideJson, build_ms: &BuildMs) -> String {
     format!(
-        "A {} ({} triangles, tree {} ms)\nB {} ({} triangles, tree {} ms)\n",
+        "A {} ({}, tree {} ms)\nB {} ({}, {})\n",
         a.file,
-        a.triangles,
+        count(a.triangles, "triangle"),
         num(build_ms.a, 3),
         b.file,
-        b.triangles,
-        num(build_ms.b, 3)
+        count(b.triangles, "triangle"),
+        if build_ms.b_shares_a {
+            "the same file: A's tree".to_string()
+        } else {
+            format!("tree {} ms", num(build_ms.b, 3))
+        }
     )
 }
 
@@ -47,7 +51,7 @@ pub(crate) fn pair_title(a: &str, b: &str, poses: &[&PoseJson], answer: String) 
 }
 
 /// Numbers joined by commas, trailing zeros after the point dropped.
-fn short(scale: &Scaled, xs: &[f64]) -> String {
+pub(crate) fn short(scale: &Scaled, xs: &[f64]) -> String {
     xs.iter()
         .map(|&x| {
             let s = scale.num(x);
@@ -97,21 +101,33 @@ impl CollideDoc {
         pose_numbers(self.poses.iter().map(|p| &p.pose))
     }
 
-    /// The totals line after many poses: how many touch, the pairs found,
-    /// and the query time (total and median per pose).
+    /// The totals line after many poses: how many touch, how many are
+    /// apart, how many were not decided (a clearance query that stopped at
+    /// its first pair within the clearance), how many come within the
+    /// clearance, the pairs found, and the query time (total and median per
+    /// pose).
     pub fn totals(&self) -> String {
         let n = self.poses.len();
-        let touching = self
-            .poses
-            .iter()
-            .filter(|p| p.intersecting == Some(true))
-            .count();
+        let with = |v: Option<bool>| self.poses.iter().filter(|p| p.intersecting == v).count();
+        let undecided = match with(None) {
+            0 => String::new(),
+            u => format!(", {u} undecided (the clearance query stopped at its first pair)"),
+        };
+        let within = self.clearance.map_or(String::new(), |d| {
+            let k = self.poses.iter().filter(|p| p.within == Some(true)).count();
+            format!(", {k} within {}", short(&Scaled::new(d, 4), &[d]))
+        });
         let pairs: Option<u64> = self.poses.iter().map(|p| p.pair_count).sum();
         let us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
         format!(
-            "total: {n} poses, {touching} touching, {} apart{}; queries {} ms in all, median {} µs per pose\n",
-            n - touching,
-            pairs.map_or(String::new(), |k| format!(", {k} triangle pairs")),
+            "total: {}, {} touching, {} apart{undecided}{within}{}; queries {} ms in all, median {} µs per pose\n",
+            count(n, "pose"),
+            with(Some(true)),
+            with(Some(false)),
+            pairs.map_or(String::new(), |k| format!(
+                ", {}",
+                count(k as usize, "triangle pair")
+            )),
             num(us.iter().sum::<f64>() / 1e3, 3),
             num(median(us), 3),
         )
@@ -148,7 +164,7 @@ impl CollideDoc {
     pub fn to_text(&self) -> String {
         let mut out = pair_header(&self.a, &self.b, &self.build_ms);
         let within = match self.clearance {
-            Some(d) => format!("within {}", num(d, 4)),
+            Some(d) => format!("within {}", short(&Scaled::new(d, 4), &[d])),
             None => String::new(),
         };
         let mut t = Table::new(&[
@@ -161,7 +177,11 @@ impl CollideDoc {
             "box tests",
             "tri tests",
             "µs",
-            "parry3d",
+            if self.poses.iter().any(|p| p.check.is_some()) {
+                "parry3d"
+            } else {
+                ""
+            },
         ]);
         let (len, unit) = self.pose_numbers();
         for p in &self.poses {
@@ -187,9 +207,6 @@ impl CollideDoc {
             ]);
         }
         out += &t.render(0);
-        if self.poses.len() > 1 {
-            out += &self.totals();
-        }
         for p in &self.poses {
             for pair in p.pairs.iter().flatten() {
                 out += &format!(
@@ -201,6 +218,9 @@ impl CollideDoc {
                         .map_or(String::new(), |d| format!("  distance {}", num(d, 6)))
                 );
             }
+        }
+        if self.poses.len() > 1 {
+            out += &self.totals();
         }
         out
     }

@@ -1,6 +1,6 @@
 //! `bvtool compare`'s text and `--plot` bars, from a [`Comparison`].
 
-use super::table::{Scaled, Table, num};
+use super::table::{Scaled, Table, count, num};
 use crate::volumes::{Comparison, VolumeCost};
 
 impl Comparison {
@@ -42,9 +42,9 @@ impl Comparison {
     /// The human-readable form.
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "{}  ({} triangles; convex hull volume {} in {} ms)\n",
+            "{}  ({}; convex hull volume {} in {} ms)\n",
             self.file,
-            self.triangles,
+            count(self.triangles, "triangle"),
             num(self.hull_volume, 5),
             num(self.hull_ms, 3)
         );

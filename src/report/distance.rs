@@ -1,8 +1,8 @@
 //! `bvtool distance`'s text.
 
-use super::collide::{pair_header, pair_title, triangle_name};
+use super::collide::{pair_header, pair_title, pose_numbers, short, triangle_name};
 use super::median;
-use super::table::{Table, num};
+use super::table::{Table, count, num};
 use crate::batch::distance::DistanceDoc;
 use crate::check::distance::DistanceCheck;
 
@@ -27,7 +27,8 @@ impl DistanceDoc {
             .expect("at least one pose");
         let us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
         format!(
-            "total: {n} poses, {touching} touching, {} apart; least distance {} at pose {}; queries {} ms in all, median {} µs per pose\n",
+            "total: {}, {touching} touching, {} apart; least distance {} at pose {}; queries {} ms in all, median {} µs per pose\n",
+            count(n, "pose"),
             n - touching,
             num(nearest.distance, 8),
             nearest.index,
@@ -75,12 +76,12 @@ impl DistanceDoc {
             "µs",
             if checked { "brute force / parry3d" } else { "" },
         ]);
-        let v = |x: &[f64]| x.iter().map(|c| num(*c, 4)).collect::<Vec<_>>().join(",");
+        let (len, unit) = pose_numbers(self.poses.iter().map(|p| &p.pose));
         for p in &self.poses {
             t.row(vec![
                 p.index.to_string(),
-                v(&p.pose.translation),
-                v(&p.pose.rotation),
+                short(&len, &p.pose.translation),
+                short(&unit, &p.pose.rotation),
                 num(p.distance, 8),
                 if p.intersecting { "yes" } else { "no" }.into(),
                 p.box_tests.to_string(),
@@ -102,9 +103,9 @@ impl DistanceDoc {
                 "  pose {}: closest A {} at ({})  B {} at ({})  ± {}\n",
                 p.index,
                 triangle_name(&p.triangles.a),
-                v(&p.point_a),
+                short(&len, &p.point_a),
                 triangle_name(&p.triangles.b),
-                v(&p.point_b),
+                short(&len, &p.point_b),
                 num(p.rounding_bound, 2)
             );
         }

@@ -1,7 +1,7 @@
 //! `bvtool fit`'s text: a table per file and per mesh instance of the
 //! volumes [`crate::volumes`] fitted.
 
-use super::table::{Scaled, Table, num};
+use super::table::{Scaled, Table, count, num};
 use crate::query::Air;
 use crate::volumes::{DecompositionFit, FileVolumes, ObbFit, SphereFit, Volumes};
 
@@ -37,12 +37,15 @@ impl FileVolumes {
     pub fn to_text(&self) -> String {
         let mut out = match self.volumes.triangles {
             0 => format!(
-                "{}  (point cloud: {} points, world frame)\n",
-                self.file, self.volumes.vertices
+                "{}  (point cloud: {}, world frame)\n",
+                self.file,
+                count(self.volumes.vertices, "point")
             ),
             n => format!(
-                "{}  ({n} triangles, {} vertices, world frame)\n",
-                self.file, self.volumes.vertices
+                "{}  ({}, {}, world frame)\n",
+                self.file,
+                count(n, "triangle"),
+                count(self.volumes.vertices, "vertex")
             ),
         };
         out += &self.volumes.to_table();
@@ -57,7 +60,7 @@ impl FileVolumes {
                 (None, None) => "-".into(),
             };
             out += &format!(
-                "\n  node {}  mesh {}  primitive {}{}  ({} triangles, {} frame)\n",
+                "\n  node {}  mesh {}  primitive {}{}  ({}, {} frame)\n",
                 name(m.node, &m.node_name),
                 name(Some(m.mesh), &m.mesh_name),
                 m.primitive,
@@ -66,7 +69,7 @@ impl FileVolumes {
                 } else {
                     String::new()
                 },
-                m.volumes.triangles,
+                count(m.volumes.triangles, "triangle"),
                 m.volumes.frame.name()
             );
             out += &m.volumes.to_table();

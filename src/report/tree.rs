@@ -1,7 +1,7 @@
 //! `bvtool tree`: the OBB tree of a file, and how much tighter it is than an
 //! AABB tree of the same split.
 
-use super::table::{Table, num};
+use super::table::{Table, count, num};
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
 use crate::tree::{NodeFit, ObbTree, TreeStats, default_leaf_size};
@@ -52,16 +52,12 @@ impl TreeReport {
     pub fn to_text(&self) -> String {
         let s = &self.stats;
         let out = format!(
-            "{}\n  {} triangles, {} nodes ({} leaves, at most {} each), depth {}\n  {} bytes per triangle of structure + {} of geometry (welded f64 vertices, u32 indices) = {} ({} MB), built in {} ms\n",
+            "{}\n  {}, {} ({}, at most {} each), depth {}\n  {} bytes per triangle of structure + {} of geometry (welded f64 vertices, u32 indices) = {} ({} MB), built in {} ms\n",
             self.file,
-            s.triangles,
-            s.nodes,
-            s.leaves,
-            if s.leaf_size == 1 {
-                "1 triangle".to_string()
-            } else {
-                format!("{} triangles", s.leaf_size)
-            },
+            count(s.triangles, "triangle"),
+            count(s.nodes, "node"),
+            count(s.leaves, "leaf"),
+            count(s.leaf_size, "triangle"),
             s.depth,
             num(s.bytes_per_triangle, 3),
             num(s.geometry_bytes_per_triangle, 3),

@@ -1,6 +1,6 @@
 //! `bvtool verify`'s agreement table.
 
-use super::table::Table;
+use super::table::{Table, count};
 use crate::batch::verify::VerifyDoc;
 
 impl VerifyDoc {
@@ -32,12 +32,12 @@ impl VerifyDoc {
             self.both_apart.to_string(),
         ]);
         format!(
-            "A {} ({} triangles) vs B {} ({} triangles), {} poses near the contact boundary (seed {})\n{}agreement: {} of {} poses{}\n",
+            "A {} ({}) vs B {} ({}), {} near the contact boundary (seed {})\n{}agreement: {} of {} poses{}\n",
             self.a.file,
-            self.a.triangles,
+            count(self.a.triangles, "triangle"),
             self.b.file,
-            self.b.triangles,
-            self.poses.len(),
+            count(self.b.triangles, "triangle"),
+            count(self.poses.len(), "pose"),
             self.seed,
             t.render(2),
             self.both_touching + self.both_apart,

@@ -1,6 +1,6 @@
 //! `bvtool verify --distance`'s agreement table.
 
-use super::table::{Table, num};
+use super::table::{Table, count, num};
 use crate::batch::verify_distance::{DistanceVerifyDoc, Tally};
 
 impl DistanceVerifyDoc {
@@ -33,12 +33,12 @@ impl DistanceVerifyDoc {
             row(&format!("{engine} (within 1e-9 relative)"), tally);
         }
         let mut out = format!(
-            "A {} ({} triangles) vs B {} ({} triangles), {} poses (seed {}), {} touching\n{}",
+            "A {} ({}) vs B {} ({}), {} (seed {}), {} touching\n{}",
             self.a.file,
-            self.a.triangles,
+            count(self.a.triangles, "triangle"),
             self.b.file,
-            self.b.triangles,
-            self.poses.len(),
+            count(self.b.triangles, "triangle"),
+            count(self.poses.len(), "pose"),
             self.seed,
             self.touching,
             t.render(2)

@@ -953,3 +953,213 @@ fn compare_says_where_the_time_goes_and_can_skip_the_trees() {
         "{out}"
     );
 }
+
+/// A one-triangle STL in the scratch folder `dir`.
+fn one_triangle(dir: &Path) -> String {
+    let path = dir.join("one.stl");
+    std::fs::write(
+        &path,
+        "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid\n",
+    )
+    .unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = scratch("singular");
+    let one = one_triangle(&dir);
+    let (code, out, err) = bvtool(&["tree", &one]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("1 triangle, 1 node (1 leaf, at most 2 triangles each)"),
+        "{out}"
+    );
+    let (_, out, _) = bvtool(&["collide", &one, &one, "--pose", "0,0,1"]);
+    assert!(out.contains(" (1 triangle, tree "), "{out}");
+    let (_, out, _) = bvtool(&["fit", &one]);
+    assert!(
+        out.contains("(1 triangle, 3 vertices, world frame)"),
+        "{out}"
+    );
+    let (_, out, _) = bvtool(&[
+        "distance", TORUS, TORUS, "--pose", "2.8,0,0", "--pose", "3,0,0",
+    ]);
+    assert!(out.contains("total: 2 poses, "), "{out}");
+}
+
+#[test]
+fn collide_and_distance_print_a_pose_alike_and_parry3d_only_when_asked() {
+    let pose = "0.5,0.25,0,10,20,30";
+    let row = |cmd: &str, extra: &[&str]| -> (String, String) {
+        let mut args = vec![cmd, TORUS, TORUS, "--pose", pose];
+        args.extend(extra);
+        let (code, out, err) = bvtool(&args);
+        assert!(code == 0 || code == 1, "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("pose "))
+            .expect(&out);
+        (lines[at].to_string(), lines[at + 1].to_string())
+    };
+    let (collide_head, collide_row) = row("collide", &[]);
+    let (_, distance_row) = row("distance", &[]);
+    // The first three cells (index, translation, rotation) are the same text.
+    let cells = |r: &str| -> Vec<String> {
+        r.split("  ")
+            .filter(|c| !c.is_empty())
+            .take(3)
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    assert_eq!(cells(&collide_row), cells(&distance_row));
+    assert_eq!(cells(&collide_row)[1], "0.5, 0.25, 0");
+    assert!(!collide_head.contains("parry3d"), "{collide_head}");
+    let (checked_head, _) = row("collide", &["--check"]);
+    assert!(checked_head.contains("parry3d"), "{checked_head}");
+}
+
+#[test]
+fn pose_errors_at_the_root_name_no_pointer() {
+    let input = "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,2]]";
+    let (code, _, err) = bvtool_in(&["collide", TORUS, TORUS, "--pose", "-"], input);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("bvtool: standard input: pose 1 (line 1): pose matrix"),
+        "{err}"
+    );
+}
+
+/// With a clearance and `--first-contact`, a pose whose query stopped at
+/// its first pair within the clearance is undecided, not apart; the totals
+/// say so and count the poses within the clearance, against brute force.
+#[test]
+fn clearance_totals_count_within_and_undecided() {
+    let torus = load(Path::new(TORUS), &LoadOptions::default())
+        .unwrap()
+        .flatten();
+    let d = 0.05;
+    let specs = [
+        "0.5,0,0", "2.72,0,0", "2.8,0,0", "3,0,0", "0,0,0", "2.65,0,0",
+    ];
+    let mut args = vec![
+        "collide",
+        TORUS,
+        TORUS,
+        "--clearance",
+        "0.05",
+        "--first-contact",
+    ];
+    for s in &specs {
+        args.extend(["--pose", s]);
+    }
+    let (code, out, err) = bvtool(&args);
+    assert!(code == 0 || code == 1, "{err}");
+    let within = specs
+        .iter()
+        .filter(|s| {
+            bvtool::query::brute_force_distance(&torus, &torus, &Pose::parse_inline(s).unwrap())
+                .unwrap()
+                .distance
+                <= d
+        })
+        .count();
+    let touching = specs
+        .iter()
+        .filter(|s| !brute_force(&torus, &torus, &Pose::parse_inline(s).unwrap()).is_empty())
+        .count();
+    let doc = json(&[&args[..], &["--json"]].concat());
+    let poses = doc["poses"].as_array().unwrap();
+    let answered = |want: Option<bool>| {
+        poses
+            .iter()
+            .filter(|p| p["intersecting"].as_bool() == want)
+            .count()
+    };
+    let (yes, no, undecided) = (answered(Some(true)), answered(Some(false)), answered(None));
+    assert_eq!(yes + no + undecided, specs.len());
+    assert!(
+        yes <= touching && touching <= yes + undecided,
+        "{yes} {undecided} {touching}"
+    );
+    assert!(
+        undecided > 0,
+        "the deep pose stops at its first pair within the clearance"
+    );
+    let line = out.lines().last().unwrap();
+    assert!(
+        line.starts_with(&format!(
+            "total: 6 poses, {yes} touching, {no} apart, {undecided} undecided"
+        )),
+        "{line}"
+    );
+    assert!(line.contains(&format!(", {within} within 0.05")), "{line}");
+}
+
+#[test]
+fn pair_lists_come_before_the_totals_line() {
+    let (_, out, _) = bvtool(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--pose",
+        "0.5,0,0",
+        "--pose",
+        "3,0,0",
+        "--all-pairs",
+    ]);
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("total: 2 poses"), "{out}");
+    assert!(out.contains("  pose 0: A "), "{out}");
+}
+
+/// `collide A A` (the same file by real path, even spelled otherwise)
+/// builds one tree and shares it; the answers equal those of A against a
+/// copy of A, which builds two.
+#[test]
+fn the_same_file_twice_builds_one_tree() {
+    let dir = scratch("same-file");
+    let copy = dir.join("copy.obj");
+    std::fs::copy(TORUS, &copy).unwrap();
+    let link = dir.join("link.obj");
+    std::os::unix::fs::symlink(TORUS, &link).unwrap();
+    let poses = [
+        "--pose",
+        "0.5,0,0,10,20,30",
+        "--pose",
+        "2.7,0,0",
+        "--pose",
+        "3,0,0",
+    ];
+    for cmd in ["collide", "distance"] {
+        let run = |b: &str| json(&[&[cmd, TORUS, b, "--json"][..], &poses[..]].concat());
+        let shared = run(link.to_str().unwrap());
+        let built = run(copy.to_str().unwrap());
+        assert_eq!(shared["build_ms"]["b_shares_a"], true, "{cmd}");
+        assert_eq!(shared["build_ms"]["b"], 0.0);
+        assert!(built["build_ms"].get("b_shares_a").is_none(), "{cmd}");
+        for (s, b) in shared["poses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(built["poses"].as_array().unwrap())
+        {
+            for key in [
+                "intersecting",
+                "pair_count",
+                "distance",
+                "point_a",
+                "point_b",
+                "triangles",
+            ] {
+                assert_eq!(s.get(key), b.get(key), "{cmd} {key}");
+            }
+        }
+    }
+    let (_, out, _) = bvtool(&["collide", TORUS, TORUS, "--pose", "3,0,0"]);
+    assert!(
+        out.contains("(2304 triangles, the same file: A's tree)"),
+        "{out}"
+    );
+}

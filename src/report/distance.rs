@@ -7,12 +7,44 @@ use crate::batch::distance::DistanceDoc;
 use crate::check::distance::DistanceCheck;
 
 impl DistanceDoc {
-    /// Whether every check agrees (true without `--check`).
-    pub fn checks_ok(&self) -> bool {
-        self.poses
+    /// With `--check`, who dissents: the line that says so, and whether
+    /// bvtool's answers stand (brute force, exact, agrees on every pose it
+    /// ran on, and parry3d agrees where brute force did not run).
+    pub fn check_verdict(&self) -> Option<(String, bool)> {
+        let checks: Vec<&DistanceCheck> =
+            self.poses.iter().filter_map(|p| p.check.as_ref()).collect();
+        if checks.is_empty() {
+            return None;
+        }
+        let brute_ran = checks
             .iter()
-            .filter_map(|p| p.check.as_ref())
-            .all(DistanceCheck::ok)
+            .filter(|c| c.brute_force_agrees.is_some())
+            .count();
+        let brute_no = checks
+            .iter()
+            .filter(|c| c.brute_force_agrees == Some(false))
+            .count();
+        let parry_no = checks.iter().filter(|c| !c.parry_agrees).count();
+        let mut parts = vec![match brute_ran {
+            0 => "brute force skipped (too many triangle pairs)".to_string(),
+            n => format!(
+                "brute force (exact) disagrees on {brute_no} of {}",
+                count(n, "pose")
+            ),
+        }];
+        parts.push(format!(
+            "parry3d disagrees on {parry_no} of {}",
+            count(checks.len(), "pose")
+        ));
+        let ok = checks.iter().all(|c| c.ok());
+        let tail = if !ok {
+            "bvtool's distance is in doubt"
+        } else if parry_no > 0 {
+            "brute force agrees with bvtool wherever parry3d dissents: parry3d's error"
+        } else {
+            "all agree"
+        };
+        Some((format!("check: {}; {tail}\n", parts.join(", ")), ok))
     }
 
     /// The totals line after many poses: how many touch, the nearest pose,
@@ -111,6 +143,9 @@ impl DistanceDoc {
         }
         if self.poses.len() > 1 {
             out += &self.totals();
+        }
+        if let Some((line, _)) = self.check_verdict() {
+            out += &line;
         }
         out
     }

@@ -4,11 +4,63 @@ use super::table::{Table, count, num};
 use crate::batch::verify_distance::{DistanceVerifyDoc, Tally};
 
 impl DistanceVerifyDoc {
-    /// Disagreements with any reference.
-    pub fn disagreements(&self) -> usize {
-        self.brute_force.map_or(0, |t| t.disagree)
-            + self.parry3d.disagree
-            + self.peers.values().map(|t| t.disagree).sum::<usize>()
+    /// The references that disagree with bvtool, each with its count of
+    /// poses, brute force first.
+    fn dissenters(&self) -> Vec<(String, usize)> {
+        let brute = self
+            .brute_force
+            .map(|t| ("brute force".to_string(), t.disagree));
+        brute
+            .into_iter()
+            .chain([("parry3d".to_string(), self.parry3d.disagree)])
+            .chain(self.peers.iter().map(|(e, t)| (e.clone(), t.disagree)))
+            .filter(|(_, n)| *n > 0)
+            .collect()
+    }
+
+    /// Why the verification fails, or `None`. Brute force is exact (every
+    /// triangle pair, exact predicates): where it ran and agrees on every
+    /// pose, another reference's disagreement is that reference's error and
+    /// not a failure; where it disagrees, or did not run and another
+    /// reference disagrees, bvtool's answer is in doubt.
+    pub fn failure(&self) -> Option<String> {
+        let dissent = self.dissenters();
+        let named = |d: &[(String, usize)]| {
+            d.iter()
+                .map(|(e, n)| format!("{e} on {}", count(*n, "pose")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self.brute_force {
+            Some(t) if t.disagree > 0 => Some(format!(
+                "brute force (exact) disagrees with bvtool's distance: {}",
+                named(&dissent)
+            )),
+            None if !dissent.is_empty() => Some(format!(
+                "disagreements that brute force could not settle (too many triangle pairs): {}",
+                named(&dissent)
+            )),
+            _ => None,
+        }
+    }
+
+    /// The verdict line: who agrees, who dissents, and who settles it.
+    fn verdict(&self) -> String {
+        let dissent = self.dissenters();
+        if let Some(f) = self.failure() {
+            return format!("verdict: FAILED: {f}\n");
+        }
+        if dissent.is_empty() {
+            return "verdict: every reference agrees with bvtool on every pose\n".into();
+        }
+        let named: Vec<String> = dissent
+            .iter()
+            .map(|(e, n)| format!("{e} dissents on {}", count(*n, "pose")))
+            .collect();
+        format!(
+            "verdict: passed: {}; brute force (exact) agrees with bvtool on every pose, so the dissent is the reference's\n",
+            named.join(", ")
+        )
     }
 
     /// The agreement table.
@@ -49,6 +101,7 @@ impl DistanceVerifyDoc {
                 num(self.peers_worst_relative, 3)
             );
         }
+        out += &self.verdict();
         out
     }
 }

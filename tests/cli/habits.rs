@@ -1163,3 +1163,64 @@ fn the_same_file_twice_builds_one_tree() {
         "{out}"
     );
 }
+
+/// `verify --distance`: a peer that is wrong on every pose, where brute
+/// force (exact) agrees with bvtool on every pose, is named as the
+/// dissenter and does not fail the run; the verdict says who settles it.
+#[test]
+fn a_dissenting_peer_is_named_and_brute_force_settles_it() {
+    let dir = scratch("dissent");
+    let obj = dir.join("box.obj");
+    std::fs::write(&obj, box_obj([1.0, 0.5, 0.25], 0.0)).unwrap();
+    let peers = dir.join("peers.jsonl");
+    let rows: String = (0..12)
+        .map(|i| format!("{{\"pose\": {i}, \"engine\": \"fcl\", \"distance\": 123.0}}\n"))
+        .collect();
+    std::fs::write(&peers, rows).unwrap();
+    let o = obj.to_str().unwrap();
+    let args = ["verify", o, o, "--distance", "--poses", "12", "--seed", "3"];
+    let (code, out, err) = bvtool(&[&args[..], &["--peers", peers.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{out}{err}");
+    let verdict = out
+        .lines()
+        .find(|l| l.starts_with("verdict: "))
+        .expect(&out);
+    assert!(
+        verdict
+            .starts_with("verdict: passed: fcl dissents on 12 poses; brute force (exact) agrees"),
+        "{verdict}"
+    );
+    let (code, out, _) = bvtool(&args);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("verdict: every reference agrees with bvtool on every pose"),
+        "{out}"
+    );
+}
+
+/// `distance --check`: brute force is the referee. Where it ran, its
+/// answer decides; parry3d decides only where brute force did not run.
+#[test]
+fn distance_checks_are_settled_by_brute_force() {
+    use bvtool::check::distance::DistanceCheck;
+    let check = |brute: Option<bool>, parry: bool| DistanceCheck {
+        brute_force: brute.map(|_| 1.0),
+        brute_force_agrees: brute,
+        parry: Some(1.0),
+        parry_tolerance: 1e-6,
+        parry_agrees: parry,
+    };
+    assert!(
+        check(Some(true), false).ok(),
+        "parry3d's dissent is its own error"
+    );
+    assert!(!check(Some(false), true).ok());
+    assert!(check(None, true).ok());
+    assert!(!check(None, false).ok(), "unsettled");
+    let (code, out, _) = bvtool(&["distance", TORUS, TORUS, "--pose", "2.8,0,0", "--check"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("check: brute force (exact) disagrees on 0 of 1 pose, parry3d disagrees on 0 of 1 pose; all agree"),
+        "{out}"
+    );
+}

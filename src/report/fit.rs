@@ -131,6 +131,10 @@ impl Volumes {
             let method = match (b.exact, b.bound) {
                 (false, Some(r)) => format!("{} <={}x min", b.method, num(r, 5)),
                 _ => b.method.to_string(),
+            } + if b.axis_aligned {
+                " (axis-aligned)"
+            } else {
+                ""
             };
             t.row(vec![
                 "OBB".into(),

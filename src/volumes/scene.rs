@@ -191,6 +191,10 @@ pub struct ObbFit {
     pub center: [f64; 3],
     /// The three unit axes (each `[x, y, z]`), right-handed.
     pub axes: [[f64; 3]; 3],
+    /// Whether the axes are the world's: every method keeps the
+    /// axis-aligned box when it is no larger than its own frame's (so a
+    /// `pca` box can be the AABB), and says so here.
+    pub axis_aligned: bool,
     /// Half extents along the axes.
     pub half_extents: [f64; 3],
     /// The rotation whose columns are the axes, as a quaternion (x, y, z, w).
@@ -219,6 +223,7 @@ impl ObbFit {
             method,
             center: xyz(&b.center),
             axes: std::array::from_fn(|i| b.axis(i).into()),
+            axis_aligned: b.axes == nalgebra::Matrix3::identity(),
             half_extents: b.half_extents.into(),
             rotation_xyzw: b.rotation_xyzw(),
             volume: b.volume(),

@@ -1224,3 +1224,47 @@ fn distance_checks_are_settled_by_brute_force() {
         "{out}"
     );
 }
+
+/// `fit --obb pca` keeps the axis-aligned box when the covariance frame's
+/// box is larger, and says so (`axis_aligned`, "(axis-aligned)") instead
+/// of labelling the AABB `pca` silently.
+#[test]
+fn a_pca_box_that_is_the_aabb_says_so() {
+    let dir = scratch("pca-aabb");
+    // A unit cube plus thin triangles along its diagonal: the vertex
+    // covariance points along (1, 1, 1), whose box is larger than the cube.
+    let mut obj = box_obj([0.5, 0.5, 0.5], 0.0);
+    let mut f = String::new();
+    for k in 0..40 {
+        let t = -0.45 + 0.9 * k as f64 / 39.0;
+        obj += &format!(
+            "v {t} {t} {t}\nv {} {t} {t}\nv {t} {} {t}\n",
+            t + 1e-3,
+            t + 1e-3
+        );
+        f += &format!("f {} {} {}\n", 9 + 3 * k, 10 + 3 * k, 11 + 3 * k);
+    }
+    let cube = dir.join("cube.obj");
+    std::fs::write(&cube, obj + &f).unwrap();
+    let turned = dir.join("turned.obj");
+    std::fs::write(&turned, box_obj([1.0, 0.5, 0.25], 30.0)).unwrap();
+    for (path, aligned) in [(&cube, true), (&turned, false)] {
+        let p = path.to_str().unwrap();
+        let doc = json(&["fit", p, "--obb", "pca", "--json"]);
+        let v = &doc["files"][0];
+        let obb = &v["obb"];
+        assert_eq!(obb["method"], "pca");
+        assert_eq!(obb["axis_aligned"], aligned, "{p}");
+        let identity = serde_json::json!([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
+        assert_eq!(obb["axes"] == identity, aligned, "{p}");
+        let aabb = v["aabb"]["volume"].as_f64().unwrap();
+        let vol = obb["volume"].as_f64().unwrap();
+        assert_eq!(
+            aligned,
+            (vol - aabb).abs() <= 1e-9 * aabb,
+            "{p}: {vol} vs {aabb}"
+        );
+        let (_, out, _) = bvtool(&["fit", p, "--obb", "pca"]);
+        assert_eq!(out.contains("pca (axis-aligned)"), aligned, "{out}");
+    }
+}

@@ -93,6 +93,7 @@ enum Command {
 /// Runs the command line and returns the process exit code.
 pub fn run() -> i32 {
     bvtool::threads::pin_workers();
+    end_on_interrupt();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -157,6 +158,24 @@ pub struct NodeFitArg {
             .map(|s| s.parse::<NodeFit>().expect("a listed name"))
     )]
     pub fit: NodeFit,
+}
+
+/// Ctrl-C (SIGINT) ends the command at once with exit code
+/// 130, whatever its threads are doing: a watcher thread restores the
+/// terminal's cursor (a progress bar hides it) and exits. Nothing is left
+/// half-written: every output file is written whole to a temporary name
+/// and renamed ([`bvtool::files::write_atomic`]).
+fn end_on_interrupt() {
+    // Without a handler (none could be set) the default action still ends
+    // the process; only the exit code and the cursor differ.
+    let _ = ctrlc::set_handler(|| {
+        use std::io::{IsTerminal, Write};
+        let mut err = std::io::stderr();
+        if err.is_terminal() {
+            let _ = err.write_all(b"\x1b[?25h\n");
+        }
+        std::process::exit(130);
+    });
 }
 
 /// Loads two files (in parallel), flattens each and builds its OBB tree

@@ -1268,3 +1268,33 @@ fn a_pca_box_that_is_the_aabb_says_so() {
         assert_eq!(out.contains("pca (axis-aligned)"), aligned, "{out}");
     }
 }
+
+/// Ctrl-C ends a command within half a second with exit code 130, even
+/// while it waits: here `collide` reads poses from a standard input that
+/// never ends.
+#[test]
+fn ctrl_c_ends_a_command_at_once_with_130() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bvtool"))
+        .args(["collide", TORUS, TORUS, "--pose", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"translation\": [0.5, 0, 0]}\n")
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let sent = std::time::Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    let took = sent.elapsed();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(took.as_secs_f64() < 0.5, "{took:?}");
+}

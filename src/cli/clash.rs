@@ -56,9 +56,15 @@ use std::time::Instant;
 /// or self-intersection was found and --fail-on-clash was given.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Model files (glTF, GLB, OBJ, STL); their scenes are placed together.
-    #[arg(required = true)]
+    /// Model files (glTF, GLB, OBJ, STL) or folders (read recursively for
+    /// those formats, in path order) or quoted patterns ('parts/*.stl');
+    /// all their scenes are placed together (with --self: each file alone).
+    #[arg(required = true, value_name = "FILE|FOLDER")]
     files: Vec<PathBuf>,
+    /// Keep only the files found in folders that match this pattern (as
+    /// for the per-file commands: '*.obj', 'robots/**/*.stl'; case ignored).
+    #[arg(long, value_name = "PATTERN")]
+    glob: Option<String>,
     /// Report the self-intersections of each mesh instead (each file alone).
     #[arg(long = "self")]
     self_intersections: bool,
@@ -119,14 +125,14 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         .map(|p| args.look.options().map(|o| (p, o)))
         .transpose()?;
     let by: Grouping = args.by.parse().map_err(Failure::Input)?;
+    let files = super::batch::expand(&args.files, args.glob.as_deref())?;
     let t = Instant::now();
-    let scenes = args
-        .files
+    let scenes = files
         .par_iter()
         .map(|f| load(f, opts))
         .collect::<Result<Vec<Scene>, Error>>()?;
     let load = ms(t);
-    let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let found = if args.self_intersections {
         let mut docs = Vec::new();
         for (k, (scene, name)) in scenes.iter().zip(&names).enumerate() {

@@ -160,3 +160,28 @@ fn render_writes_the_picture() {
     assert_eq!((img.width(), img.height()), (240, 160));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `clash` takes folders and quoted patterns as the per-file commands do:
+/// the folder's files in path order give the same clashes as naming them.
+#[test]
+fn folders_and_patterns_are_expanded() {
+    let models = concat!(env!("CARGO_MANIFEST_DIR"), "/models");
+    let named = bvtool!(&["clash", CHAIN, TORUS, "--json"]);
+    assert_eq!(named.0, 0, "{}", named.2);
+    let named: Value = serde_json::from_str(&named.1).unwrap();
+    let folder = bvtool!(&["clash", models, "--json"]);
+    assert_eq!(folder.0, 0, "{}", folder.2);
+    let folder: Value = serde_json::from_str(&folder.1).unwrap();
+    assert_eq!(folder["files"], named["files"]);
+    assert_eq!(folder["clashes"], named["clashes"]);
+    assert!(!named["clashes"].as_array().unwrap().is_empty());
+    let pattern = format!("{models}/*.GLTF");
+    let (code, out, err) = bvtool!(&["clash", &pattern, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["files"], serde_json::json!([CHAIN]));
+    let (code, out, err) = bvtool!(&["clash", models, "--glob", "*.obj", "--self", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["files"].as_array().unwrap().len(), 1, "{out}");
+}

@@ -89,3 +89,21 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     }
     Cow::Owned(out)
 }
+
+/// `n` and the noun, singular for one: `count(1, "triangle")` is
+/// `1 triangle`, `count(2, "triangle")` is `2 triangles`.
+pub fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {}", plural(noun)),
+    }
+}
+
+/// The plural of the nouns the reports count.
+fn plural(noun: &str) -> String {
+    match noun.strip_suffix("leaf") {
+        Some(stem) => format!("{stem}leaves"),
+        None if noun.ends_with("vertex") => format!("{}ices", &noun[..noun.len() - 2]),
+        None => format!("{noun}s"),
+    }
+}

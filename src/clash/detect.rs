@@ -524,3 +524,10 @@ fn widen(b: &Aabb, reach: f64) -> Aabb {
         max: b.max + m,
     }
 }
+
+impl ClashScene<'_> {
+    /// The files whose scenes are placed together, in the order given.
+    pub fn files(&self) -> impl Iterator<Item = &std::path::Path> {
+        self.scenes.iter().map(|s| s.path.as_path())
+    }
+}

@@ -5,7 +5,7 @@
 use super::picture::render;
 use super::scene::{MESH_COLORS, PALETTE, RenderOptions, RenderScene};
 use crate::clash::{Clash, ClashKind, ClashScene};
-use crate::error::Result;
+use crate::error::{Result, count};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use image::RgbImage;
 use std::collections::{BTreeSet, HashSet};
@@ -19,6 +19,17 @@ fn style(kind: Option<ClashKind>) -> ([u8; 3], &'static str) {
         Some(ClashKind::Clearance) => (PALETTE[7], "within the clearance"),
         None => (MESH_COLORS[0], "no clash"),
     }
+}
+
+/// The last component of each path, joined by commas.
+fn file_names<'p>(paths: impl Iterator<Item = &'p std::path::Path>) -> String {
+    paths
+        .map(|p| {
+            p.file_name()
+                .map_or(p.display().to_string(), |n| n.to_string_lossy().into())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Every part of `scene` in the world, coloured by the strongest kind of
@@ -52,6 +63,29 @@ pub fn clash_picture(
         }
     }
     let mut picture = RenderScene::new();
+    let kinds: Vec<String> = [
+        ClashKind::Intersecting,
+        ClashKind::Contained,
+        ClashKind::Touching,
+        ClashKind::Clearance,
+    ]
+    .into_iter()
+    .filter_map(|kind| {
+        let n = clashes.iter().filter(|c| c.kind == kind).count();
+        (n > 0).then(|| format!("{n} {}", style(Some(kind)).1))
+    })
+    .collect();
+    picture.title = vec![
+        format!("clash: {}", file_names(scene.files())),
+        format!(
+            "{}; {}",
+            count(scene.parts.parts.len(), "part"),
+            match kinds.is_empty() {
+                true => "no part pair clashes".to_string(),
+                false => format!("part pairs: {}", kinds.join(", ")),
+            }
+        ),
+    ];
     for kind in [
         None,
         Some(ClashKind::Touching),
@@ -84,7 +118,7 @@ pub fn clash_picture(
         let (color, label) = style(kind);
         let layer = picture.add_mesh(mesh);
         layer.color = color;
-        layer.label = Some(format!("{label} ({} parts)", parts.len()));
+        layer.label = Some(format!("{label} ({})", count(parts.len(), "part")));
         layer.highlighted = highlighted;
         layer.highlight_label = "crossing triangles".into();
     }
@@ -130,6 +164,18 @@ pub fn self_intersection_picture(
 ) -> Result<RgbImage> {
     let (world, faces) = self_intersections_in_world(scene, whole, found);
     let mut picture = RenderScene::new();
+    picture.title = vec![
+        format!(
+            "self-intersections: {}{}",
+            file_names(std::iter::once(scene.path.as_path())),
+            if whole { " (the whole scene)" } else { "" }
+        ),
+        format!(
+            "{} of {} highlighted",
+            count(faces.len(), "self-intersecting triangle"),
+            world.triangles.len()
+        ),
+    ];
     let layer = picture.add_mesh(world);
     layer.label = Some("scene".into());
     layer.highlighted = faces.iter().map(|&f| f as usize).collect();

@@ -1,5 +1,7 @@
 //! A plain-text table with aligned columns, for human output.
 
+pub use crate::error::count;
+
 /// Rows of cells printed with columns padded to their widest cell; numbers
 /// (cells that parse as f64 or end in `%`/`x`) are right-aligned.
 #[derive(Debug, Default)]
@@ -122,23 +124,5 @@ impl Scaled {
     pub fn tuple(&self, xs: &[f64]) -> String {
         let parts: Vec<String> = xs.iter().map(|&x| self.num(x)).collect();
         format!("({})", parts.join(", "))
-    }
-}
-
-/// `n` and the noun, singular for one: `count(1, "triangle")` is
-/// `1 triangle`, `count(2, "triangle")` is `2 triangles`.
-pub fn count(n: usize, noun: &str) -> String {
-    match n {
-        1 => format!("1 {noun}"),
-        n => format!("{n} {}", plural(noun)),
-    }
-}
-
-/// The plural of the nouns the reports count.
-fn plural(noun: &str) -> String {
-    match noun.strip_suffix("leaf") {
-        Some(stem) => format!("{stem}leaves"),
-        None if noun.ends_with("vertex") => format!("{}ices", &noun[..noun.len() - 2]),
-        None => format!("{noun}s"),
     }
 }

@@ -1298,3 +1298,27 @@ fn ctrl_c_ends_a_command_at_once_with_130() {
     assert_eq!(status.code(), Some(130), "{status:?}");
     assert!(took.as_secs_f64() < 0.5, "{took:?}");
 }
+
+/// `clash --render` and `clash --self --render` pictures carry a title
+/// (the files and what was found): dark text in the top band, where the
+/// scene (fitted with a margin) never reaches.
+#[test]
+fn clash_pictures_have_a_title() {
+    let dir = scratch("clash-title");
+    for (name, args) in [
+        ("parts", vec!["clash", CHAIN, TORUS]),
+        ("self", vec!["clash", "--self", TORUS]),
+    ] {
+        let png = dir.join(format!("{name}.png"));
+        let mut a = args.clone();
+        a.extend(["--size", "800x600", "--render", png.to_str().unwrap()]);
+        let (code, _, err) = bvtool(&a);
+        assert_eq!(code, 0, "{err}");
+        let img = image::open(&png).unwrap().to_rgb8();
+        let dark = img
+            .enumerate_pixels()
+            .filter(|(x, y, p)| *y < 14 && *x < 400 && p.0.iter().all(|&c| c < 90))
+            .count();
+        assert!(dark > 100, "{name}: no title text ({dark} dark pixels)");
+    }
+}

@@ -185,8 +185,9 @@ pub fn collision_picture(
 }
 
 /// Mesh A at identity and mesh B at `pose`, the closest triangles
-/// (`triangles`, A's and B's) highlighted and the segment between the
-/// closest points (`points`, in A's frame) drawn over them, under `title`.
+/// (`triangles`, A's and B's) highlighted, and drawn again as outlines on
+/// top of everything with the segment between the closest points
+/// (`points`, in A's frame), so that no view hides them, under `title`.
 pub fn distance_picture(
     a: &TriMesh,
     b: &TriMesh,
@@ -197,6 +198,20 @@ pub fn distance_picture(
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
     let mut picture = pair_scene(a, b, pose, &[triangles], "closest triangles", title);
+    // The closest triangles also as outlines on top: in a view where the
+    // meshes hide them (the iso view of two nested shapes) they still show.
+    let corners: Vec<Point3<f64>> = a
+        .triangle(triangles.0 as usize)
+        .into_iter()
+        .chain(
+            b.triangle(triangles.1 as usize)
+                .map(|p| pose.transform_point(&p)),
+        )
+        .collect();
+    picture.add_volume(
+        Volume::Polytope(corners, vec![vec![0, 1, 2], vec![3, 4, 5]]),
+        "closest triangles, seen through",
+    );
     picture.add_volume(Volume::Segment(points.0, points.1), "closest points");
     render(&picture, opts)
 }

@@ -1322,3 +1322,41 @@ fn clash_pictures_have_a_title() {
         assert!(dark > 100, "{name}: no title text ({dark} dark pixels)");
     }
 }
+
+/// `distance --render`: the closest triangles are drawn again as outlines
+/// on top (the first volume colour, red) besides the closest-points
+/// segment (the second, blue), so the iso view, where the meshes hide the
+/// shaded highlight, still shows them.
+#[test]
+fn distance_picture_shows_the_closest_triangles_through_the_meshes() {
+    let dir = scratch("distance-through");
+    let png = dir.join("d.png");
+    let (code, _, err) = bvtool(&[
+        "distance",
+        TORUS,
+        TORUS,
+        "--pose",
+        "-2.8,0,0",
+        "--size",
+        "800x600",
+        "--render",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&png).unwrap().to_rgb8();
+    // Above the legend row and right of the triad.
+    let drawn = |c: [u8; 3]| {
+        img.enumerate_pixels()
+            .filter(|(x, y, p)| {
+                *x > 80
+                    && *y < 600 - 40
+                    && (0..3).all(|k| (p.0[k] as i32 - c[k] as i32).abs() <= 30)
+            })
+            .count()
+    };
+    assert!(
+        drawn([214, 39, 40]) > 10,
+        "no outlines of the closest triangles"
+    );
+    assert!(drawn([31, 119, 180]) > 10, "no closest-points segment");
+}

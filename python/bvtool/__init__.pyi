@@ -508,6 +508,7 @@ def clash(
     by: Literal["primitive", "instance", "node", "file"] = "instance",
     ignore_touching: bool = False,
     allow_external_uris: bool = False,
+    max_pairs: int = 1_000_000,
 ) -> Clashes: ...
 
 class SelfIntersections:

@@ -45,9 +45,14 @@ fn inputs(files: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
 /// reported (see `self_intersections`). `all_pairs` lists each clash's
 /// triangle pairs; `ignore_touching` drops parts that only touch. Parts
 /// share one tree per glTF mesh; trees are built and pairs tested in
-/// parallel with the GIL released. Load options as `load`.
+/// parallel with the GIL released. `max_pairs` (default 1,000,000, as the
+/// command line's `--max-pairs`) bounds the pairs kept — pairs of placed
+/// primitives whose boxes overlap, and triangle pairs listed — so that n
+/// parts at one spot (n²/2 pairs) raise `InputError` instead of exhausting
+/// memory. Load options as `load`.
 #[pyfunction]
-#[pyo3(signature = (files, *, clearance = None, all_pairs = false, by = "instance", ignore_touching = false, allow_external_uris = false))]
+#[pyo3(signature = (files, *, clearance = None, all_pairs = false, by = "instance", ignore_touching = false, allow_external_uris = false, max_pairs = bvtool::query::MAX_PAIRS))]
+#[allow(clippy::too_many_arguments)]
 pub fn clash(
     py: Python<'_>,
     files: &Bound<'_, PyAny>,
@@ -56,6 +61,7 @@ pub fn clash(
     by: &str,
     ignore_touching: bool,
     allow_external_uris: bool,
+    max_pairs: usize,
 ) -> PyResult<Clashes> {
     let by: Grouping = by.parse().map_err(|_| {
         InputError::new_err(format!(
@@ -96,9 +102,9 @@ pub fn clash(
                 all_pairs,
                 ignore_touching,
                 clearance,
-                max_pairs: None,
+                max_pairs: Some(max_pairs),
             })
-            .expect("no pair limit");
+            .map_err(|e| InputError::new_err(format!("{}: {e}", names.join(", "))))?;
         Ok((scene.parts.parts, found))
     })??;
     Ok(Clashes {

@@ -266,3 +266,22 @@ def test_special_files_are_refused_before_a_byte_is_read(tmp_path):
             bvtool.load(path)
         with pytest.raises(bvtool.LoadError, match="not a regular file"):
             bvtool.clash([path])
+
+
+def test_clash_keeps_at_most_max_pairs(tmp_path):
+    """n copies of a cube at one spot make n(n-1)/2 part pairs: past
+    max_pairs the call raises InputError, as --max-pairs fails the
+    command; within it every pair is found (coincident cubes touch)."""
+    n = 30
+    lines = []
+    for k in range(n):
+        lines.append(f"o copy{k}")
+        lines += [f"v {x} {y} {z}" for x, y, z in CUBE_V]
+        lines += [f"f {a + 1 + 8 * k} {b + 1 + 8 * k} {c + 1 + 8 * k}" for a, b, c in CUBE_T]
+    path = tmp_path / "stack.obj"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(bvtool.InputError, match="stack.obj"):
+        bvtool.clash(str(path), max_pairs=100)
+    found = bvtool.clash(str(path))
+    assert len(found.parts) == n
+    assert len(found) == n * (n - 1) // 2

@@ -71,6 +71,11 @@ pub struct Cli {
     /// placed by nodes and EXT_mesh_gpu_instancing instances).
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_INSTANCES)]
     max_instances: usize,
+    /// Print --json output compact, on one line. It is compact anyway when
+    /// stdout is not a terminal (a pipe or a file); pretty (indented) only
+    /// in a terminal.
+    #[arg(long, global = true)]
+    compact: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -105,6 +110,7 @@ pub fn run() -> i32 {
             };
         }
     };
+    output::json_compact(cli.compact);
     // `fit --check` hands every placed point to parry3d.
     let flattens = match &cli.command {
         Command::Info(_) => false,

@@ -86,10 +86,25 @@ pub fn out(text: &str) -> Outcome {
     out_bytes(lines.join("\n").as_bytes())
 }
 
-/// Prints a value as pretty JSON on stdout.
+/// Whether JSON goes out on one line (see [`json_compact`]).
+static COMPACT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// JSON is compact (one line) when asked (`--compact`) or when stdout is
+/// not a terminal; pretty (indented) in a terminal.
+pub fn json_compact(asked: bool) {
+    use std::io::IsTerminal;
+    let compact = asked || !std::io::stdout().is_terminal();
+    COMPACT.store(compact, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Prints a value as JSON on stdout: compact or pretty ([`json_compact`]).
 pub fn out_json<T: serde::Serialize>(value: &T) -> Outcome {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Error::Input(format!("JSON output: {e}")))?;
+    let text = if COMPACT.load(std::sync::atomic::Ordering::Relaxed) {
+        serde_json::to_string(value)
+    } else {
+        serde_json::to_string_pretty(value)
+    }
+    .map_err(|e| Error::Input(format!("JSON output: {e}")))?;
     out(&(text + "\n"))
 }
 

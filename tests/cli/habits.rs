@@ -1360,3 +1360,33 @@ fn distance_picture_shows_the_closest_triangles_through_the_meshes() {
     );
     assert!(drawn([31, 119, 180]) > 10, "no closest-points segment");
 }
+
+/// `--json` is one compact line when stdout is a pipe (or with
+/// `--compact`), indented in a terminal (`script` gives the command one).
+#[test]
+fn json_is_compact_in_a_pipe_and_pretty_in_a_terminal() {
+    let (code, piped, _) = bvtool(&["info", TORUS, "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(piped.lines().count(), 1, "{piped}");
+    let doc: Value = serde_json::from_str(&piped).unwrap();
+    assert_eq!(doc["files"][0]["triangles"], 2304);
+    if Command::new("script").arg("--version").output().is_err() {
+        return;
+    }
+    let exe = env!("CARGO_BIN_EXE_bvtool");
+    let in_terminal = |extra: &str| {
+        let cmd = format!("{exe} info {TORUS} --json {extra}");
+        let out = Command::new("script")
+            .args(["-qc", &cmd, "/dev/null"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+    };
+    let pretty = in_terminal("");
+    assert!(pretty.lines().count() > 5, "{pretty}");
+    let compact = in_terminal("--compact");
+    assert_eq!(compact.trim_end().lines().count(), 1, "{compact}");
+    let a: Value = serde_json::from_str(pretty.trim()).unwrap();
+    let b: Value = serde_json::from_str(compact.trim()).unwrap();
+    assert_eq!(a, b);
+}

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 /// x, then pitch about y, then yaw about z (fixed axes).
 ///
 /// Tested link pairs: every pair of links with geometry, except adjacent
-/// links (parent and child of one joint) and the SRDF's
-/// disable_collisions pairs. Each answer is exact: link meshes placed by
+/// links (in one rigid body, links joined by fixed joints; or in the two
+/// bodies one moving joint joins) and the SRDF's disable_collisions pairs. Each answer is exact: link meshes placed by
 /// forward kinematics, tested with the exact triangle predicates (touching
 /// counts).
 ///

@@ -215,11 +215,21 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
         ));
     }
 
-    // The pairs: not adjacent, not disabled, both with shapes.
-    let adjacent: HashSet<(usize, usize)> = joints
+    // The pairs: not adjacent, not disabled, both with shapes. Links joined
+    // by fixed joints are one rigid body; two links are adjacent when they
+    // are in one body, or in the two bodies one moving joint joins.
+    let mut body: Vec<usize> = (0..links.len()).collect();
+    for &j in &order {
+        if joints[j].kind == JointKind::Fixed {
+            body[joints[j].child] = body[joints[j].parent];
+        }
+    }
+    let body_pairs: HashSet<(usize, usize)> = joints
         .iter()
-        .map(|j| (j.parent.min(j.child), j.parent.max(j.child)))
+        .map(|j| (body[j.parent], body[j.child]))
+        .flat_map(|(a, b)| [(a, b), (b, a)])
         .collect();
+    let is_adjacent = |a: usize, b: usize| body[a] == body[b] || body_pairs.contains(&(body[a], body[b]));
     let mut disabled = HashSet::new();
     if let Some(srdf) = &opts.srdf {
         let pairs = urdf::srdf_disabled(&read_document(srdf)?).map_err(|e| Error::load(srdf, e))?;
@@ -240,7 +250,7 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
     let (mut pairs, mut adjacent_pairs, mut disabled_pairs) = (Vec::new(), 0, 0);
     for (k, &a) in with_shapes.iter().enumerate() {
         for &b in &with_shapes[k + 1..] {
-            if adjacent.contains(&(a, b)) {
+            if is_adjacent(a, b) {
                 adjacent_pairs += 1;
             } else if disabled.contains(&(a, b)) {
                 disabled_pairs += 1;

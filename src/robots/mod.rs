@@ -126,7 +126,8 @@ pub struct Robot {
     /// The link pairs tested, `(a, b)` with `a < b`: both links have
     /// shapes, they are not adjacent, and the SRDF does not disable them.
     pub pairs: Vec<(usize, usize)>,
-    /// Link pairs left out as adjacent (parent and child of one joint).
+    /// Link pairs left out as adjacent: in one rigid body (links joined by
+    /// fixed joints), or in the two bodies one moving joint joins.
     pub adjacent_pairs: usize,
     /// Link pairs left out by the SRDF.
     pub disabled_pairs: usize,

@@ -41,11 +41,12 @@ fn pairwise(robot: &Robot, q: &[f64]) -> (Vec<(usize, usize)>, f64) {
 fn arm_self_collision_equals_the_pairwise_check_without_broad_phase() {
     let dir = temp_dir("self-collision");
     let robot = Robot::from_urdf(&write_arm(&dir, ARM), &RobotOptions::default()).unwrap();
-    // 8 links with geometry... 7: tool_frame has none. Adjacent: 6 joints
-    // between links with shapes (tool has none).
+    // 7 links with shapes (tool_frame has none). Adjacent: hand and palm
+    // (one body through a fixed joint); base–upper, upper–fore, fore–hand,
+    // fore–palm, and each finger with hand and palm (moving joints).
     assert_eq!(robot.links.iter().filter(|l| !l.shapes.is_empty()).count(), 7);
-    assert_eq!(robot.adjacent_pairs, 6);
-    assert_eq!(robot.pairs.len(), 21 - 6);
+    assert_eq!(robot.adjacent_pairs, 9);
+    assert_eq!(robot.pairs.len(), 21 - 9);
     let qs = random_configurations(&robot, 400, 2);
     let all = robot.self_collision_batch(&qs, false).unwrap();
     let first = robot.self_collision_batch(&qs, true).unwrap();
@@ -91,7 +92,7 @@ fn srdf_pairs_are_left_out() {
     };
     let robot = Robot::from_urdf(&urdf, &opts).unwrap();
     assert_eq!(robot.disabled_pairs, 2);
-    assert_eq!(robot.pairs.len(), 21 - 6 - 2);
+    assert_eq!(robot.pairs.len(), 21 - 9 - 2);
     let id = |n: &str| robot.link_index(n).unwrap();
     for (a, b) in [("finger_a", "finger_b"), ("base", "hand")] {
         let p = (id(a).min(id(b)), id(a).max(id(b)));

@@ -78,8 +78,12 @@ fn read_configurations(path: &Path, dof: usize) -> Result<Vec<f64>, Error> {
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let values = if is_json {
         let bytes = bvtool::load::read_input(path)?;
-        let rows: Vec<Vec<f64>> = serde_json::from_slice(&bytes)
-            .map_err(|e| Error::load(path, format!("expected an array of arrays of numbers ({e})")))?;
+        let rows: Vec<Vec<f64>> = serde_json::from_slice(&bytes).map_err(|e| {
+            Error::load(
+                path,
+                format!("expected an array of arrays of numbers ({e})"),
+            )
+        })?;
         if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != dof) {
             return Err(Error::load(
                 path,
@@ -206,9 +210,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             .map(|(i, h): (usize, &SelfCollision)| ConfigurationDoc {
                 colliding: !h.pairs.is_empty(),
                 pairs: h.pairs.iter().map(|&(a, b)| [name(a), name(b)]).collect(),
-                distance: dists
-                    .as_ref()
-                    .map(|d| d[i].as_ref().map(distance_doc)),
+                distance: dists.as_ref().map(|d| d[i].as_ref().map(distance_doc)),
             })
             .collect::<Vec<_>>()
     });
@@ -299,7 +301,10 @@ fn text(robot: &Robot, doc: &RobotDoc) -> String {
         doc.mesh_files,
         doc.primitives,
         if doc.primitives > 0 {
-            format!(" (tessellated at most {:.3e} outside)", doc.tessellation_tolerance)
+            format!(
+                " (tessellated at most {:.3e} outside)",
+                doc.tessellation_tolerance
+            )
         } else {
             String::new()
         },

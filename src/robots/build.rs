@@ -68,10 +68,11 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
         }
     }
     let find = |name: &str, what: &str| {
-        link_of
-            .get(name)
-            .copied()
-            .ok_or_else(|| fail(format!("{what} names the link '{name}', which does not exist")))
+        link_of.get(name).copied().ok_or_else(|| {
+            fail(format!(
+                "{what} names the link '{name}', which does not exist"
+            ))
+        })
     };
     // Actuated joints in document order.
     let mut dof = 0;
@@ -139,7 +140,11 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
         .collect();
     let root = match roots[..] {
         [r] => r,
-        [] => return Err(fail("every link is a child: the joints form a cycle".into())),
+        [] => {
+            return Err(fail(
+                "every link is a child: the joints form a cycle".into(),
+            ));
+        }
         _ => {
             return Err(fail(format!(
                 "{} links have no parent ('{}', '{}', …): a robot has one root",
@@ -229,7 +234,8 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
         .map(|j| (body[j.parent], body[j.child]))
         .flat_map(|(a, b)| [(a, b), (b, a)])
         .collect();
-    let is_adjacent = |a: usize, b: usize| body[a] == body[b] || body_pairs.contains(&(body[a], body[b]));
+    let is_adjacent =
+        |a: usize, b: usize| body[a] == body[b] || body_pairs.contains(&(body[a], body[b]));
     let mut disabled = HashSet::new();
     if let Some(srdf) = &opts.srdf {
         let pairs = urdf::srdf_disabled(&read_document(srdf)?).map_err(|e| Error::load(srdf, e))?;
@@ -318,7 +324,9 @@ impl<'a> Trees<'a> {
                 if rel.to_ascii_lowercase().ends_with(".dae") {
                     return Err(Error::load(
                         self.urdf,
-                        format!("link '{link}': mesh '{filename}' is Collada (.dae), which bvtool does not read"),
+                        format!(
+                            "link '{link}': mesh '{filename}' is Collada (.dae), which bvtool does not read"
+                        ),
                     ));
                 }
                 let key = format!("{}|{scale:?}", geometry::real(&root.join(&rel)).display());
@@ -347,8 +355,9 @@ impl<'a> Trees<'a> {
 
     fn add(&mut self, mesh: TriMesh, link: &str) -> Result<Option<(usize, Sphere)>> {
         if mesh.triangles.is_empty() {
-            self.notes
-                .push(format!("link '{link}': a geometry without triangles (skipped)"));
+            self.notes.push(format!(
+                "link '{link}': a geometry without triangles (skipped)"
+            ));
             return Ok(None);
         }
         self.triangles += mesh.triangles.len();
@@ -359,7 +368,10 @@ impl<'a> Trees<'a> {
             ));
         }
         let (lo, hi) = mesh.vertices.iter().fold(
-            (Point3::from([f64::INFINITY; 3]), Point3::from([f64::NEG_INFINITY; 3])),
+            (
+                Point3::from([f64::INFINITY; 3]),
+                Point3::from([f64::NEG_INFINITY; 3]),
+            ),
             |(lo, hi), v| (lo.inf(v), hi.sup(v)),
         );
         let Some(sphere) = Sphere::about(nalgebra::center(&lo, &hi), &mesh.vertices) else {

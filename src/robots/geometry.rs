@@ -80,7 +80,10 @@ pub(super) fn resolve(
     };
     if let Some(rest) = filename.strip_prefix("package://") {
         let (name, rel) = rest.split_once('/').ok_or_else(|| {
-            Error::load(urdf, format!("mesh '{filename}': no path after the package name"))
+            Error::load(
+                urdf,
+                format!("mesh '{filename}': no path after the package name"),
+            )
         })?;
         let root = packages.root(name, urdf_dir).ok_or_else(|| {
             Error::load(
@@ -257,7 +260,9 @@ fn round_mesh(r: f64, h: f64) -> (TriMesh, f64) {
         .map(|t| {
             let [a, b, c] = t.map(|i| at(&dirs[i as usize], centre_z[i as usize], 1.0));
             let nrm = (b - a).cross(&(c - a)).normalize();
-            seg.iter().map(|p| nrm.dot(&(a - p))).fold(f64::INFINITY, f64::min)
+            seg.iter()
+                .map(|p| nrm.dot(&(a - p)))
+                .fold(f64::INFINITY, f64::min)
         })
         .fold(f64::INFINITY, f64::min);
     // Rounded down a little so that the rounding of the vertices below
@@ -296,8 +301,20 @@ mod tests {
         let (r, h) = (0.3, 0.5);
         for (g, half) in [
             (GeometryDoc::Sphere { radius: r }, 0.0),
-            (GeometryDoc::Capsule { radius: r, length: 2.0 * h }, h),
-            (GeometryDoc::Cylinder { radius: r, length: 2.0 * h }, h),
+            (
+                GeometryDoc::Capsule {
+                    radius: r,
+                    length: 2.0 * h,
+                },
+                h,
+            ),
+            (
+                GeometryDoc::Cylinder {
+                    radius: r,
+                    length: 2.0 * h,
+                },
+                h,
+            ),
         ] {
             let (mesh, tol) = primitive(&g);
             assert!(tol > 0.0 && tol < 0.02 * r, "{g:?}: {tol}");

@@ -193,10 +193,7 @@ pub fn parse(text: &str) -> Result<UrdfDoc, String> {
 fn name_of(node: roxmltree::Node, what: &str) -> Result<String, String> {
     match node.attribute("name") {
         Some(n) if !n.is_empty() => Ok(n.to_string()),
-        _ => Err(format!(
-            "a <{what}> (line {}) has no name",
-            line_of(node)
-        )),
+        _ => Err(format!("a <{what}> (line {}) has no name", line_of(node))),
     }
 }
 
@@ -225,7 +222,12 @@ fn numbers<const N: usize>(text: &str, what: &str) -> Result<[f64; N], String> {
     Ok(out)
 }
 
-fn number(node: roxmltree::Node, attr: &str, default: Option<f64>, what: &str) -> Result<f64, String> {
+fn number(
+    node: roxmltree::Node,
+    attr: &str,
+    default: Option<f64>,
+    what: &str,
+) -> Result<f64, String> {
     match node.attribute(attr) {
         Some(t) => numbers::<1>(t, &format!("{what} {attr}")).map(|[v]| v),
         None => default.ok_or_else(|| format!("{what} has no {attr}")),
@@ -236,12 +238,12 @@ fn origin(node: roxmltree::Node, what: &str) -> Result<Isometry3<f64>, String> {
     let Some(o) = child(node, "origin") else {
         return Ok(Isometry3::identity());
     };
-    let xyz = o
-        .attribute("xyz")
-        .map_or(Ok([0.0; 3]), |t| numbers::<3>(t, &format!("{what} origin xyz")))?;
-    let rpy = o
-        .attribute("rpy")
-        .map_or(Ok([0.0; 3]), |t| numbers::<3>(t, &format!("{what} origin rpy")))?;
+    let xyz = o.attribute("xyz").map_or(Ok([0.0; 3]), |t| {
+        numbers::<3>(t, &format!("{what} origin xyz"))
+    })?;
+    let rpy = o.attribute("rpy").map_or(Ok([0.0; 3]), |t| {
+        numbers::<3>(t, &format!("{what} origin rpy"))
+    })?;
     Ok(Isometry3::from_parts(
         Translation3::new(xyz[0], xyz[1], xyz[2]),
         rpy_rotation(rpy[0], rpy[1], rpy[2]),
@@ -268,9 +270,9 @@ fn shape(node: roxmltree::Node, what: &str) -> Result<ShapeDoc, String> {
                 .attribute("filename")
                 .ok_or_else(|| format!("{what} <mesh> has no filename"))?
                 .to_string(),
-            scale: e
-                .attribute("scale")
-                .map_or(Ok([1.0; 3]), |t| numbers::<3>(t, &format!("{what} mesh scale")))?,
+            scale: e.attribute("scale").map_or(Ok([1.0; 3]), |t| {
+                numbers::<3>(t, &format!("{what} mesh scale"))
+            })?,
         },
         "box" => {
             let size = numbers::<3>(
@@ -354,7 +356,11 @@ fn joint(node: roxmltree::Node) -> Result<JointDoc, String> {
     if kind != JointKind::Fixed && !(norm > 1e-12) {
         return Err(format!("{what}: the axis is zero"));
     }
-    let axis = if norm > 0.0 { axis / norm } else { Vector3::x() };
+    let axis = if norm > 0.0 {
+        axis / norm
+    } else {
+        Vector3::x()
+    };
     let limits = match child(node, "limit") {
         Some(l) => Some((
             number(l, "lower", Some(0.0), &format!("{what} limit"))?,
@@ -405,9 +411,9 @@ pub fn srdf_disabled(text: &str) -> Result<Vec<(String, String, String)>, String
         .filter(|c| c.has_tag_name("disable_collisions"))
         .map(|c| {
             let get = |a: &str| {
-                c.attribute(a).map(str::to_string).ok_or_else(|| {
-                    format!("<disable_collisions> (line {}) has no {a}", line_of(c))
-                })
+                c.attribute(a)
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("<disable_collisions> (line {}) has no {a}", line_of(c)))
             };
             Ok((
                 get("link1")?,

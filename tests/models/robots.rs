@@ -99,7 +99,10 @@ fn double_pendulum_poses_equal_hand_computed_ones() {
         let l2 = l1 * h(q[1], [0.023, 0.0, 0.1]);
         for (name, m) in [("link1", l1), ("link2", l2)] {
             let got: Isometry3<f64> = poses[robot.link_index(name).unwrap()];
-            assert!((got.to_homogeneous() - m).amax() <= 1e-15, "{name} at {q:?}");
+            assert!(
+                (got.to_homogeneous() - m).amax() <= 1e-15,
+                "{name} at {q:?}"
+            );
         }
     }
 }
@@ -126,16 +129,33 @@ fn random_configurations(robot: &Robot, n: usize, seed: u64) -> Vec<f64> {
 fn self_collision_equals_the_pairwise_check_on_the_corpus_robots() {
     let Some(pkg) = package() else { return };
     for (urdf, srdf, n) in [
-        ("robots/panda_description/urdf/panda.urdf", Some("robots/panda_description/srdf/panda.srdf"), 1000),
-        ("robots/ur_description/urdf/ur5_robot.urdf", Some("robots/ur_description/srdf/ur5.srdf"), 1000),
-        ("robots/allegro_hand_description/urdf/allegro_right_hand.urdf", None, 1000),
+        (
+            "robots/panda_description/urdf/panda.urdf",
+            Some("robots/panda_description/srdf/panda.srdf"),
+            1000,
+        ),
+        (
+            "robots/ur_description/urdf/ur5_robot.urdf",
+            Some("robots/ur_description/srdf/ur5.srdf"),
+            1000,
+        ),
+        (
+            "robots/allegro_hand_description/urdf/allegro_right_hand.urdf",
+            None,
+            1000,
+        ),
     ] {
         let robot = robot(&pkg, urdf, srdf);
         let qs = random_configurations(&robot, n, 39);
         let hits = robot.self_collision_batch(&qs, false).unwrap();
         // The distance on every tenth configuration (the pairwise distance
         // without pruning is the slow part).
-        let some: Vec<f64> = qs.chunks(robot.dof).step_by(10).flatten().copied().collect();
+        let some: Vec<f64> = qs
+            .chunks(robot.dof)
+            .step_by(10)
+            .flatten()
+            .copied()
+            .collect();
         let dists = robot.self_distance_batch(&some).unwrap();
         let mut colliding = 0;
         for (k, q) in qs.chunks(robot.dof).enumerate() {
@@ -171,7 +191,10 @@ fn self_collision_equals_the_pairwise_check_on_the_corpus_robots() {
                 );
             }
         }
-        eprintln!("{urdf}: {colliding} of {n} configurations collide, {} pairs", robot.pairs.len());
+        eprintln!(
+            "{urdf}: {colliding} of {n} configurations collide, {} pairs",
+            robot.pairs.len()
+        );
         assert!(colliding > 0, "{urdf}: no configuration collides");
     }
 }

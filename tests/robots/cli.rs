@@ -42,7 +42,10 @@ fn summary_and_check_in_json_equal_the_library() {
     let (code, out, _) = bvtool!(&["robot", u]);
     assert_eq!(code, 0);
     assert!(out.contains("dof 4: shoulder, elbow [-2.6, 2.6]"), "{out}");
-    assert!(out.contains("link pairs tested: 12 (9 adjacent and 0 SRDF pairs left out)"), "{out}");
+    assert!(
+        out.contains("link pairs tested: 12 (9 adjacent and 0 SRDF pairs left out)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -51,11 +54,22 @@ fn bad_configurations_and_urdfs_exit_1_with_one_line() {
     let urdf = write_arm(&dir, ARM);
     let configs = dir.join("q.json");
     std::fs::write(&configs, "[[0, 0, 0]]").unwrap();
-    let (code, _, err) = bvtool!(&["robot", urdf.to_str().unwrap(), "--check", configs.to_str().unwrap()]);
+    let (code, _, err) = bvtool!(&[
+        "robot",
+        urdf.to_str().unwrap(),
+        "--check",
+        configs.to_str().unwrap()
+    ]);
     assert_eq!(code, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("configuration 0 has 3 values, expected 4"), "{err}");
-    let broken = write_arm(&temp_dir("cli-broken"), &ARM.replace("continuous", "spherical"));
+    assert!(
+        err.contains("configuration 0 has 3 values, expected 4"),
+        "{err}"
+    );
+    let broken = write_arm(
+        &temp_dir("cli-broken"),
+        &ARM.replace("continuous", "spherical"),
+    );
     let (code, _, err) = bvtool!(&["robot", broken.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert_eq!(err.lines().count(), 1, "{err}");

@@ -11,7 +11,10 @@ fn refused(urdf: &Path, opts: &RobotOptions, expect: &str) {
         Err(e) => e.to_string(),
     };
     assert!(e.contains(expect), "expected {expect:?} in {e:?}");
-    assert!(e.starts_with(&urdf.display().to_string()), "names the file: {e}");
+    assert!(
+        e.starts_with(&urdf.display().to_string()),
+        "names the file: {e}"
+    );
     assert!(!e.contains('\n'), "one line: {e}");
 }
 
@@ -25,22 +28,87 @@ fn arm_with(test: &str, from: &str, to: &str) -> std::path::PathBuf {
 fn broken_kinematic_trees_are_refused() {
     let o = RobotOptions::default();
     for (test, from, to, expect) in [
-        ("unknown-type", r#"type="continuous""#, r#"type="ball""#, "unknown joint type 'ball'"),
-        ("floating", r#"type="continuous""#, r#"type="floating""#, "'floating' is not supported"),
-        ("missing-link", r#"<child link="upper"/>"#, r#"<child link="uper"/>"#, "'uper', which does not exist"),
-        ("two-parents", r#"<child link="fore"/>"#, r#"<child link="hand"/>"#, "child of two joints"),
-        ("cycle", r#"<parent link="base"/><child link="upper"/>"#, r#"<parent link="tool_frame"/><child link="upper"/>"#, "form a cycle"),
-        ("two-roots", r#"<link name="tool_frame"/>"#, r#"<link name="tool_frame"/><link name="loose"/>"#, "a robot has one root"),
-        ("mimic-unknown", r#"<mimic joint="finger_a_joint""#, r#"<mimic joint="nope""#, "mimics 'nope', which does not exist"),
-        ("mimic-fixed", r#"<mimic joint="finger_a_joint""#, r#"<mimic joint="tool""#, "not an actuated joint"),
-        ("nan-origin", r#"xyz="0 0 0.4" rpy="0.3 0 0""#, r#"xyz="0 nan 0.4" rpy="0.3 0 0""#, "is not 3 finite numbers"),
-        ("no-limit", r#"<limit lower="-2.6" upper="2.6" effort="1" velocity="1"/>
+        (
+            "unknown-type",
+            r#"type="continuous""#,
+            r#"type="ball""#,
+            "unknown joint type 'ball'",
+        ),
+        (
+            "floating",
+            r#"type="continuous""#,
+            r#"type="floating""#,
+            "'floating' is not supported",
+        ),
+        (
+            "missing-link",
+            r#"<child link="upper"/>"#,
+            r#"<child link="uper"/>"#,
+            "'uper', which does not exist",
+        ),
+        (
+            "two-parents",
+            r#"<child link="fore"/>"#,
+            r#"<child link="hand"/>"#,
+            "child of two joints",
+        ),
+        (
+            "cycle",
+            r#"<parent link="base"/><child link="upper"/>"#,
+            r#"<parent link="tool_frame"/><child link="upper"/>"#,
+            "form a cycle",
+        ),
+        (
+            "two-roots",
+            r#"<link name="tool_frame"/>"#,
+            r#"<link name="tool_frame"/><link name="loose"/>"#,
+            "a robot has one root",
+        ),
+        (
+            "mimic-unknown",
+            r#"<mimic joint="finger_a_joint""#,
+            r#"<mimic joint="nope""#,
+            "mimics 'nope', which does not exist",
+        ),
+        (
+            "mimic-fixed",
+            r#"<mimic joint="finger_a_joint""#,
+            r#"<mimic joint="tool""#,
+            "not an actuated joint",
+        ),
+        (
+            "nan-origin",
+            r#"xyz="0 0 0.4" rpy="0.3 0 0""#,
+            r#"xyz="0 nan 0.4" rpy="0.3 0 0""#,
+            "is not 3 finite numbers",
+        ),
+        (
+            "no-limit",
+            r#"<limit lower="-2.6" upper="2.6" effort="1" velocity="1"/>
   </joint>
-  <joint name="wrist""#, r#"</joint>
-  <joint name="wrist""#, "(revolute) has no <limit>"),
-        ("zero-axis", r#"<axis xyz="1 1 0"/>"#, r#"<axis xyz="0 0 0"/>"#, "the axis is zero"),
-        ("negative-box", r#"<box size="0.4 0.4 0.1"/>"#, r#"<box size="0.4 -0.4 0.1"/>"#, "not ≥ 0"),
-        ("bad-geometry", r#"<sphere radius="0.06"/>"#, r#"<cone radius="0.06"/>"#, "unknown geometry <cone>"),
+  <joint name="wrist""#,
+            r#"</joint>
+  <joint name="wrist""#,
+            "(revolute) has no <limit>",
+        ),
+        (
+            "zero-axis",
+            r#"<axis xyz="1 1 0"/>"#,
+            r#"<axis xyz="0 0 0"/>"#,
+            "the axis is zero",
+        ),
+        (
+            "negative-box",
+            r#"<box size="0.4 0.4 0.1"/>"#,
+            r#"<box size="0.4 -0.4 0.1"/>"#,
+            "not ≥ 0",
+        ),
+        (
+            "bad-geometry",
+            r#"<sphere radius="0.06"/>"#,
+            r#"<cone radius="0.06"/>"#,
+            "unknown geometry <cone>",
+        ),
     ] {
         refused(&arm_with(test, from, to), &o, expect);
     }
@@ -65,11 +133,31 @@ fn a_true_cycle_is_refused() {
 fn meshes_missing_outside_or_unreadable_are_refused() {
     let o = RobotOptions::default();
     let block = "package://arm/meshes/block.stl";
-    refused(&arm_with("missing-mesh", block, "package://arm/meshes/gone.stl"), &o, "could not be read");
-    refused(&arm_with("outside", block, "package://arm/../secret.stl"), &o, "outside the model's folder");
-    refused(&arm_with("no-package", block, "package://elsewhere/block.stl"), &o, "package 'elsewhere' not found");
-    refused(&arm_with("collada", block, "package://arm/meshes/block.dae"), &o, "Collada");
-    refused(&arm_with("scheme", block, "http://example.com/block.stl"), &o, "has a scheme");
+    refused(
+        &arm_with("missing-mesh", block, "package://arm/meshes/gone.stl"),
+        &o,
+        "could not be read",
+    );
+    refused(
+        &arm_with("outside", block, "package://arm/../secret.stl"),
+        &o,
+        "outside the model's folder",
+    );
+    refused(
+        &arm_with("no-package", block, "package://elsewhere/block.stl"),
+        &o,
+        "package 'elsewhere' not found",
+    );
+    refused(
+        &arm_with("collada", block, "package://arm/meshes/block.dae"),
+        &o,
+        "Collada",
+    );
+    refused(
+        &arm_with("scheme", block, "http://example.com/block.stl"),
+        &o,
+        "has a scheme",
+    );
     // A link inside the package pointing outside it.
     let dir = temp_dir("symlink");
     let urdf = write_arm(&dir, &ARM.replace(block, "package://arm/meshes/link.stl"));
@@ -83,7 +171,11 @@ fn meshes_missing_outside_or_unreadable_are_refused() {
         packages: vec![("arm".into(), other.clone())],
         ..Default::default()
     };
-    refused(&write_arm(&temp_dir("package-given-urdf"), ARM), &given, "could not be read");
+    refused(
+        &write_arm(&temp_dir("package-given-urdf"), ARM),
+        &given,
+        "could not be read",
+    );
     // ... and found there once it is.
     std::fs::create_dir_all(other.join("meshes")).unwrap();
     std::fs::write(other.join("meshes/block.stl"), super::arm::cube_stl()).unwrap();
@@ -94,7 +186,9 @@ fn meshes_missing_outside_or_unreadable_are_refused() {
 fn huge_counts_and_bad_documents_are_refused_before_work() {
     let dir = temp_dir("huge");
     let o = RobotOptions::default();
-    let many: String = (0..10_001).map(|i| format!("<link name=\"l{i}\"/>")).collect();
+    let many: String = (0..10_001)
+        .map(|i| format!("<link name=\"l{i}\"/>"))
+        .collect();
     let urdf = dir.join("many.urdf");
     std::fs::write(&urdf, format!("<robot name=\"m\">{many}</robot>")).unwrap();
     refused(&urdf, &o, "at most 10000 of each");

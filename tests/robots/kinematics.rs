@@ -50,7 +50,8 @@ fn arm_by_hand(q: &[f64]) -> Vec<(&'static str, Matrix4<f64>)> {
     let fore = upper
         * h(rpy(0.3, 0.0, 0.0), [0.0, 0.0, 0.4])
         * h(axis_angle(Vector3::y(), q[1]), [0.0; 3]);
-    let hand = fore * h(i, [0.0, 0.0, 0.3]) * h(axis_angle(Vector3::new(1.0, 1.0, 0.0), q[2]), [0.0; 3]);
+    let hand =
+        fore * h(i, [0.0, 0.0, 0.3]) * h(axis_angle(Vector3::new(1.0, 1.0, 0.0), q[2]), [0.0; 3]);
     let palm = hand * h(rpy(0.0, std::f64::consts::FRAC_PI_2, 0.0), [0.0, 0.0, 0.32]);
     let finger_a = palm * h(i, [0.0, 0.01, 0.01]) * h(i, [0.0, q[3], 0.0]);
     let finger_b = palm * h(i, [0.0, -0.01, 0.01]) * h(i, [0.0, -q[3], 0.0]);
@@ -82,7 +83,11 @@ fn arm_joints_in_document_order_with_the_mimic_resolved() {
     );
     assert_eq!(robot.joint_limits()[0], None, "continuous: no limits");
     assert_eq!(robot.joint_limits()[1], Some((-2.6, 2.6)));
-    let b = robot.joints.iter().find(|j| j.name == "finger_b_joint").unwrap();
+    let b = robot
+        .joints
+        .iter()
+        .find(|j| j.name == "finger_b_joint")
+        .unwrap();
     assert_eq!(b.kind, JointKind::Prismatic);
     assert_eq!(b.dof, None);
     let m = b.mimic.unwrap();
@@ -103,7 +108,11 @@ fn arm_link_poses_equal_hand_computed_ones() {
         for (name, m) in arm_by_hand(q) {
             let l = robot.link_index(name).unwrap();
             worst = worst.max(max_diff(&poses[l], &m));
-            assert_eq!(poses[l], batch[k * robot.links.len() + l], "batch = one by one");
+            assert_eq!(
+                poses[l],
+                batch[k * robot.links.len() + l],
+                "batch = one by one"
+            );
         }
     }
     assert!(worst <= 1e-12, "largest difference {worst:e}");
@@ -120,6 +129,9 @@ fn configurations_of_the_wrong_size_or_not_finite_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("not a finite number"), "{e}");
-    let e = robot.self_collision_batch(&[0.0; 7], false).unwrap_err().to_string();
+    let e = robot
+        .self_collision_batch(&[0.0; 7], false)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not whole configurations"), "{e}");
 }

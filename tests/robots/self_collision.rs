@@ -5,8 +5,8 @@
 
 use super::arm::{ARM, random_configurations, temp_dir, write_arm};
 use bvtool::Pose;
-use bvtool::robots::{Robot, RobotOptions};
 use bvtool::query::{ContactMode, DistanceOptions, collide, distance};
+use bvtool::robots::{Robot, RobotOptions};
 use nalgebra::Isometry3;
 
 fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
@@ -44,7 +44,10 @@ fn arm_self_collision_equals_the_pairwise_check_without_broad_phase() {
     // 7 links with shapes (tool_frame has none). Adjacent: hand and palm
     // (one body through a fixed joint); base–upper, upper–fore, fore–hand,
     // fore–palm, and each finger with hand and palm (moving joints).
-    assert_eq!(robot.links.iter().filter(|l| !l.shapes.is_empty()).count(), 7);
+    assert_eq!(
+        robot.links.iter().filter(|l| !l.shapes.is_empty()).count(),
+        7
+    );
     assert_eq!(robot.adjacent_pairs, 9);
     assert_eq!(robot.pairs.len(), 21 - 9);
     let qs = random_configurations(&robot, 400, 2);
@@ -69,7 +72,10 @@ fn arm_self_collision_equals_the_pairwise_check_without_broad_phase() {
         pruned += usize::from((all[k].narrow_tests as usize) < robot.pairs.len());
     }
     // Both answers occur, and the broad phase did prune.
-    assert!(colliding >= 10 && colliding < 390, "{colliding} of 400 collide");
+    assert!(
+        colliding >= 10 && colliding < 390,
+        "{colliding} of 400 collide"
+    );
     assert!(pruned > 200, "the balls pruned in {pruned} configurations");
 }
 
@@ -98,7 +104,11 @@ fn srdf_pairs_are_left_out() {
         let p = (id(a).min(id(b)), id(a).max(id(b)));
         assert!(!robot.pairs.contains(&p), "{a}-{b}");
     }
-    assert!(robot.notes.iter().any(|n| n.contains("'nowhere'")), "{:?}", robot.notes);
+    assert!(
+        robot.notes.iter().any(|n| n.contains("'nowhere'")),
+        "{:?}",
+        robot.notes
+    );
 }
 
 #[test]
@@ -106,9 +116,17 @@ fn one_tree_per_distinct_geometry_and_notes_for_what_is_skipped() {
     let dir = temp_dir("distinct");
     // The two finger boxes are one geometry; the visual .dae is noted.
     let robot = Robot::from_urdf(&write_arm(&dir, ARM), &RobotOptions::default()).unwrap();
-    assert_eq!(robot.trees.len(), 7, "base, cylinder, capsule, block, sphere, palm, finger");
+    assert_eq!(
+        robot.trees.len(),
+        7,
+        "base, cylinder, capsule, block, sphere, palm, finger"
+    );
     assert_eq!(robot.mesh_files, 1);
-    assert!(robot.notes.iter().any(|n| n.contains("1 Collada")), "{:?}", robot.notes);
+    assert!(
+        robot.notes.iter().any(|n| n.contains("1 Collada")),
+        "{:?}",
+        robot.notes
+    );
     // The scaled block: 12 triangles within ±(0.05, 0.025, 0.1).
     let hand = &robot.links[robot.link_index("hand").unwrap()];
     let block = &robot.trees[hand.shapes[0].tree];

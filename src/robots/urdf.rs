@@ -353,7 +353,7 @@ fn joint(node: roxmltree::Node) -> Result<JointDoc, String> {
     };
     let axis = Vector3::from(axis);
     let norm = axis.norm();
-    if kind != JointKind::Fixed && !(norm > 1e-12) {
+    if kind != JointKind::Fixed && norm <= 1e-12 {
         return Err(format!("{what}: the axis is zero"));
     }
     let axis = if norm > 0.0 {

@@ -72,10 +72,7 @@ fn arm_self_collision_equals_the_pairwise_check_without_broad_phase() {
         pruned += usize::from((all[k].narrow_tests as usize) < robot.pairs.len());
     }
     // Both answers occur, and the broad phase did prune.
-    assert!(
-        colliding >= 10 && colliding < 390,
-        "{colliding} of 400 collide"
-    );
+    assert!((10..390).contains(&colliding), "{colliding} of 400 collide");
     assert!(pruned > 200, "the balls pruned in {pruned} configurations");
 }
 

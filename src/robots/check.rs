@@ -6,7 +6,7 @@
 use super::{Robot, Shape};
 use crate::error::Result;
 use crate::pose::Pose;
-use crate::query::{ContactMode, DistanceOptions, DistanceScratch, collide, distance_with};
+use crate::query::{ContactMode, DistanceOptions, DistanceScratch, collide, distance_with, within};
 use nalgebra::{Isometry3, Point3};
 use rayon::prelude::*;
 
@@ -124,7 +124,10 @@ impl Robot {
     /// # Guarantees
     /// The true minimum over the tested pairs' `f64` triangles lies within
     /// `rounding_bound` of `distance`: a shape pair is skipped only when
-    /// its balls' gap (a lower bound) cannot beat the least distance found.
+    /// its balls' gap (a lower bound) cannot beat the least distance found,
+    /// or when the clearance query ([`crate::query::within`]) finds none of
+    /// its triangles within that distance (decided up to the triangle
+    /// distance's rounding bound).
     pub fn self_distance(&self, q: &[f64]) -> Result<Option<SelfDistance>> {
         self.check_configuration(q)?;
         Ok(self.distance_at(&mut DistanceScratch::default(), &self.link_poses(q)))
@@ -170,13 +173,16 @@ impl Robot {
             let (wa, _) = placed(&poses[a], sa);
             let (wb, _) = placed(&poses[b], sb);
             let pose = relative(&wa, &wb);
-            let Some(d) = distance_with(
-                scratch,
-                &self.trees[sa.tree],
-                &self.trees[sb.tree],
-                &pose,
-                &DistanceOptions::default(),
-            ) else {
+            let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
+            // A pair that does not come within the best distance found
+            // cannot improve it: the clearance query decides that with
+            // far fewer box tests than a full distance search.
+            if let Some(b) = best
+                && !within(ta, tb, &pose, b.distance, ContactMode::First).within
+            {
+                continue;
+            }
+            let Some(d) = distance_with(scratch, ta, tb, &pose, &DistanceOptions::default()) else {
                 continue;
             };
             if best.is_none_or(|b| d.distance < b.distance) {

@@ -1,7 +1,7 @@
 """Type stubs of the `bvtool` extension module (see docs/python.md)."""
 
 from os import PathLike
-from typing import Any, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -526,3 +526,39 @@ class SelfIntersections:
 def self_intersections(mesh: Union[MeshLike, Scene]) -> SelfIntersections: ...
 def pin_threads() -> bool:
     """Pins this process's worker pool one thread to a CPU, if it does not exist yet; whether it did."""
+
+class Robot:
+    """A robot read from a URDF (docs/robots.md): forward kinematics, exact self-collision and distance."""
+
+    def __init__(
+        self,
+        urdf: StrPath,
+        package_dirs: Optional[Mapping[str, StrPath]] = None,
+        srdf: Optional[StrPath] = None,
+        visual: bool = False,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def dof(self) -> int:
+        """Actuated joints (revolute, continuous, prismatic without <mimic>)."""
+    @property
+    def joint_names(self) -> List[str]:
+        """Configuration order: the URDF's actuated joints in document order."""
+    @property
+    def joint_limits(self) -> List[Optional[Tuple[float, float]]]: ...
+    @property
+    def link_names(self) -> List[str]: ...
+    @property
+    def pairs(self) -> U32:
+        """(k, 2) indices into link_names: the tested link pairs."""
+    @property
+    def notes(self) -> List[str]: ...
+    def forward_kinematics(self, q: npt.ArrayLike) -> F64:
+        """(n, links, 4, 4) link poses in the root link's frame for q (n, dof); (links, 4, 4) for q (dof,)."""
+    def self_collision(self, q: npt.ArrayLike) -> Union[bool, npt.NDArray[np.bool_]]:
+        """Whether any tested link pair touches: (n,) bools, or one bool for q (dof,). Exact."""
+    def colliding_pairs(self, q: npt.ArrayLike) -> Union[U32, List[U32]]:
+        """The colliding link pairs ((k, 2) link indices) of each configuration."""
+    def distance(self, q: npt.ArrayLike) -> Union[float, F64]:
+        """The least distance between tested link pairs (0 when touching, inf without pairs)."""

@@ -11,6 +11,7 @@
 //! - `fit`: `fit` and its volumes;
 //! - `decompose`: `decompose` and its convex parts;
 //! - `scene_queries`: `clash` and `self_intersections`;
+//! - `robot`: `Robot` (URDF, forward kinematics, self-collision and distance);
 //! - `errors`: the exception types and the mapping of library errors;
 //! - `arrays`: numpy input checks and outputs;
 //! - `state`: what pickling shares (each class's `__reduce__`);
@@ -24,6 +25,7 @@ mod fit;
 mod mesh;
 mod point_queries;
 mod pose;
+mod robot;
 mod scene_queries;
 mod state;
 mod tree;
@@ -69,6 +71,7 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scene_queries::SelfIntersections>()?;
     m.add_function(wrap_pyfunction!(scene_queries::clash, m)?)?;
     m.add_function(wrap_pyfunction!(scene_queries::self_intersections, m)?)?;
+    m.add_class::<robot::Robot>()?;
     m.add_function(wrap_pyfunction!(pin_threads, m)?)?;
     Ok(())
 }

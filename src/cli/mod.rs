@@ -23,6 +23,7 @@ mod points;
 mod poses;
 mod progress;
 mod render;
+mod robot;
 mod sdf;
 mod tree;
 mod verify;
@@ -93,6 +94,7 @@ enum Command {
     Points(points::PointArgs),
     Rays(points::RayArgs),
     Sdf(sdf::Args),
+    Robot(robot::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -140,6 +142,7 @@ pub fn run() -> i32 {
         Command::Points(args) => points::run_points(args, &opts),
         Command::Rays(args) => points::run_rays(args, &opts),
         Command::Sdf(args) => sdf::run(args, &opts),
+        Command::Robot(args) => robot::run(args, &opts),
     };
     match outcome {
         Ok(()) => 0,

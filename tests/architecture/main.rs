@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["query"],
     &["clash"],
     &["check"],
-    &["volumes", "batch"],
+    &["volumes", "batch", "robots"],
     &["export", "render"],
     &["report"],
 ];

@@ -17,5 +17,6 @@ mod obj_stl;
 mod point_queries;
 mod points;
 mod render;
+mod robots;
 mod self_intersection;
 mod tree_memory;

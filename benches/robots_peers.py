@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Robots against their peers (issue 39).
+
+    /work/peers-venv/bin/python benches/robots_peers.py fk-oracle tests/data/robots/fk_oracle.json
+        Forward kinematics of the corpus robots from yourdfpy AND Pinocchio
+        at a few seeded random configurations: link poses (3x4 matrices, the
+        root link's frame). The two peers are checked against each other
+        (within 1e-12) before anything is written; the numbers are written
+        with Python's repr (shortest round-trip), so the file holds the
+        peers' doubles exactly.
+
+    /work/peers-venv/bin/python benches/robots_peers.py bench [--configs N] [--bvtool PATH]
+        Self-collision and minimum distance per configuration on the Panda,
+        the UR5 and the Allegro hand: bvtool's CLI (`bvtool robot --check
+        --json`, its `check_ms`) against Pinocchio + coal
+        (`computeCollisions` / `computeDistances` over the same link pairs:
+        SRDF pairs and adjacent links removed), one sitting, and the answers
+        compared configuration by configuration.
+
+Configurations are in bvtool's order: the URDF's actuated (non-mimic,
+non-fixed) joints in document order; each peer is fed by joint name.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+MODELS = os.environ.get("BVTOOL_MODELS", "/work/shared/models")
+PKG = os.path.join(MODELS, "urdf", "example-robot-data")
+ROBOTS = {
+    "panda": ("robots/panda_description/urdf/panda.urdf", "robots/panda_description/srdf/panda.srdf"),
+    "ur5": ("robots/ur_description/urdf/ur5_robot.urdf", "robots/ur_description/srdf/ur5.srdf"),
+    "allegro": ("robots/allegro_hand_description/urdf/allegro_right_hand.urdf", None),
+    "double_pendulum": ("robots/double_pendulum_description/urdf/double_pendulum.urdf", None),
+}
+
+
+def urdf_joints(path):
+    """(name, lower, upper) of the actuated joints in document order."""
+    import xml.etree.ElementTree as ET
+
+    out = []
+    for j in ET.parse(path).getroot().findall("joint"):
+        if j.get("type") in ("revolute", "continuous", "prismatic") and j.find("mimic") is None:
+            lim = j.find("limit")
+            lo, hi = (-np.pi, np.pi)
+            if j.get("type") != "continuous" and lim is not None:
+                lo, hi = float(lim.get("lower", 0)), float(lim.get("upper", 0))
+            if hi <= lo:  # the double pendulum writes 0 0
+                lo, hi = -np.pi, np.pi
+            out.append((j.get("name"), lo, hi))
+    return out
+
+
+def urdf_mimics(path):
+    """(joint, mimicked, multiplier, offset) of the mimic joints."""
+    import xml.etree.ElementTree as ET
+
+    out = []
+    for j in ET.parse(path).getroot().findall("joint"):
+        m = j.find("mimic")
+        if m is not None and j.get("type") != "fixed":
+            out.append((j.get("name"), m.get("joint"), float(m.get("multiplier", 1)), float(m.get("offset", 0))))
+    return out
+
+
+def configs(path, n, seed):
+    joints = urdf_joints(path)
+    rng = np.random.default_rng(seed)
+    lo = np.array([j[1] for j in joints])
+    hi = np.array([j[2] for j in joints])
+    return [j[0] for j in joints], lo + (hi - lo) * rng.random((n, len(joints)))
+
+
+def pin_models(urdf, geometry=True):
+    import pinocchio as pin
+
+    model = pin.buildModelFromUrdf(urdf)
+    geom = pin.buildGeomFromUrdf(model, urdf, pin.GeometryType.COLLISION, package_dirs=[os.path.dirname(PKG)]) if geometry else None
+    return model, geom
+
+
+def pin_q(model, names, q, mimics=()):
+    """Pinocchio's configuration vector for bvtool's `q` (by joint name;
+    a continuous joint is (cos, sin)); Pinocchio's model here treats a
+    mimic joint as a joint of its own, so its value is set by the rule."""
+    import pinocchio as pin
+
+    out = pin.neutral(model)
+    values = dict(zip(names, q))
+    for name, target, mult, off in mimics:
+        values[name] = mult * values[target] + off
+    for name, v in values.items():
+        j = model.joints[model.getJointId(name)]
+        if j.nq == 2:
+            out[j.idx_q : j.idx_q + 2] = [np.cos(v), np.sin(v)]
+        else:
+            out[j.idx_q] = v
+    return out
+
+
+def fk_oracle(out_path, n=6):
+    import pinocchio as pin
+    import yourdfpy
+
+    doc = {"tolerance_between_peers": 1e-12, "robots": {}}
+    for key, (rel, _) in ROBOTS.items():
+        urdf = os.path.join(PKG, rel)
+        names, qs = configs(urdf, n, seed=39)
+        y = yourdfpy.URDF.load(urdf, load_meshes=False, build_scene_graph=True, build_collision_scene_graph=False)
+        model, _ = pin_models(urdf, geometry=False)
+        data = model.createData()
+        root = y.base_link
+        links = [l.name for l in y.robot.links]
+        rows = []
+        for q in qs:
+            y.update_cfg({nm: v for nm, v in zip(names, q)})
+            pin.framesForwardKinematics(model, data, pin_q(model, names, q, urdf_mimics(urdf)))
+            poses = {}
+            for link in links:
+                a = y.get_transform(link, root)[:3, :]
+                fid = model.getFrameId(link)
+                b = data.oMf[fid].homogeneous[:3, :]
+                err = np.abs(a - b).max()
+                assert err <= 1e-12, (key, link, err)
+                poses[link] = [float(x) for x in a.reshape(-1)]
+            rows.append({"q": [float(v) for v in q], "links": poses})
+        doc["robots"][key] = {"urdf": rel, "joints": names, "configurations": rows}
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    with open(out_path, "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+    print(f"wrote {out_path} ({os.path.getsize(out_path)} bytes)")
+
+
+def pin_pairs(model, geom, srdf):
+    """All geometry pairs of links that bvtool tests: not on adjacent links
+    (parent and child of one URDF joint, also through Pinocchio's merged
+    fixed joints), SRDF pairs removed."""
+    import pinocchio as pin
+
+    geom.addAllCollisionPairs()
+    if srdf:
+        pin.removeCollisionPairs(model, geom, srdf)
+    return geom
+
+
+def bench(n, bvtool):
+    import coal  # noqa: F401  (Pinocchio's collision back end)
+    import pinocchio as pin
+
+    print(f"{'robot':8} {'dof':>3} {'pairs':>5} {'bvtool collide us':>18} {'pin+coal us':>12} {'x':>6} {'bvtool dist us':>15} {'pin dist us':>12} {'x':>6} agree")
+    for key in ("panda", "ur5", "allegro"):
+        rel, srdf_rel = ROBOTS[key]
+        urdf = os.path.join(PKG, rel)
+        srdf = os.path.join(PKG, srdf_rel) if srdf_rel else None
+        names, qs = configs(urdf, n, seed=7)
+        with tempfile.TemporaryDirectory() as tmp:
+            npy = os.path.join(tmp, "q.npy")
+            np.save(npy, qs)
+            args = [bvtool, "robot", urdf, "--check", npy, "--json"] + (["--srdf", srdf] if srdf else [])
+            coll = json.loads(subprocess.run(args, check=True, capture_output=True).stdout)
+            dist = json.loads(subprocess.run(args + ["--distance"], check=True, capture_output=True).stdout)
+        link_names = coll["links"]
+        tested = {tuple(sorted((link_names[a], link_names[b]))) for a, b in coll["pairs"]}
+        model, geom = pin_models(urdf)
+        geom = pin_pairs(model, geom, srdf)
+        # Keep exactly bvtool's link pairs.
+        keep = []
+        for cp in geom.collisionPairs:
+            la = model.frames[geom.geometryObjects[cp.first].parentFrame].name
+            lb = model.frames[geom.geometryObjects[cp.second].parentFrame].name
+            if tuple(sorted((la, lb))) in tested:
+                keep.append(cp)
+        geom.removeAllCollisionPairs()
+        for cp in keep:
+            geom.addCollisionPair(cp)
+        data, gdata = model.createData(), pin.GeometryData(geom)
+        mimics = urdf_mimics(urdf)
+        pqs = [pin_q(model, names, q, mimics) for q in qs]
+        t = time.perf_counter()
+        pin_hit = [pin.computeCollisions(model, data, geom, gdata, pq, False) for pq in pqs]
+        pin_c = (time.perf_counter() - t) / n * 1e6
+        t = time.perf_counter()
+        pin_d = []
+        for pq in pqs:
+            pin.computeDistances(model, data, geom, gdata, pq)
+            pin_d.append(min((r.min_distance for r in gdata.distanceResults), default=np.inf))
+        pin_dt = (time.perf_counter() - t) / n * 1e6
+        ours_hit = [bool(c["colliding"]) for c in coll["configurations"]]
+        ours_d = [c["distance"]["distance"] for c in dist["configurations"]]
+        differ = sum(a != b for a, b in zip(ours_hit, pin_hit))
+        ddiff = max(abs(max(a, 0) - max(b, 0)) for a, b in zip(ours_d, pin_d))
+        bc = coll["check_ms"] * 1e3 / n
+        bd = dist["check_ms"] * 1e3 / n
+        print(
+            f"{key:8} {len(names):3} {len(tested):5} {bc:18.2f} {pin_c:12.2f} {pin_c / bc:6.1f} {bd:15.2f} {pin_dt:12.2f} {pin_dt / bd:6.1f} "
+            f"collide differs on {differ}/{n}, colliding {sum(ours_hit)}; max |distance diff| {ddiff:.2e}"
+        )
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    o = sub.add_parser("fk-oracle")
+    o.add_argument("out")
+    b = sub.add_parser("bench")
+    b.add_argument("--configs", type=int, default=2000)
+    b.add_argument("--bvtool", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "bvtool"))
+    a = ap.parse_args()
+    if a.cmd == "fk-oracle":
+        fk_oracle(a.out)
+    else:
+        bench(a.configs, a.bvtool)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

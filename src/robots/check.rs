@@ -1,0 +1,203 @@
+//! Self-collision and self-distance per configuration: every link pair of
+//! [`Robot::pairs`], each pair's shapes first compared by their balls (the
+//! broad phase), then by bvtool's exact tree queries at their relative
+//! pose.
+
+use super::{Robot, Shape};
+use crate::error::Result;
+use crate::pose::Pose;
+use crate::query::{ContactMode, DistanceOptions, DistanceScratch, collide, distance_with, within};
+use nalgebra::{Isometry3, Point3};
+use rayon::prelude::*;
+
+/// The answer of [`Robot::self_collision`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SelfCollision {
+    /// The colliding link pairs `(a, b)`, `a < b` (link indices), in the
+    /// order of [`Robot::pairs`]; with `stop_at_first`, at most one.
+    pub pairs: Vec<(usize, usize)>,
+    /// Shape pairs whose balls met, so that their trees were queried.
+    pub narrow_tests: u32,
+}
+
+/// The answer of [`Robot::self_distance`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SelfDistance {
+    /// The least distance between the shapes of any tested link pair (0
+    /// when two touch or intersect, decided exactly), in length units.
+    pub distance: f64,
+    /// The link pair `(a, b)` where it is reached.
+    pub pair: (usize, usize),
+    /// The closest point on link `a`, in the root link's frame.
+    pub point_a: Point3<f64>,
+    /// The closest point on link `b`, in the root link's frame.
+    pub point_b: Point3<f64>,
+    /// The exact minimum over the `f64` triangles (placed as the query
+    /// placed them) is within this of `distance` (length units).
+    pub rounding_bound: f64,
+}
+
+/// A shape's frame in the root's, and its ball's centre there.
+fn placed(link: &Isometry3<f64>, s: &Shape) -> (Isometry3<f64>, Point3<f64>) {
+    (link * s.origin, link * s.center)
+}
+
+/// The pose of B's shape in A's shape frame.
+fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
+    let r = a.inverse() * b;
+    Pose::new(r.translation.vector, r.rotation)
+}
+
+/// The least distance the two balls allow between their shapes, less a
+/// margin for the rounding of the placed centres (so that it never exceeds
+/// the true distance); ≤ 0 when the balls may meet.
+fn ball_gap(ca: &Point3<f64>, ra: f64, cb: &Point3<f64>, rb: f64) -> f64 {
+    let margin = 1e-9 * (1.0 + ca.coords.amax() + cb.coords.amax() + ra + rb);
+    nalgebra::distance(ca, cb) - ra - rb - margin
+}
+
+impl Robot {
+    /// The link pairs of [`Robot::pairs`] that collide at configuration
+    /// `q` (checked), stopping at the first with `stop_at_first`.
+    ///
+    /// # Guarantees
+    /// Exact: a pair is reported if and only if a triangle of one link
+    /// touches or crosses a triangle of the other, with the links placed by
+    /// [`Robot::forward_kinematics`] (the `f64` corners placed as
+    /// [`crate::query::collide()`] places them). The balls only prune pairs
+    /// that are apart.
+    pub fn self_collision(&self, q: &[f64], stop_at_first: bool) -> Result<SelfCollision> {
+        self.check_configuration(q)?;
+        Ok(self.collide_at(&self.link_poses(q), stop_at_first))
+    }
+
+    /// [`Robot::self_collision`] for `qs`, `n × dof` values row by row, on
+    /// the worker pool.
+    pub fn self_collision_batch(
+        &self,
+        qs: &[f64],
+        stop_at_first: bool,
+    ) -> Result<Vec<SelfCollision>> {
+        self.check_batch(qs)?;
+        Ok(crate::threads::on_pool(|| {
+            qs.par_chunks(self.dof)
+                .map(|q| self.collide_at(&self.link_poses(q), stop_at_first))
+                .collect()
+        }))
+    }
+
+    /// [`Robot::self_collision`] with the link poses given.
+    pub fn collide_at(&self, poses: &[Isometry3<f64>], stop_at_first: bool) -> SelfCollision {
+        let mut out = SelfCollision::default();
+        for &(a, b) in &self.pairs {
+            let hit = self.links[a].shapes.iter().any(|sa| {
+                let (wa, ca) = placed(&poses[a], sa);
+                self.links[b].shapes.iter().any(|sb| {
+                    let (wb, cb) = placed(&poses[b], sb);
+                    if ball_gap(&ca, sa.radius, &cb, sb.radius) > 0.0 {
+                        return false;
+                    }
+                    out.narrow_tests += 1;
+                    let pose = relative(&wa, &wb);
+                    collide(
+                        &self.trees[sa.tree],
+                        &self.trees[sb.tree],
+                        &pose,
+                        ContactMode::First,
+                    )
+                    .intersecting
+                })
+            });
+            if hit {
+                out.pairs.push((a, b));
+                if stop_at_first {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The least distance between any two links of [`Robot::pairs`] at
+    /// configuration `q` (checked); `None` when there is no pair.
+    ///
+    /// # Guarantees
+    /// The true minimum over the tested pairs' `f64` triangles lies within
+    /// `rounding_bound` of `distance`: a shape pair is skipped only when
+    /// its balls' gap (a lower bound) cannot beat the least distance found,
+    /// or when the clearance query ([`crate::query::within`]) finds none of
+    /// its triangles within that distance (decided up to the triangle
+    /// distance's rounding bound).
+    pub fn self_distance(&self, q: &[f64]) -> Result<Option<SelfDistance>> {
+        self.check_configuration(q)?;
+        Ok(self.distance_at(&mut DistanceScratch::default(), &self.link_poses(q)))
+    }
+
+    /// [`Robot::self_distance`] for `qs`, `n × dof` values row by row, on
+    /// the worker pool.
+    pub fn self_distance_batch(&self, qs: &[f64]) -> Result<Vec<Option<SelfDistance>>> {
+        self.check_batch(qs)?;
+        Ok(crate::threads::on_pool(|| {
+            qs.par_chunks(self.dof)
+                .map_init(DistanceScratch::default, |scratch, q| {
+                    self.distance_at(scratch, &self.link_poses(q))
+                })
+                .collect()
+        }))
+    }
+
+    /// [`Robot::self_distance`] with the link poses given.
+    pub fn distance_at(
+        &self,
+        scratch: &mut DistanceScratch,
+        poses: &[Isometry3<f64>],
+    ) -> Option<SelfDistance> {
+        // Every shape pair with its balls' gap, nearest first.
+        let mut todo: Vec<(f64, usize, &Shape, &Shape)> = Vec::new();
+        for (k, &(a, b)) in self.pairs.iter().enumerate() {
+            for sa in &self.links[a].shapes {
+                let ca = poses[a] * sa.center;
+                for sb in &self.links[b].shapes {
+                    let cb = poses[b] * sb.center;
+                    todo.push((ball_gap(&ca, sa.radius, &cb, sb.radius), k, sa, sb));
+                }
+            }
+        }
+        todo.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut best: Option<SelfDistance> = None;
+        for (gap, k, sa, sb) in todo {
+            if best.is_some_and(|b| gap >= b.distance) {
+                break;
+            }
+            let (a, b) = self.pairs[k];
+            let (wa, _) = placed(&poses[a], sa);
+            let (wb, _) = placed(&poses[b], sb);
+            let pose = relative(&wa, &wb);
+            let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
+            // A pair that does not come within the best distance found
+            // cannot improve it: the clearance query decides that with
+            // far fewer box tests than a full distance search.
+            if let Some(b) = best
+                && !within(ta, tb, &pose, b.distance, ContactMode::First).within
+            {
+                continue;
+            }
+            let Some(d) = distance_with(scratch, ta, tb, &pose, &DistanceOptions::default()) else {
+                continue;
+            };
+            if best.is_none_or(|b| d.distance < b.distance) {
+                best = Some(SelfDistance {
+                    distance: d.distance,
+                    pair: (a, b),
+                    point_a: wa * d.point_a,
+                    point_b: wa * d.point_b,
+                    rounding_bound: d.rounding_bound,
+                });
+                if d.distance == 0.0 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,346 @@
+//! A link's geometry as triangles: mesh files found through `package://`
+//! and confined to their package's folder, and the URDF primitives (a box
+//! exactly; spheres, cylinders and capsules tessellated outward).
+
+use super::urdf::GeometryDoc;
+use crate::error::{Error, Result};
+use crate::load::confine::ModelFolder;
+use crate::load::{LoadOptions, load_bytes};
+use crate::mesh::TriMesh;
+use nalgebra::{Point3, Vector3};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The largest mesh file a URDF may name: 1 GiB.
+pub const MAX_MESH_BYTES: u64 = 1 << 30;
+/// How many folders up from the URDF a `package.xml` is looked for.
+const PACKAGE_SEARCH_DEPTH: usize = 32;
+/// Segments around the axis of a tessellated sphere, cylinder or capsule.
+pub const ROUND_SEGMENTS: usize = 32;
+/// Rings from pole to pole of a tessellated sphere or capsule (even).
+const ROUND_RINGS: usize = 16;
+
+/// Where `package://NAME/...` paths lead.
+#[derive(Clone, Debug, Default)]
+pub struct Packages {
+    /// Given on the command line (`--package NAME=DIR`) or by the caller.
+    given: Vec<(String, PathBuf)>,
+    /// Found by looking for a `package.xml` up the tree from the URDF.
+    found: HashMap<String, PathBuf>,
+}
+
+impl Packages {
+    /// The packages `given` as `(name, folder)`.
+    pub fn new(given: Vec<(String, PathBuf)>) -> Self {
+        Packages {
+            given,
+            found: HashMap::new(),
+        }
+    }
+
+    /// The folder of package `name`: the one given, else the nearest folder
+    /// up from `urdf_dir` (itself included) whose `package.xml` has that
+    /// `<name>`, else the nearest folder up named `name` (as Pinocchio's
+    /// `package_dirs` and yourdfpy find it: `example-robot-data`'s
+    /// `package.xml` names it `example_robot_descriptions`).
+    fn root(&mut self, name: &str, urdf_dir: &Path) -> Option<PathBuf> {
+        if let Some((_, dir)) = self.given.iter().find(|(n, _)| n == name) {
+            return Some(dir.clone());
+        }
+        if let Some(dir) = self.found.get(name) {
+            return Some(dir.clone());
+        }
+        let start = std::fs::canonicalize(urdf_dir).ok()?;
+        let up = || start.ancestors().take(PACKAGE_SEARCH_DEPTH);
+        let dir = up()
+            .find(|d| {
+                crate::files::read_regular(&d.join("package.xml"), Some(1 << 20))
+                    .ok()
+                    .and_then(|b| String::from_utf8(b).ok())
+                    .and_then(|t| super::urdf::package_name(&t))
+                    .is_some_and(|n| n == name)
+            })
+            .or_else(|| up().find(|d| d.file_name().is_some_and(|f| f == name)))?
+            .to_path_buf();
+        self.found.insert(name.to_string(), dir.clone());
+        Some(dir)
+    }
+}
+
+/// Where a mesh `filename` of the URDF at `urdf` lies: the folder it is
+/// confined to and its path relative to that folder.
+pub(super) fn resolve(
+    filename: &str,
+    urdf: &Path,
+    packages: &mut Packages,
+) -> Result<(PathBuf, String)> {
+    let urdf_dir = match urdf.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Some(rest) = filename.strip_prefix("package://") {
+        let (name, rel) = rest.split_once('/').ok_or_else(|| {
+            Error::load(
+                urdf,
+                format!("mesh '{filename}': no path after the package name"),
+            )
+        })?;
+        let root = packages.root(name, urdf_dir).ok_or_else(|| {
+            Error::load(
+                urdf,
+                format!(
+                    "mesh '{filename}': package '{name}' not found (no package.xml naming it, and no folder of that name, up the tree from the URDF; give --package {name}=DIR)"
+                ),
+            )
+        })?;
+        Ok((root, rel.to_string()))
+    } else {
+        Ok((urdf_dir.to_path_buf(), filename.to_string()))
+    }
+}
+
+/// The triangles of the mesh file `rel` confined to `root`, scaled by
+/// `scale` per axis (the loader's limits apply; a file over
+/// [`MAX_MESH_BYTES`] is refused).
+pub(super) fn load_mesh(
+    root: &Path,
+    rel: &str,
+    scale: [f64; 3],
+    urdf: &Path,
+    opts: &LoadOptions,
+) -> Result<TriMesh> {
+    let folder = ModelFolder::new(root, opts.allow_external_uris);
+    let bytes = folder
+        .read(rel, MAX_MESH_BYTES + 1)
+        .map_err(|e| Error::load(urdf, format!("mesh {e}")))?;
+    let path = root.join(rel);
+    if bytes.len() as u64 > MAX_MESH_BYTES {
+        return Err(Error::load(
+            urdf,
+            format!("mesh '{rel}' is larger than {MAX_MESH_BYTES} bytes"),
+        ));
+    }
+    let mut mesh = load_bytes(&path, &bytes, opts)
+        .map_err(|e| Error::load(urdf, format!("mesh: {e}")))?
+        .flatten();
+    let s = Vector3::from(scale);
+    for v in &mut mesh.vertices {
+        v.coords.component_mul_assign(&s);
+    }
+    Ok(mesh)
+}
+
+/// A primitive's triangles in its own frame, and how far outside the true
+/// shape they reach at most (0 for a box).
+pub(super) fn primitive(g: &GeometryDoc) -> (TriMesh, f64) {
+    match *g {
+        GeometryDoc::Box(size) => (box_mesh(size), 0.0),
+        GeometryDoc::Sphere { radius } => round_mesh(radius, 0.0),
+        GeometryDoc::Capsule { radius, length } => round_mesh(radius, length / 2.0),
+        GeometryDoc::Cylinder { radius, length } => cylinder_mesh(radius, length / 2.0),
+        GeometryDoc::Mesh { .. } => (TriMesh::default(), 0.0),
+    }
+}
+
+fn soup(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
+    let sources = (0..triangles.len() as u32)
+        .map(|t| crate::mesh::TriangleSource::unplaced(0, t))
+        .collect();
+    TriMesh {
+        vertices,
+        triangles,
+        sources,
+    }
+}
+
+fn box_mesh(size: [f64; 3]) -> TriMesh {
+    let h = Vector3::from(size) / 2.0;
+    let vertices = (0..8)
+        .map(|i| {
+            Point3::new(
+                if i & 1 == 0 { -h.x } else { h.x },
+                if i & 2 == 0 { -h.y } else { h.y },
+                if i & 4 == 0 { -h.z } else { h.z },
+            )
+        })
+        .collect();
+    let quads = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let triangles = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    soup(vertices, triangles)
+}
+
+/// Side quads between two rings of `n` vertices starting at `a` and `b`.
+fn band(a: u32, b: u32, n: u32, out: &mut Vec<[u32; 3]>) {
+    for j in 0..n {
+        let k = (j + 1) % n;
+        out.push([a + j, b + j, b + k]);
+        out.push([a + j, b + k, a + k]);
+    }
+}
+
+/// A cylinder of radius `r` about z between `z = ±h`: a prism over the
+/// regular [`ROUND_SEGMENTS`]-gon whose edges touch the circle, so it
+/// contains the cylinder and reaches `r · (1/cos(π/n) − 1)` outside it.
+fn cylinder_mesh(r: f64, h: f64) -> (TriMesh, f64) {
+    let n = ROUND_SEGMENTS;
+    let big = r / (std::f64::consts::PI / n as f64).cos();
+    let ring = |z: f64| {
+        (0..n).map(move |j| {
+            let a = std::f64::consts::TAU * j as f64 / n as f64;
+            Point3::new(big * a.cos(), big * a.sin(), z)
+        })
+    };
+    let mut vertices: Vec<Point3<f64>> = ring(-h).chain(ring(h)).collect();
+    vertices.push(Point3::new(0.0, 0.0, -h));
+    vertices.push(Point3::new(0.0, 0.0, h));
+    let n = n as u32;
+    let mut triangles = Vec::new();
+    band(0, n, n, &mut triangles);
+    for j in 0..n {
+        let k = (j + 1) % n;
+        triangles.push([2 * n, k, j]);
+        triangles.push([2 * n + 1, n + j, n + k]);
+    }
+    (soup(vertices, triangles), big - r)
+}
+
+/// A capsule of radius `r` about the segment `z = ±h` (a sphere when
+/// `h = 0`): a latitude–longitude tessellation whose every face plane lies
+/// at least `r` from the segment, so it contains the capsule. The unit
+/// tessellation's least face distance `d` is measured, and the radius
+/// scaled to `r / d`; it reaches `r · (1/d − 1)` outside the capsule.
+fn round_mesh(r: f64, h: f64) -> (TriMesh, f64) {
+    let (n, m) = (ROUND_SEGMENTS, ROUND_RINGS);
+    // Unit directions, ring by ring from the north pole; the equator
+    // (ring m/2) appears twice, once per cap, when h > 0.
+    let mut rings: Vec<(f64, usize)> = (0..=m).map(|i| (i as f64, i)).collect();
+    if h > 0.0 {
+        rings.insert(m / 2 + 1, ((m / 2) as f64, m / 2));
+    }
+    let unit = |i: f64, j: usize| {
+        let t = std::f64::consts::PI * i / m as f64;
+        let a = std::f64::consts::TAU * j as f64 / n as f64;
+        Vector3::new(t.sin() * a.cos(), t.sin() * a.sin(), t.cos())
+    };
+    let mut dirs = Vec::new();
+    let mut centre_z = Vec::new();
+    for (k, &(i, _)) in rings.iter().enumerate() {
+        let z = if k <= m / 2 { h } else { -h };
+        for j in 0..n {
+            dirs.push(unit(i, j));
+            centre_z.push(z);
+        }
+    }
+    let n32 = n as u32;
+    let mut triangles = Vec::new();
+    for k in 0..rings.len() as u32 - 1 {
+        band(k * n32, (k + 1) * n32, n32, &mut triangles);
+    }
+    // Drop the faces that collapse (at the poles; in the equator band of a
+    // sphere).
+    let at = |d: &Vector3<f64>, z: f64, s: f64| Point3::new(s * d.x, s * d.y, s * d.z + z);
+    triangles.retain(|t| {
+        let [a, b, c] = t.map(|i| at(&dirs[i as usize], centre_z[i as usize], 1.0));
+        (b - a).cross(&(c - a)).norm() > 1e-12
+    });
+    // The least distance from the segment to a face plane, at unit radius.
+    let seg = [Point3::new(0.0, 0.0, h), Point3::new(0.0, 0.0, -h)];
+    let d = triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| at(&dirs[i as usize], centre_z[i as usize], 1.0));
+            let nrm = (b - a).cross(&(c - a)).normalize();
+            seg.iter()
+                .map(|p| nrm.dot(&(a - p)))
+                .fold(f64::INFINITY, f64::min)
+        })
+        .fold(f64::INFINITY, f64::min);
+    // Rounded down a little so that the rounding of the vertices below
+    // cannot bring a face inside the shape.
+    let d = d * (1.0 - 1e-12);
+    let big = r / d;
+    let vertices = dirs
+        .iter()
+        .zip(&centre_z)
+        .map(|(u, &z)| at(u, z, big))
+        .collect();
+    (soup(vertices, triangles), big - r)
+}
+
+/// The absolute path of `p` when it can be resolved, else `p` itself: the
+/// key of a mesh file shared by several links.
+pub(super) fn real(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every point of the true shape (sampled) lies inside the outward
+    /// tessellation: on the inner side of every face plane.
+    fn contains(mesh: &TriMesh, p: &Point3<f64>) -> bool {
+        mesh.triangles.iter().all(|t| {
+            let [a, b, c] = t.map(|i| mesh.vertices[i as usize]);
+            (b - a).cross(&(c - a)).dot(&(p - a)) <= 1e-12
+        })
+    }
+
+    #[test]
+    fn round_tessellations_contain_their_shape_within_the_stated_tolerance() {
+        let (r, h) = (0.3, 0.5);
+        for (g, half) in [
+            (GeometryDoc::Sphere { radius: r }, 0.0),
+            (
+                GeometryDoc::Capsule {
+                    radius: r,
+                    length: 2.0 * h,
+                },
+                h,
+            ),
+            (
+                GeometryDoc::Cylinder {
+                    radius: r,
+                    length: 2.0 * h,
+                },
+                h,
+            ),
+        ] {
+            let (mesh, tol) = primitive(&g);
+            assert!(tol > 0.0 && tol < 0.02 * r, "{g:?}: {tol}");
+            // Points on the true surface.
+            for i in 0..=40 {
+                for j in 0..64 {
+                    let t = std::f64::consts::PI * i as f64 / 40.0;
+                    let a = std::f64::consts::TAU * j as f64 / 64.0;
+                    let u = Vector3::new(t.sin() * a.cos(), t.sin() * a.sin(), t.cos());
+                    let p = match g {
+                        GeometryDoc::Cylinder { .. } => {
+                            Point3::new(r * a.cos(), r * a.sin(), h * t.cos())
+                        }
+                        _ => Point3::from(r * u) + Vector3::z() * half * t.cos().signum(),
+                    };
+                    assert!(contains(&mesh, &p), "{g:?} misses {p}");
+                }
+            }
+            // No vertex farther out than the tolerance.
+            for v in &mesh.vertices {
+                let out = match g {
+                    GeometryDoc::Cylinder { .. } => (v.x.hypot(v.y) - r).max(v.z.abs() - h),
+                    _ => (v - Point3::new(0.0, 0.0, v.z.clamp(-half, half))).norm() - r,
+                };
+                assert!(out <= tol * (1.0 + 1e-9), "{g:?}: {out} > {tol}");
+            }
+        }
+    }
+}

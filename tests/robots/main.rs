@@ -1,0 +1,13 @@
+//! Robots (`src/robots/`): URDF reading, forward kinematics against hand
+//! computed poses, self-collision and self-distance against the exact
+//! pairwise check without the broad phase, hostile URDFs, and the `robot`
+//! command. The corpus robots (Panda, UR5, Allegro hand) are checked in
+//! `tests/models/robots.rs`.
+//!
+//! One test binary of modules (the files beside this one).
+
+mod arm;
+mod cli;
+mod hostile;
+mod kinematics;
+mod self_collision;

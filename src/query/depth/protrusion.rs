@@ -6,9 +6,11 @@ use super::bound::{interpolated_max, lipschitz_max, reach};
 use crate::query::distance_point_mesh::{point_mesh, point_triangle};
 use crate::query::pair::closest_point_triangle::closest_point_triangle;
 use crate::query::point::{PointTree, SignMethod};
+use crate::query::tree_pair::Placement;
+use crate::tree::AabbTree;
 use nalgebra::Point3;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 /// The default of [`DepthOptions::max_splits`].
 pub const MAX_SPLITS: u64 = 200_000;
@@ -65,26 +67,40 @@ struct Sample {
     inside: bool,
 }
 
-/// A sub-triangle waiting with its upper bound on the depth inside it.
+/// A sub-triangle of the surface.
 #[derive(Clone, Copy, Debug)]
 struct Open {
-    upper: f64,
     level: u8,
     corners: [Sample; 3],
 }
 
-impl PartialEq for Open {
+/// What waits in the queue: a node of the surface's tree or a sub-triangle.
+#[derive(Clone, Copy, Debug)]
+enum Part {
+    Node(u32),
+    Triangle(Open),
+}
+
+/// A part waiting with its upper bound on the depth inside it; the queue
+/// pops the largest bound first.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    upper: f64,
+    part: Part,
+}
+
+impl PartialEq for Item {
     fn eq(&self, o: &Self) -> bool {
         self.cmp(o) == Ordering::Equal
     }
 }
-impl Eq for Open {}
-impl PartialOrd for Open {
+impl Eq for Item {}
+impl PartialOrd for Item {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
-impl Ord for Open {
+impl Ord for Item {
     fn cmp(&self, o: &Self) -> Ordering {
         self.upper.total_cmp(&o.upper)
     }
@@ -102,6 +118,8 @@ struct Search<'s> {
 }
 
 impl Search<'_> {
+    /// Measures a point of the surface: its exact distance to the solid's
+    /// surface, its nearest triangle and whether it is inside.
     fn sample(&mut self, p: Point3<f64>, hint: Option<u32>) -> Sample {
         let (d, slot) = point_mesh(&self.solid.tree, &p, 0.0, hint);
         let inside = d > 0.0 && self.solid.contains(&p);
@@ -117,7 +135,7 @@ impl Search<'_> {
     /// where it holds no point inside the solid (closed solids only: a
     /// corner outside whose distance to the surface exceeds the farthest
     /// point of the sub-triangle from it).
-    fn open(&self, corners: [Sample; 3], level: u8) -> Option<Open> {
+    fn open(&self, corners: [Sample; 3], level: u8) -> Option<Item> {
         let p = corners.map(|c| c.p);
         if self.closed && (0..3).any(|i| !corners[i].inside && corners[i].d > reach(&p, i)) {
             return None;
@@ -146,21 +164,20 @@ impl Search<'_> {
         }
         let d = corners.map(|c| c.d);
         let upper = interpolated_max(&values[..n]).min(lipschitz_max(&p, &d));
-        Some(Open {
+        Some(Item {
             upper,
-            level,
-            corners,
+            part: Part::Triangle(Open { level, corners }),
         })
     }
 }
 
-/// How far the surface of `vertices` and `triangles` (already in the
-/// solid's frame) protrudes into `solid` (see the module of
+/// How far the surface of `surface`, placed in the solid's frame by
+/// `place`, protrudes into `solid` (see the module of
 /// [`crate::query::depth`] for the definition, the search and its
 /// guarantee).
 pub fn protrusion(
-    vertices: &[Point3<f64>],
-    triangles: &[[u32; 3]],
+    surface: &AabbTree,
+    place: &Placement,
     solid: &PointTree,
     opts: &DepthOptions,
 ) -> Protrusion {
@@ -173,20 +190,21 @@ pub fn protrusion(
         capped: false,
         triangles: 0,
     };
-    let Some(root) = solid.tree.nodes.first() else {
+    let (Some(root), false) = (solid.tree.nodes.first(), surface.nodes.is_empty()) else {
         return out;
     };
     let (lo, hi) = (root.bx.min.to_array(), root.bx.max.to_array());
-    let in_box = |t: &[u32; 3]| {
-        (0..3).all(|k| {
-            let (a, b) = t
-                .iter()
-                .map(|&i| vertices[i as usize][k])
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-                    (a.min(x), b.max(x))
-                });
-            b >= lo[k] as f64 && a <= hi[k] as f64
-        })
+    // Whether the ball about `c` of radius `r` meets the solid's box (no
+    // point outside the box is inside, closed or open: the winding number
+    // there is below ½).
+    let meets_box = |c: &Point3<f64>, r: f64| {
+        let gap2: f64 = (0..3)
+            .map(|k| {
+                let g = (lo[k] as f64 - c[k]).max(c[k] - hi[k] as f64).max(0.0);
+                g * g
+            })
+            .sum();
+        gap2 <= r * r
     };
     let mut search = Search {
         solid,
@@ -196,37 +214,83 @@ pub fn protrusion(
     };
     let tolerance = opts.tolerance.max(0.0);
     // Each corner measured once, however many triangles share it.
-    let mut samples: Vec<Option<Sample>> = Vec::new();
+    let mut samples: HashMap<u32, Sample> = HashMap::new();
     let mut queue = BinaryHeap::new();
-    // The largest upper bound of a sub-triangle left unsplit (pruned by the
+    queue.push(Item {
+        upper: f64::INFINITY,
+        part: Part::Node(0),
+    });
+    // The largest upper bound of a part left unsplit (pruned by the
     // tolerance, at the level cap, or left in the queue).
     let mut left = 0.0f64;
     let mut hint = None;
-    for t in triangles.iter().filter(|t| in_box(t)) {
-        if samples.is_empty() {
-            samples.resize(vertices.len(), None);
-        }
-        out.triangles += 1;
-        let corners = t.map(|i| {
-            *samples[i as usize].get_or_insert_with(|| {
-                let s = search.sample(vertices[i as usize], hint);
-                hint = Some(s.slot);
-                s
-            })
-        });
-        if let Some(o) = search.open(corners, 0) {
-            queue.push(o);
-        }
-    }
-    drop(samples);
-    while let Some(o) = queue.pop() {
-        if o.upper <= search.best + tolerance || out.splits >= opts.max_splits {
-            out.capped = o.upper > search.best + tolerance;
-            left = left.max(o.upper);
+    while let Some(item) = queue.pop() {
+        if item.upper <= search.best + tolerance || out.splits >= opts.max_splits {
+            out.capped = item.upper > search.best + tolerance;
+            left = left.max(item.upper);
             break;
         }
+        let mut push = |item: Option<Item>, best: f64| match item {
+            Some(k) if k.upper > best + tolerance => queue.push(k),
+            Some(k) => left = left.max(k.upper),
+            None => {}
+        };
+        let o = match item.part {
+            Part::Node(i) => {
+                let node = &surface.nodes[i as usize];
+                if node.is_leaf() {
+                    for k in node.start..node.start + node.count {
+                        out.triangles += 1;
+                        let corners = surface.triangles[k as usize].map(|v| {
+                            *samples.entry(v).or_insert_with(|| {
+                                let p = place.apply(&surface.vertices[v as usize]);
+                                let s = search.sample(p, hint);
+                                hint = Some(s.slot);
+                                s
+                            })
+                        });
+                        let o = search.open(corners, 0);
+                        push(o, search.best);
+                    }
+                } else {
+                    for child in [i + 1, node.right] {
+                        let bx = &surface.nodes[child as usize].bx;
+                        let (a, b) = (bx.min.to_array(), bx.max.to_array());
+                        let c = Point3::from(std::array::from_fn(|k| {
+                            (a[k] as f64 + b[k] as f64) / 2.0
+                        }));
+                        let r = (0..3)
+                            .map(|k| (b[k] as f64 - a[k] as f64).powi(2))
+                            .sum::<f64>()
+                            .sqrt()
+                            / 2.0
+                            * (1.0 + 1e-12);
+                        let c = place.apply(&c);
+                        if !meets_box(&c, r) {
+                            continue;
+                        }
+                        // Within the best depth (and the tolerance) less r,
+                        // the node cannot beat it: the first triangle that
+                        // near is enough to know.
+                        let enough = search.best + tolerance - r;
+                        let (d, slot) = point_mesh(&solid.tree, &c, enough.max(0.0), hint);
+                        hint = Some(slot);
+                        let item = Item {
+                            upper: d + r,
+                            part: Part::Node(child),
+                        };
+                        let shallow = item.upper <= search.best + tolerance;
+                        if shallow || !(search.closed && d > r && !solid.contains(&c)) {
+                            push(Some(item), search.best);
+                        }
+                    }
+                }
+                continue;
+            }
+            Part::Triangle(o) => o,
+        };
         if o.level >= MAX_LEVEL {
-            left = left.max(o.upper);
+            left = left.max(item.upper);
             continue;
         }
         out.splits += 1;
@@ -240,13 +304,8 @@ pub fn protrusion(
             mid(&mut search, &c, &a),
         );
         for corners in [[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]] {
-            if let Some(k) = search.open(corners, o.level + 1) {
-                if k.upper > search.best + tolerance {
-                    queue.push(k);
-                } else {
-                    left = left.max(k.upper);
-                }
-            }
+            let k = search.open(corners, o.level + 1);
+            push(k, search.best);
         }
     }
     out.depth = search.best;

@@ -120,24 +120,12 @@ pub fn signed_distance(
         max_splits: opts.max_splits.unwrap_or(super::MAX_SPLITS),
     };
     // A's surface in B's frame: R^T·(p − t).
-    let inverse = place.rotation.transpose();
-    let a_in_b: Vec<Point3<f64>> = a
-        .points
-        .tree
-        .vertices
-        .iter()
-        .map(|p| Point3::from(inverse * (p - place.translation)))
-        .collect();
-    let into_b = protrusion(&a_in_b, &a.points.tree.triangles, b.points, &depth);
-    drop(a_in_b);
-    let b_in_a: Vec<Point3<f64>> = b
-        .points
-        .tree
-        .vertices
-        .iter()
-        .map(|p| place.apply(p))
-        .collect();
-    let into_a = protrusion(&b_in_a, &b.points.tree.triangles, a.points, &depth);
+    let inverse = Placement {
+        rotation: place.rotation.transpose(),
+        translation: -(place.rotation.transpose() * place.translation),
+    };
+    let into_b = protrusion(&a.points.tree, &inverse, b.points, &depth);
+    let into_a = protrusion(&b.points.tree, &place, a.points, &depth);
     let mut out = SignedDistance {
         signed_distance: unsigned.distance,
         depth: 0.0,

@@ -57,7 +57,10 @@ fn slab_through_cube_and_apart() {
     assert_eq!(s["signed_distance"].as_f64().unwrap(), -depth);
     assert!(s["bound"].as_f64().unwrap() <= 1e-9 && s["capped"] == false);
     let (a, b, n) = (xyz(&s["point_a"]), xyz(&s["point_b"]), xyz(&s["normal"]));
-    assert!((a.z.abs() - 0.1).abs() < 1e-12 && a.x.abs() <= 0.1 + 1e-9, "{a}");
+    assert!(
+        (a.z.abs() - 0.1).abs() < 1e-12 && a.x.abs() <= 0.1 + 1e-9,
+        "{a}"
+    );
     assert!(((b - a) + n * depth).norm() < 1e-12);
     // Apart: the plain distance, the normal along the closest points.
     let p = signed(&[&base[..], &["--pose", "0,0,5"]].concat());
@@ -77,7 +80,9 @@ fn slab_through_cube_and_apart() {
 /// is the library's.
 #[test]
 fn torus_matches_the_library() {
-    let p = signed(&["distance", TORUS, TORUS, "--signed", "--pose", "0.5,0,0", "--json"]);
+    let p = signed(&[
+        "distance", TORUS, TORUS, "--signed", "--pose", "0.5,0,0", "--json",
+    ]);
     let mesh = load::load(TORUS.as_ref(), &Default::default())
         .unwrap()
         .flatten();

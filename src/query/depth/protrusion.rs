@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
 /// The default of [`DepthOptions::max_splits`].
-pub const MAX_SPLITS: u64 = 200_000;
+pub const MAX_SPLITS: u64 = 20_000;
 
 /// A sub-triangle is not split below this many halvings of its triangle:
 /// past it the midpoints stop being distinct in `f64` for any triangle

@@ -1,7 +1,7 @@
 //! The signed distance between two meshes at a pose: the exact distance
 //! when apart, minus the protrusion depth when they overlap.
 
-use super::protrusion::{DepthOptions, Protrusion, protrusion};
+use super::protrusion::{DepthOptions, MAX_SPLITS, Protrusion, protrusion};
 use crate::pose::Pose;
 use crate::query::distance::{Distance, DistanceOptions, distance};
 use crate::query::point::PointTree;
@@ -46,7 +46,7 @@ pub struct SignedOptions {
     /// [`DEFAULT_RELATIVE_TOLERANCE`] × the scale.
     pub tolerance: Option<f64>,
     /// The split cap of each direction's search; `None`:
-    /// [`super::MAX_SPLITS`].
+    /// [`MAX_SPLITS`].
     pub max_splits: Option<u64>,
 }
 
@@ -117,7 +117,7 @@ pub fn signed_distance(
         .unwrap_or(DEFAULT_RELATIVE_TOLERANCE * a.diagonal().max(b.diagonal()));
     let depth = DepthOptions {
         tolerance,
-        max_splits: opts.max_splits.unwrap_or(super::MAX_SPLITS),
+        max_splits: opts.max_splits.unwrap_or(MAX_SPLITS),
     };
     // A's surface in B's frame: R^T·(p − t).
     let inverse = Placement {

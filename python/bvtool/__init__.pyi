@@ -183,6 +183,34 @@ class Distance:
     def triangle_tests(self) -> int: ...
     def __float__(self) -> float: ...
 
+class SignedDistance:
+    """`ObbTree.distance(..., signed=True)`: A's frame, model units."""
+
+    @property
+    def distance(self) -> float:
+        """The distance when apart; minus the protrusion depth when overlapping or contained."""
+    @property
+    def depth(self) -> float: ...
+    @property
+    def side(self) -> Optional[Literal["a", "b"]]: ...
+    @property
+    def normal(self) -> Optional[F64]:
+        """Unit direction from A to B that separates them; point_b - point_a == distance * normal."""
+    @property
+    def point_a(self) -> F64: ...
+    @property
+    def point_b(self) -> F64: ...
+    @property
+    def intersecting(self) -> bool: ...
+    @property
+    def tolerance(self) -> float: ...
+    @property
+    def bound(self) -> float:
+        """The true depth lies in [depth, depth + bound]; bound <= tolerance unless capped."""
+    @property
+    def capped(self) -> bool: ...
+    def __float__(self) -> float: ...
+
 class Clearance:
     @property
     def within(self) -> bool: ...
@@ -224,9 +252,22 @@ class ObbTree:
     def collide_batch(
         self, other: ObbTree, poses: PosesLike, mode: Literal["all"]
     ) -> Tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint64]]: ...
+    @overload
     def distance(
         self, other: ObbTree, pose: PoseLike = None, rel_err: float = 0.0, abs_err: float = 0.0
     ) -> Distance: ...
+    @overload
+    def distance(
+        self,
+        other: ObbTree,
+        pose: PoseLike = None,
+        rel_err: float = 0.0,
+        abs_err: float = 0.0,
+        *,
+        signed: Literal[True],
+        depth_tolerance: Optional[float] = None,
+        max_splits: Optional[int] = None,
+    ) -> SignedDistance: ...
     def distance_batch(
         self, other: ObbTree, poses: PosesLike, rel_err: float = 0.0, abs_err: float = 0.0
     ) -> F64: ...

@@ -20,6 +20,7 @@
 
 mod arrays;
 mod decompose;
+mod depth;
 mod errors;
 mod fit;
 mod mesh;
@@ -53,6 +54,7 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tree::ObbTree>()?;
     m.add_class::<tree::Collision>()?;
     m.add_class::<tree::Distance>()?;
+    m.add_class::<depth::SignedDistance>()?;
     m.add_class::<tree::Clearance>()?;
     m.add_class::<fit::Fit>()?;
     m.add_class::<fit::Aabb>()?;

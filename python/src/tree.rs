@@ -2,6 +2,7 @@
 //! a time or a batch of poses on every core with the GIL released.
 
 use crate::arrays;
+use crate::depth;
 use crate::errors::{GeometryError, value_error};
 use crate::mesh::{Mesh, mesh_arg};
 use crate::point_queries::{self, ClosestArrays};
@@ -325,19 +326,52 @@ impl ObbTree {
     /// intersect (`intersecting` is then `True`). Exact up to
     /// `rounding_bound`, or within the tolerances `rel_err` (relative) and
     /// `abs_err` (model units) when given, as FCL's.
-    #[pyo3(signature = (other, pose = None, rel_err = 0.0, abs_err = 0.0))]
-    fn distance(
+    ///
+    /// With `signed=True`, a `SignedDistance`: the distance when apart,
+    /// minus the protrusion depth when the meshes overlap or one contains
+    /// the other, with `depth`, `side`, `normal`, `point_a`, `point_b` and
+    /// the depth's `bound` (`depth_tolerance`, model units, default 1e-5 ×
+    /// the larger bounding-box diagonal; `max_splits` a direction, default
+    /// 20,000).
+    #[pyo3(signature = (other, pose = None, rel_err = 0.0, abs_err = 0.0, signed = false, depth_tolerance = None, max_splits = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn distance<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         other: &ObbTree,
-        pose: Option<&Bound<'_, PyAny>>,
+        pose: Option<&Bound<'py, PyAny>>,
         rel_err: f64,
         abs_err: f64,
-    ) -> PyResult<Distance> {
+        signed: bool,
+        depth_tolerance: Option<f64>,
+        max_splits: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let pose = pose_from(pose)?;
         let opts = tolerances(rel_err, abs_err)?;
         let (a, b) = (&self.inner, &other.inner);
-        Ok(Distance(py.detach(|| distance_query(a, b, &pose, &opts))))
+        if signed {
+            let (pa, pb) = (self.point_tree(py), other.point_tree(py));
+            let s = depth::signed(
+                py,
+                (a, pa),
+                (b, pb),
+                &pose,
+                opts,
+                depth_tolerance,
+                max_splits,
+            )?;
+            return Ok(Bound::new(py, s)?.into_any());
+        }
+        if depth_tolerance.is_some() || max_splits.is_some() {
+            return Err(value_error(
+                "depth_tolerance and max_splits need signed=True",
+            ));
+        }
+        Ok(Bound::new(
+            py,
+            Distance(py.detach(|| distance_query(a, b, &pose, &opts))),
+        )?
+        .into_any())
     }
 
     /// `distance` at every pose of `poses` (as `collide_batch` takes them),

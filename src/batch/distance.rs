@@ -6,6 +6,8 @@ use crate::check::distance::{DistanceCheck, DistanceChecker};
 use crate::error::{Error, Result};
 use crate::mesh::xyz;
 use crate::pose::{Pose, PoseJson};
+use crate::query::depth::{SignedDistance, SignedOptions, Solid, signed_distance};
+use crate::query::point::PointTree;
 use crate::query::{DistanceOptions, DistanceScratch, distance_with};
 use serde::Serialize;
 
@@ -42,6 +44,61 @@ pub struct DistancePose {
     /// Brute force and parry3d (with `--check`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check: Option<DistanceCheck>,
+    /// The signed distance and protrusion depth (with `--signed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed: Option<SignedJson>,
+}
+
+/// The signed answer at one pose (`distance --signed`), in A's frame and
+/// model units ([`crate::query::depth`]).
+#[derive(Debug, Serialize)]
+pub struct SignedJson {
+    /// The distance when apart, minus the protrusion depth when the meshes
+    /// overlap or one contains the other.
+    pub signed_distance: f64,
+    /// The protrusion depth (0 when apart or only touching).
+    pub depth: f64,
+    /// Which surface protrudes into the other's solid: `"a"`, `"b"`, or
+    /// `null` when the depth is 0.
+    pub side: Option<&'static str>,
+    /// The unit direction from A to B that separates them (`point_b −
+    /// point_a = signed_distance·normal`); `null` when `signed_distance` is 0.
+    pub normal: Option<[f64; 3]>,
+    /// The witness on A's surface (the deep point when A protrudes).
+    pub point_a: [f64; 3],
+    /// The witness on B's surface (the deep point when B protrudes).
+    pub point_b: [f64; 3],
+    /// The depth's absolute tolerance asked for (model units).
+    pub tolerance: f64,
+    /// The true depth is within `[depth, depth + bound]`; `bound ≤
+    /// tolerance` unless `capped`.
+    pub bound: f64,
+    /// Whether the split cap stopped a search (the bound is then what it
+    /// achieved).
+    pub capped: bool,
+    /// Sub-triangle splits made (both directions).
+    pub splits: u64,
+    /// Query time, microseconds (trees built; the unsigned distance
+    /// included); with `--repeat N`, the median of N runs.
+    pub query_us: f64,
+}
+
+impl SignedJson {
+    fn new(s: &SignedDistance, query_us: f64) -> SignedJson {
+        SignedJson {
+            signed_distance: s.signed_distance,
+            depth: s.depth,
+            side: s.side.map(|x| x.name()),
+            normal: s.normal.map(|n| [n.x, n.y, n.z]),
+            point_a: xyz(&s.point_a),
+            point_b: xyz(&s.point_b),
+            tolerance: s.tolerance,
+            bound: s.bound,
+            capped: s.capped,
+            splits: s.protrusions.iter().map(|p| p.splits).sum(),
+            query_us,
+        }
+    }
 }
 
 /// The whole `bvtool distance --json` document.
@@ -72,6 +129,8 @@ pub struct DistanceRun {
     pub check: bool,
     /// Time each pose this many times (the median is reported).
     pub repeat: usize,
+    /// Also the signed distance, with these options (`distance --signed`).
+    pub signed: Option<SignedOptions>,
 }
 
 /// Measures the distance between `a` and `b` at every pose.
@@ -93,6 +152,9 @@ pub fn run_with_progress(
         None
     };
     let mut scratch = DistanceScratch::default();
+    let points = opts
+        .signed
+        .map(|_| (PointTree::build(&a.mesh), PointTree::build(&b.mesh)));
     let mut results = Vec::with_capacity(poses.len());
     for (index, pose) in poses.iter().enumerate() {
         let (d, query_us) = timed(opts.repeat, || {
@@ -123,6 +185,23 @@ pub fn run_with_progress(
             triangle_tests: d.triangle_tests,
             query_us,
             check: checker.as_ref().map(|c| c.check(pose, &d)),
+            signed: match (&points, &opts.signed) {
+                (Some((pa, pb)), Some(o)) => {
+                    let (sa, sb) = (
+                        Solid {
+                            tree: &a.tree,
+                            points: pa,
+                        },
+                        Solid {
+                            tree: &b.tree,
+                            points: pb,
+                        },
+                    );
+                    let (s, us) = timed(opts.repeat, || signed_distance(&sa, &sb, pose, o));
+                    Some(SignedJson::new(&s.expect("both sides have triangles"), us))
+                }
+                _ => None,
+            },
         });
         tick();
     }

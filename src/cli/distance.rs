@@ -10,6 +10,7 @@ use bvtool::Error;
 use bvtool::batch::distance::{DistanceRun, run_with_progress};
 use bvtool::load::LoadOptions;
 use bvtool::query::DistanceOptions;
+use bvtool::query::depth::{MAX_SPLITS, SignedOptions};
 use bvtool::render::compose::distance_picture;
 use bvtool::render::save_png;
 use nalgebra::Point3;
@@ -28,6 +29,9 @@ use std::path::PathBuf;
 /// are computed in f64 after an exact intersection test; each answer carries
 /// its rounding bound (64 ulps of the largest coordinate involved), within
 /// which it equals the exact minimum over the f64 triangles.
+///
+/// With --signed, each pose also gets its signed distance: negative, minus
+/// the protrusion depth, when the meshes overlap or one contains the other.
 ///
 /// Poses are given as for `bvtool collide`; B's vertices map v → R·v + t
 /// into A's frame. With more than one pose, a totals line follows the
@@ -68,26 +72,57 @@ pub struct Args {
     render: Option<PathBuf>,
     #[command(flatten)]
     look: Look,
+    /// Also report the signed distance: the distance when apart, minus the
+    /// protrusion depth when the meshes overlap or one contains the other —
+    /// the largest distance from a point of one surface inside the other
+    /// solid to the other's surface (faces searched, not only vertices),
+    /// which side protrudes, the witness points and the unit normal from A
+    /// to B that separates them (docs/algorithms.md, "Depth").
+    #[arg(long)]
+    signed: bool,
+    /// With --signed: the depth's absolute tolerance (model units, > 0);
+    /// default 1e-5 × the larger bounding-box diagonal.
+    #[arg(long, value_name = "T", requires = "signed", value_parser = positive)]
+    depth_tolerance: Option<f64>,
+    /// With --signed: the most sub-triangle splits of each direction's
+    /// search; where it is reached the bound achieved is reported
+    /// (`capped`).
+    #[arg(long, value_name = "N", requires = "signed", default_value_t = MAX_SPLITS, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
+    max_splits: u64,
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
+}
+
+/// A finite number > 0.
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(d) if d.is_finite() && d > 0.0 => Ok(d),
+        _ => Err(format!("expected a finite number > 0, got `{s}`")),
+    }
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
     let bar = Progress::new(poses.len(), "poses");
+    let tolerance = DistanceOptions {
+        rel_err: args.rel_err,
+        abs_err: args.abs_err,
+    };
     let doc = run_with_progress(
         &a,
         &b,
         &poses,
         &DistanceRun {
-            tolerance: DistanceOptions {
-                rel_err: args.rel_err,
-                abs_err: args.abs_err,
-            },
+            tolerance,
             check: args.check,
             repeat: args.repeat as usize,
+            signed: args.signed.then_some(SignedOptions {
+                distance: tolerance,
+                tolerance: args.depth_tolerance,
+                max_splits: Some(args.max_splits),
+            }),
         },
         &|| bar.tick(),
     )?;

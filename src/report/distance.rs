@@ -2,8 +2,8 @@
 
 use super::collide::{pair_header, pair_title, pose_numbers, short, triangle_name};
 use super::median;
-use super::table::{Table, count, num};
-use crate::batch::distance::DistanceDoc;
+use super::table::{Scaled, Table, count, num};
+use crate::batch::distance::{DistanceDoc, SignedJson};
 use crate::check::distance::DistanceCheck;
 
 impl DistanceDoc {
@@ -140,6 +140,9 @@ impl DistanceDoc {
                 short(&len, &p.point_b),
                 num(p.rounding_bound, 2)
             );
+            if let Some(s) = &p.signed {
+                out += &signed_line(p.index, s, &len, &unit);
+            }
         }
         if self.poses.len() > 1 {
             out += &self.totals();
@@ -149,4 +152,34 @@ impl DistanceDoc {
         }
         out
     }
+}
+
+/// One pose's signed answer: the value, which side protrudes and where,
+/// the normal, and the bound on the depth.
+fn signed_line(index: usize, s: &SignedJson, len: &Scaled, unit: &Scaled) -> String {
+    let v = |x: &[f64]| short(len, x);
+    let normal = s
+        .normal
+        .map_or("none".to_string(), |n| format!("({})", short(unit, &n)));
+    let what = match s.side {
+        Some(side) => {
+            let (deep, other) = if side == "a" { ("A", "B") } else { ("B", "A") };
+            format!(
+                "{deep} protrudes {} into {other}: deep point ({}), nearest on {other} ({})",
+                num(s.depth, 8),
+                v(if side == "a" { &s.point_a } else { &s.point_b }),
+                v(if side == "a" { &s.point_b } else { &s.point_a }),
+            )
+        }
+        None if s.signed_distance > 0.0 => "apart".to_string(),
+        None => "touching, no depth".to_string(),
+    };
+    format!(
+        "  pose {index}: signed distance {} ({what}); normal A→B {normal}; depth within +{}{}; {} splits, {} µs\n",
+        num(s.signed_distance, 8),
+        num(s.bound, 2),
+        if s.capped { " (split cap reached)" } else { "" },
+        s.splits,
+        num(s.query_us, 3),
+    )
 }

@@ -6,6 +6,7 @@
 mod clash;
 mod commands;
 mod compare;
+mod depth;
 mod habits;
 mod hostile;
 mod points;

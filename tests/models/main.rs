@@ -7,6 +7,7 @@ mod clash;
 mod cli;
 mod collide;
 mod compare;
+mod depth;
 mod distance;
 mod export;
 mod fit;

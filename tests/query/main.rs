@@ -5,6 +5,7 @@
 
 mod air;
 mod collide;
+mod depth;
 mod distance;
 mod parry_disagreement;
 mod points;

@@ -1,0 +1,127 @@
+//! `ObbTree.distance(..., signed=True)`: the signed distance between two
+//! meshes and its protrusion depth (`bvtool::query::depth`).
+
+use crate::arrays;
+use crate::errors::value_error;
+use bvtool::query::DistanceOptions;
+use bvtool::query::depth::{self, SignedOptions, Solid};
+use bvtool::query::point::PointTree;
+use numpy::PyArray1;
+use pyo3::prelude::*;
+
+/// The signed answer of `ObbTree.distance(other, pose, signed=True)`, in
+/// A's frame and model units.
+#[pyclass(frozen, module = "bvtool")]
+pub struct SignedDistance(depth::SignedDistance);
+
+/// One side of the signed query: its OBB tree and its point tree.
+pub type Side<'t> = (&'t bvtool::tree::ObbTree, &'t PointTree);
+
+/// The signed query with the GIL released; `depth_tolerance` (model units,
+/// > 0) and `max_splits` as `distance --signed` takes them.
+pub fn signed(
+    py: Python<'_>,
+    a: Side,
+    b: Side,
+    pose: &bvtool::Pose,
+    distance: DistanceOptions,
+    depth_tolerance: Option<f64>,
+    max_splits: Option<u64>,
+) -> PyResult<SignedDistance> {
+    if let Some(t) = depth_tolerance.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(value_error(format!(
+            "depth_tolerance {t}: expected a finite number > 0"
+        )));
+    }
+    let opts = SignedOptions {
+        distance,
+        tolerance: depth_tolerance,
+        max_splits,
+    };
+    let (sa, sb) = (
+        Solid {
+            tree: a.0,
+            points: a.1,
+        },
+        Solid {
+            tree: b.0,
+            points: b.1,
+        },
+    );
+    let s = py.detach(|| depth::signed_distance(&sa, &sb, pose, &opts));
+    Ok(SignedDistance(s.expect("trees are never empty")))
+}
+
+#[pymethods]
+impl SignedDistance {
+    /// The distance when apart; minus the protrusion depth when the meshes
+    /// overlap or one contains the other.
+    #[getter]
+    fn distance(&self) -> f64 {
+        self.0.signed_distance
+    }
+
+    /// The protrusion depth (≥ 0; 0 when apart or only touching).
+    #[getter]
+    fn depth(&self) -> f64 {
+        self.0.depth
+    }
+
+    /// Which surface protrudes into the other's solid: `"a"`, `"b"` or
+    /// `None` (depth 0).
+    #[getter]
+    fn side(&self) -> Option<&'static str> {
+        self.0.side.map(|s| s.name())
+    }
+
+    /// The unit direction from A to B that separates them, `(3,)`
+    /// (`point_b - point_a == distance * normal`); `None` when the distance
+    /// is 0.
+    #[getter]
+    fn normal<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
+        self.0
+            .normal
+            .map(|n| arrays::vector(py, n.as_slice().to_vec()))
+    }
+
+    /// The witness on A's surface, `(3,)`.
+    #[getter]
+    fn point_a<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.point_a.coords.as_slice().to_vec())
+    }
+
+    /// The witness on B's surface (in A's frame), `(3,)`.
+    #[getter]
+    fn point_b<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.point_b.coords.as_slice().to_vec())
+    }
+
+    /// Whether the surfaces touch or intersect (decided exactly).
+    #[getter]
+    fn intersecting(&self) -> bool {
+        self.0.unsigned.intersecting
+    }
+
+    /// The depth's absolute tolerance used (model units).
+    #[getter]
+    fn tolerance(&self) -> f64 {
+        self.0.tolerance
+    }
+
+    /// The true depth lies in `[depth, depth + bound]`; `bound <=
+    /// tolerance` unless `capped`.
+    #[getter]
+    fn bound(&self) -> f64 {
+        self.0.bound
+    }
+
+    /// Whether the split cap stopped a search.
+    #[getter]
+    fn capped(&self) -> bool {
+        self.0.capped
+    }
+
+    fn __float__(&self) -> f64 {
+        self.0.signed_distance
+    }
+}

@@ -1,0 +1,116 @@
+//! `bvtool distance --signed` as a user runs it: the slab-through-cube
+//! counterexample written as OBJ (no vertex inside, depth 0.9 at a face's
+//! interior), the witnesses and normal consistent, the separated case equal
+//! to the plain distance, the torus against the library's own answer, and
+//! the depth options refused without `--signed` or out of range.
+
+use bvtool::query::depth::{SignedOptions, Solid, signed_distance};
+use bvtool::query::point::PointTree;
+use bvtool::tree::ObbTree;
+use bvtool::{Pose, load};
+use bvtool_dev::run;
+use nalgebra::{UnitQuaternion, Vector3};
+use serde_json::Value;
+use std::path::Path;
+
+const EXE: &str = env!("CARGO_BIN_EXE_bvtool");
+const TORUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/torus.obj");
+
+/// A box of half extents `h` about the origin as OBJ, outward.
+fn cuboid(dir: &Path, name: &str, h: [f64; 3]) -> String {
+    let p = dir.join(name);
+    let mut s = String::new();
+    for k in 0..8 {
+        let c = |a: usize| if (k >> a) & 1 == 1 { h[a] } else { -h[a] };
+        s += &format!("v {} {} {}\n", c(0), c(1), c(2));
+    }
+    for t in bvtool_dev::shapes::cube_triangles() {
+        s += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    std::fs::write(&p, s).unwrap();
+    p.display().to_string()
+}
+
+fn signed(args: &[&str]) -> Value {
+    let (code, out, err) = run(EXE, args);
+    assert_eq!(code, 0, "bvtool {args:?} failed: {err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    doc["poses"][0].clone()
+}
+
+fn xyz(v: &Value) -> Vector3<f64> {
+    Vector3::from_fn(|i, _| v[i].as_f64().unwrap())
+}
+
+#[test]
+fn slab_through_cube_and_apart() {
+    let d = std::env::temp_dir().join(format!("bvtool-cli-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let slab = cuboid(&d, "slab.obj", [2.0, 2.0, 0.1]);
+    let cube = cuboid(&d, "cube.obj", [1.0; 3]);
+    let base = ["distance", &slab, &cube, "--signed", "--json"];
+    let p = signed(&[&base[..], &["--depth-tolerance", "1e-9"]].concat());
+    let s = &p["signed"];
+    let depth = s["depth"].as_f64().unwrap();
+    assert!((depth - 0.9).abs() <= 1e-9 + 1e-12, "{s}");
+    assert_eq!(s["side"], "a");
+    assert_eq!(s["signed_distance"].as_f64().unwrap(), -depth);
+    assert!(s["bound"].as_f64().unwrap() <= 1e-9 && s["capped"] == false);
+    let (a, b, n) = (xyz(&s["point_a"]), xyz(&s["point_b"]), xyz(&s["normal"]));
+    assert!(
+        (a.z.abs() - 0.1).abs() < 1e-12 && a.x.abs() <= 0.1 + 1e-9,
+        "{a}"
+    );
+    assert!(((b - a) + n * depth).norm() < 1e-12);
+    // Apart: the plain distance, the normal along the closest points.
+    let p = signed(&[&base[..], &["--pose", "0,0,5"]].concat());
+    let s = &p["signed"];
+    assert_eq!(s["signed_distance"], p["distance"]);
+    assert_eq!(s["depth"], 0.0);
+    assert!(s["side"].is_null());
+    assert!((xyz(&s["normal"]) - Vector3::z()).norm() < 1e-12);
+    // Text.
+    let (code, out, _) = run(EXE, &["distance", &slab, &cube, "--signed"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("A protrudes 0.9"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The torus against itself shifted by half its tube: the command's answer
+/// is the library's.
+#[test]
+fn torus_matches_the_library() {
+    let p = signed(&[
+        "distance", TORUS, TORUS, "--signed", "--pose", "0.5,0,0", "--json",
+    ]);
+    let mesh = load::load(TORUS.as_ref(), &Default::default())
+        .unwrap()
+        .flatten();
+    let (tree, points) = (
+        ObbTree::build_default(&mesh, Default::default()),
+        PointTree::build(&mesh),
+    );
+    let solid = Solid {
+        tree: &tree,
+        points: &points,
+    };
+    let pose = Pose::new(Vector3::new(0.5, 0.0, 0.0), UnitQuaternion::identity());
+    let want = signed_distance(&solid, &solid, &pose, &SignedOptions::default()).unwrap();
+    let s = &p["signed"];
+    assert_eq!(s["signed_distance"].as_f64().unwrap(), want.signed_distance);
+    assert!(want.depth > 0.3 && want.bound <= want.tolerance);
+}
+
+#[test]
+fn depth_options_need_signed_and_a_positive_tolerance() {
+    for extra in [
+        &["--depth-tolerance", "1e-3"][..],
+        &["--max-splits", "10"],
+        &["--signed", "--depth-tolerance", "0"],
+        &["--signed", "--depth-tolerance", "nan"],
+    ] {
+        let args = [&["distance", TORUS, TORUS][..], extra].concat();
+        let (code, _, err) = run(EXE, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+}

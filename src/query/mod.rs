@@ -9,6 +9,7 @@ pub(crate) mod clearance;
 pub(crate) mod collide;
 pub(crate) mod distance;
 pub mod distance_point_mesh;
+pub mod motion;
 pub mod pair;
 pub mod point;
 pub mod ray;

@@ -6,6 +6,7 @@
 mod air;
 mod collide;
 mod distance;
+mod motion;
 mod parry_disagreement;
 mod points;
 mod pose;

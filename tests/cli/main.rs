@@ -8,6 +8,7 @@ mod commands;
 mod compare;
 mod habits;
 mod hostile;
+mod motion;
 mod points;
 mod report_progress;
 mod shapes;

@@ -12,6 +12,9 @@ mod advance;
 mod interpolate;
 mod path;
 
-pub use advance::{Contact, Impact, ImpactOptions, Status, Sweep, time_of_impact};
+pub use advance::{
+    Contact, DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_TOL, Impact, ImpactOptions, Status, Sweep,
+    time_of_impact,
+};
 pub use interpolate::Motion;
 pub use path::PathImpact;

@@ -56,7 +56,10 @@ fn first_contact_and_clearance_along_x() {
     assert!(free <= t && t - free <= tol, "{doc}");
     assert!(free <= 0.325 + 1e-12 && t >= 0.325 - 1e-12, "{doc}");
     assert!(touching(&doc["pose"]), "{doc}");
-    assert_eq!(doc["point_a"], doc["point_b"]);
+    // The witness points agree up to rounding.
+    let gap =
+        (0..3).map(|k| doc["point_a"][k].as_f64().unwrap() - doc["point_b"][k].as_f64().unwrap());
+    assert!(gap.map(f64::abs).fold(0.0, f64::max) < 1e-12, "{doc}");
     assert!(doc["distance_calls"].as_u64().unwrap() >= 1);
 
     let doc = json(&[

@@ -22,6 +22,7 @@ mod decompose;
 mod errors;
 mod fit;
 mod mesh;
+mod motion;
 mod point_queries;
 mod pose;
 mod scene_queries;
@@ -52,6 +53,7 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tree::Collision>()?;
     m.add_class::<tree::Distance>()?;
     m.add_class::<tree::Clearance>()?;
+    m.add_class::<motion::Impact>()?;
     m.add_class::<fit::Fit>()?;
     m.add_class::<fit::Aabb>()?;
     m.add_class::<fit::Obb>()?;

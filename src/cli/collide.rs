@@ -32,7 +32,8 @@ use std::path::PathBuf;
 /// than one pose, a totals line follows the table.
 ///
 /// With --to (or --path) B moves instead: the first time of contact along
-/// the motion, certified by conservative advancement (`docs/motion.md`).
+/// the motion, certified by conservative advancement (docs/algorithms.md,
+/// "Motion").
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Mesh A (stays at identity).

@@ -11,8 +11,8 @@ use bvtool::TriMesh;
 use bvtool::check::poses::random_rotation;
 use bvtool::pose::Pose;
 use bvtool::query::motion::{ImpactOptions, Motion, Status, Sweep};
-use bvtool::query::{ContactMode, collide, within};
 use bvtool::tree::ObbTree;
+use common::motion::{check_against_sampling, meets, point_near, random_motions, sampled};
 use common::shapes::{closed_cylinder, cube_triangles, icosphere, mesh, torus};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 use rand::{Rng, SeedableRng};
@@ -33,19 +33,11 @@ fn tree(m: &TriMesh) -> ObbTree {
     ObbTree::build_default(m, Default::default())
 }
 
-/// A random rotation of at most `max` radians (or any, when `max` ≥ π).
-fn rotation(rng: &mut ChaCha8Rng, max: f64) -> UnitQuaternion<f64> {
-    if max >= std::f64::consts::PI {
-        return random_rotation(rng);
-    }
-    let axis = Vector3::new(rng.random(), rng.random(), rng.random()).map(|x: f64| x - 0.5);
-    UnitQuaternion::from_scaled_axis(axis.normalize() * rng.random_range(0.0..max))
-}
-
 fn random_pose(rng: &mut ChaCha8Rng, reach: f64) -> Pose {
-    let t = Vector3::new(rng.random(), rng.random(), rng.random())
-        .map(|x: f64| (2.0 * x - 1.0) * reach);
-    Pose::new(t, random_rotation(rng))
+    Pose::new(
+        point_near(rng, &Point3::origin(), reach),
+        random_rotation(rng),
+    )
 }
 
 #[test]
@@ -109,39 +101,8 @@ fn speed_bound_bounds_every_point() {
     assert!(tightest > 0.5, "{tightest}");
 }
 
-/// Contact at `t` by bvtool's exact discrete queries.
-fn meets(a: &ObbTree, b: &ObbTree, motion: &Motion, t: f64, clearance: f64) -> bool {
-    let pose = motion.pose_at(t);
-    if clearance > 0.0 {
-        within(a, b, &pose, clearance, ContactMode::First).within
-    } else {
-        collide(a, b, &pose, ContactMode::First).intersecting
-    }
-}
-
-/// The oracle: the first of `n + 1` equally spaced samples that meets,
-/// and the contact found by bisecting (60 halvings) from the sample before
-/// it: `(last free time, first meeting time)`, or `None`.
-fn sampled(a: &ObbTree, b: &ObbTree, motion: &Motion, n: usize, d: f64) -> Option<(f64, f64)> {
-    let k = (0..=n).find(|&k| meets(a, b, motion, k as f64 / n as f64, d))?;
-    if k == 0 {
-        return Some((0.0, 0.0));
-    }
-    let (mut lo, mut hi) = ((k - 1) as f64 / n as f64, k as f64 / n as f64);
-    for _ in 0..60 {
-        let m = 0.5 * (lo + hi);
-        if meets(a, b, motion, m, d) {
-            hi = m
-        } else {
-            lo = m
-        }
-    }
-    Some((lo, hi))
-}
-
-/// `motions` random motions of B against A (half of them turning at most
-/// 0.3 rad, half any amount), each checked against [`sampled`]; returns
-/// (hits, frees).
+/// `motions` random motions of B against A ([`random_motions`]) checked
+/// against dense sampling ([`check_against_sampling`], 1,001 samples).
 fn against_sampling(
     a: &TriMesh,
     b: &TriMesh,
@@ -151,53 +112,14 @@ fn against_sampling(
     clearance: f64,
 ) -> (usize, usize) {
     let (ta, tb) = (tree(a), tree(b));
-    let mut sweep = Sweep::new(&ta, &tb);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let motions = random_motions(&mut rng, motions, &Point3::origin(), reach);
     let opts = ImpactOptions {
         clearance,
         ..Default::default()
     };
-    let (mut hits, mut frees) = (0, 0);
-    for i in 0..motions {
-        let turn = if i % 2 == 0 { 0.3 } else { 4.0 };
-        let p0 = random_pose(&mut rng, reach);
-        let p1 = Pose::new(
-            Vector3::new(rng.random(), rng.random(), rng.random())
-                .map(|x: f64| (2.0 * x - 1.0) * reach),
-            p0.rotation * rotation(&mut rng, turn),
-        );
-        let motion = Motion::new(p0, p1);
-        let got = sweep.time_of_impact(&motion, &opts).unwrap();
-        let oracle = sampled(&ta, &tb, &motion, 1000, clearance);
-        let what = format!("motion {i}: {p0:?} → {p1:?}: {got:?}, oracle {oracle:?}");
-        match got.status {
-            Status::Free => {
-                assert!(oracle.is_none(), "missed contact, {what}");
-                assert_eq!(got.free_until, 1.0);
-                frees += 1;
-            }
-            Status::Hit => {
-                let c = got.contact.unwrap();
-                assert!(meets(&ta, &tb, &motion, c.t, clearance), "{what}");
-                assert!(
-                    c.t - got.free_until <= opts.tol && got.free_until <= c.t,
-                    "{what}"
-                );
-                if let Some((_, first)) = oracle {
-                    // No contact in the certified interval, and t within δ
-                    // of the oracle's contact.
-                    assert!(
-                        first >= got.free_until,
-                        "contact in the free interval, {what}"
-                    );
-                    assert!(c.t <= first + opts.tol, "{what}");
-                }
-                hits += 1;
-            }
-            Status::Undecided => panic!("undecided, {what}"),
-        }
-    }
-    (hits, frees)
+    let tally = check_against_sampling(&ta, &tb, &motions, 1000, &opts);
+    (tally.hits, tally.frees)
 }
 
 #[test]

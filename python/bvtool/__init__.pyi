@@ -271,6 +271,7 @@ class ObbTree:
         tol: float = 1e-6,
         clearance: float = 0.0,
         max_distance_calls: int = 100_000,
+        rel_err: float = 0.5,
     ) -> Impact:
         """First contact of other's mesh moving from pose0 to pose1 (translation linear,
         rotation at constant angular velocity about B's origin, shortest arc), certified."""
@@ -282,6 +283,7 @@ class ObbTree:
         tol: float = 1e-6,
         clearance: float = 0.0,
         max_distance_calls: int = 100_000,
+        rel_err: float = 0.5,
     ) -> Dict[str, npt.NDArray[Any]]:
         """time_of_impact per row pair, in parallel: hit, undecided, t (NaN), free_until,
         distance_calls (N,), point_a, point_b (N, 3)."""

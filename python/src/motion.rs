@@ -15,11 +15,17 @@ use rayon::prelude::*;
 use std::sync::Arc;
 
 /// The options of a motion query, checked.
-pub fn options(tol: f64, clearance: f64, max_distance_calls: u64) -> PyResult<ImpactOptions> {
+pub fn options(
+    tol: f64,
+    clearance: f64,
+    max_distance_calls: u64,
+    rel_err: f64,
+) -> PyResult<ImpactOptions> {
     let opts = ImpactOptions {
         tol,
         clearance: crate::tree::clearance(clearance)?,
         max_distance_calls,
+        rel_err,
     };
     opts.check().map_err(|e| value_error(e.to_string()))?;
     Ok(opts)

@@ -34,7 +34,7 @@ def test_torus_moving_along_x_first_touches_at_the_closed_form_time(torus):
     assert torus.collide(torus, hit.pose).intersecting
     near = torus.time_of_impact(torus, ((4, 0, 0), Q), ((0, 0, 0), Q), clearance=0.1, tol=1e-9)
     assert abs(near.t - 0.3) <= 1e-9 and near.distance <= 0.1
-    free = torus.time_of_impact(torus, ((0, 5, 0), Q), ((4, 5, 0), Q))
+    free = torus.time_of_impact(torus, ((0, 10, 0), Q), ((4, 10, 0), Q))
     assert (free.status, free.t, free.free_until, free.pose) == ("free", None, 1.0, None)
     assert free.distance_calls == 1
 

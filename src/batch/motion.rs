@@ -49,6 +49,9 @@ pub struct MotionDoc {
     pub distance_calls: u64,
     /// The limit on them.
     pub max_distance_calls: u64,
+    /// The relative tolerance of each sample's distance query
+    /// ([`ImpactOptions::rel_err`]; the certificate does not depend on it).
+    pub rel_err: f64,
     /// B's radius about its origin (model units), for the speed bound.
     pub radius: f64,
     /// Wall time of the query, milliseconds.
@@ -97,6 +100,7 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &ImpactOptions) -> Result<M
         clearance: opts.clearance,
         distance_calls: impact.distance_calls,
         max_distance_calls: opts.max_distance_calls,
+        rel_err: opts.rel_err,
         radius: sweep.radius(),
         query_ms,
     })

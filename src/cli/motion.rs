@@ -113,6 +113,7 @@ pub fn run(
         tol: args.tol,
         clearance: clearance.unwrap_or(0.0),
         max_distance_calls: args.max_distance_calls,
+        ..Default::default()
     };
     // Options out of range are a usage error, before any file is read.
     impact.check().map_err(|e| Failure::Usage(e.to_string()))?;

@@ -259,7 +259,7 @@ fn far_motions_take_few_distance_calls() {
     let m = torus(1.0, 0.3, 16, 8);
     let t = tree(&m);
     let mut sweep = Sweep::new(&t, &t);
-    let at = |x: f64| Pose::new(Vector3::new(x, 5.0, 0.0), UnitQuaternion::identity());
+    let at = |x: f64| Pose::new(Vector3::new(x, 8.0, 0.0), UnitQuaternion::identity());
     let got = sweep
         .time_of_impact(&Motion::new(at(-1.0), at(1.0)), &Default::default())
         .unwrap();

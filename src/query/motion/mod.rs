@@ -13,8 +13,8 @@ mod interpolate;
 mod path;
 
 pub use advance::{
-    Contact, DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_TOL, Impact, ImpactOptions, Status, Sweep,
-    time_of_impact,
+    Contact, DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_REL_ERR, DEFAULT_TOL, Impact, ImpactOptions,
+    Status, Sweep, time_of_impact,
 };
 pub use interpolate::Motion;
 pub use path::PathImpact;

@@ -1,5 +1,5 @@
 //! Time of impact on corpus pairs (a robot's adjacent links, the bunny
-//! against itself, a gripper's thin linkage parts): 40 random motions each
+//! against itself, a gripper's thin linkage parts): 150 random motions each
 //! (half turning at most 0.3 rad, half any amount), every answer checked
 //! against bvtool's exact `collide` at 1,001 samples refined by bisection
 //! (`bvtool_dev::motion::check_against_sampling`).
@@ -50,7 +50,7 @@ fn time_of_impact_agrees_with_dense_sampling_on_corpus_pairs() {
         let centre = nalgebra::Point3::from(ba.center() - bb.center().coords);
         let reach = 0.6 * ((ba.max - ba.min).norm() + (bb.max - bb.min).norm());
         let mut rng = ChaCha8Rng::seed_from_u64(3800 + seed as u64);
-        let motions = random_motions(&mut rng, 40, &centre, reach);
+        let motions = random_motions(&mut rng, 150, &centre, reach);
         let start = std::time::Instant::now();
         let tally = check_against_sampling(&ta, &tb, &motions, 1000, &ImpactOptions::default());
         let mut calls = tally.calls.clone();

@@ -301,7 +301,7 @@ impl Search<'_, '_> {
             }
             let r = match self.probe(a) {
                 Probe::Contact(c) => return self.end(Status::Hit, a, Some(c)),
-                Probe::Free(r) if r == 0.0 => return self.end(Status::Undecided, a, None),
+                Probe::Free(0.0) => return self.end(Status::Undecided, a, None),
                 Probe::Free(r) => r,
             };
             if 2.0 * r >= self.opts.tol || a + r > 1.0 {
@@ -331,7 +331,7 @@ impl Search<'_, '_> {
         }
         let rh = match self.probe(hi) {
             Probe::Contact(c) => return Window::Done(self.end(Status::Hit, lo, Some(c))),
-            Probe::Free(r) if r == 0.0 => {
+            Probe::Free(0.0) => {
                 return Window::Done(self.end(Status::Undecided, lo, None));
             }
             Probe::Free(r) => r,

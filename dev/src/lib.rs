@@ -6,6 +6,7 @@
 
 pub mod export_check;
 pub mod grid_scene;
+pub mod motion;
 pub mod oracle;
 pub mod render_check;
 pub mod shapes;

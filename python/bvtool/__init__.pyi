@@ -1,7 +1,7 @@
 """Type stubs of the `bvtool` extension module (see docs/python.md)."""
 
 from os import PathLike
-from typing import Any, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -220,6 +220,35 @@ class Clearance:
     def distances(self) -> F64: ...
     def __bool__(self) -> bool: ...
 
+class Impact:
+    """The answer of `ObbTree.time_of_impact`: no contact for t in [0, free_until);
+    on a hit, contact at t and t - tol <= free_until <= t; "free": none on [0, 1];
+    "undecided": the work limit reached, nothing claimed after free_until."""
+
+    @property
+    def hit(self) -> bool: ...
+    @property
+    def status(self) -> Literal["hit", "free", "undecided"]: ...
+    @property
+    def t(self) -> Optional[float]: ...
+    @property
+    def free_until(self) -> float: ...
+    @property
+    def tol(self) -> float: ...
+    @property
+    def distance_calls(self) -> int: ...
+    @property
+    def pose(self) -> Optional[Pose]: ...
+    @property
+    def triangles(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def point_a(self) -> Optional[F64]: ...
+    @property
+    def point_b(self) -> Optional[F64]: ...
+    @property
+    def distance(self) -> Optional[float]: ...
+    def __bool__(self) -> bool: ...
+
 class ObbTree:
     """The OBB tree of a mesh: what every pair query runs on."""
 
@@ -275,6 +304,30 @@ class ObbTree:
         self, other: ObbTree, pose: PoseLike, d: float, mode: Literal["first", "all"] = "first"
     ) -> Clearance: ...
     def within_batch(self, other: ObbTree, poses: PosesLike, d: float) -> npt.NDArray[np.bool_]: ...
+    def time_of_impact(
+        self,
+        other: ObbTree,
+        pose0: PoseLike,
+        pose1: PoseLike,
+        tol: float = 1e-6,
+        clearance: float = 0.0,
+        max_distance_calls: int = 100_000,
+        rel_err: float = 0.5,
+    ) -> Impact:
+        """First contact of other's mesh moving from pose0 to pose1 (translation linear,
+        rotation at constant angular velocity about B's origin, shortest arc), certified."""
+    def time_of_impact_batch(
+        self,
+        other: ObbTree,
+        poses0: PosesLike,
+        poses1: PosesLike,
+        tol: float = 1e-6,
+        clearance: float = 0.0,
+        max_distance_calls: int = 100_000,
+        rel_err: float = 0.5,
+    ) -> Dict[str, npt.NDArray[Any]]:
+        """time_of_impact per row pair, in parallel: hit, undecided, t (NaN), free_until,
+        distance_calls (N,), point_a, point_b (N, 3)."""
     @property
     def sign_method(self) -> Literal["exact winding number", "exact parity", "generalized winding number"]:
         """How inside is decided for this mesh (closed and oriented, closed mod 2, open)."""

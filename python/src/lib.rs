@@ -24,6 +24,7 @@ mod depth;
 mod errors;
 mod fit;
 mod mesh;
+mod motion;
 mod point_queries;
 mod pose;
 mod robot;
@@ -56,6 +57,7 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tree::Distance>()?;
     m.add_class::<depth::SignedDistance>()?;
     m.add_class::<tree::Clearance>()?;
+    m.add_class::<motion::Impact>()?;
     m.add_class::<fit::Fit>()?;
     m.add_class::<fit::Aabb>()?;
     m.add_class::<fit::Obb>()?;

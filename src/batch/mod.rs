@@ -5,6 +5,7 @@
 
 pub mod collide;
 pub mod distance;
+pub mod motion;
 pub mod sdf;
 pub mod verify;
 pub mod verify_distance;

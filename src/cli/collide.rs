@@ -30,6 +30,10 @@ use std::path::PathBuf;
 /// triangles are decided exactly (robust orient3d/orient2d predicates on f64
 /// coordinates). B's vertices map v → R·v + t into A's frame. With more
 /// than one pose, a totals line follows the table.
+///
+/// With --to (or --path) B moves instead: the first time of contact along
+/// the motion, certified by conservative advancement (docs/algorithms.md,
+/// "Motion").
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Mesh A (stays at identity).
@@ -40,6 +44,8 @@ pub struct Args {
     node_fit: NodeFitArg,
     #[command(flatten)]
     poses: PoseArgs,
+    #[command(flatten)]
+    motion: super::motion::MotionArgs,
     /// Report every intersecting triangle pair, named by node, mesh,
     /// primitive and triangle index (at most --max-pairs of them).
     #[arg(long, conflicts_with = "first_contact")]
@@ -77,6 +83,19 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
+    if args.motion.asked() {
+        let files = (args.a.as_path(), args.b.as_path());
+        let (poses, json) = (&args.poses, args.json);
+        return super::motion::run(
+            &args.motion,
+            files,
+            &args.node_fit,
+            poses,
+            args.clearance,
+            json,
+            opts,
+        );
+    }
     let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
     let bar = Progress::new(poses.len(), "poses");

@@ -18,6 +18,7 @@ mod distance;
 mod export;
 mod fit;
 mod info;
+mod motion;
 mod output;
 mod points;
 mod poses;

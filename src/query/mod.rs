@@ -10,6 +10,7 @@ pub(crate) mod collide;
 pub mod depth;
 pub(crate) mod distance;
 pub mod distance_point_mesh;
+pub mod motion;
 pub mod pair;
 pub mod point;
 pub mod ray;

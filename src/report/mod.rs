@@ -12,6 +12,7 @@ pub(crate) mod compare;
 pub(crate) mod distance;
 pub(crate) mod fit;
 pub mod info;
+pub(crate) mod motion;
 pub(crate) mod table;
 pub mod tree;
 pub(crate) mod verify;

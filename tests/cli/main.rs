@@ -9,6 +9,7 @@ mod compare;
 mod depth;
 mod habits;
 mod hostile;
+mod motion;
 mod points;
 mod report_progress;
 mod shapes;

@@ -14,6 +14,7 @@ mod fit;
 mod gltf;
 mod grid_scene;
 mod load;
+mod motion;
 mod obj_stl;
 mod point_queries;
 mod points;

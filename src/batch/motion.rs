@@ -73,10 +73,7 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &ImpactOptions) -> Result<M
     Ok(MotionDoc {
         a: a.summary(),
         b: b.summary(),
-        build_ms: BuildMs {
-            a: a.build_ms,
-            b: b.build_ms,
-        },
+        build_ms: BuildMs::of(a, b),
         mode: "motion",
         status: match impact.status {
             Status::Hit => "hit",

@@ -179,7 +179,9 @@ fn box_mesh(size: [f64; 3]) -> TriMesh {
     soup(vertices, triangles)
 }
 
-/// Side quads between two rings of `n` vertices starting at `a` and `b`.
+/// Side quads between two rings of `n` vertices starting at `a` and `b`,
+/// wound outward when ring `a` lies above ring `b` along z (both rings
+/// counter-clockwise seen from +z).
 fn band(a: u32, b: u32, n: u32, out: &mut Vec<[u32; 3]>) {
     for j in 0..n {
         let k = (j + 1) % n;
@@ -205,7 +207,7 @@ fn cylinder_mesh(r: f64, h: f64) -> (TriMesh, f64) {
     vertices.push(Point3::new(0.0, 0.0, h));
     let n = n as u32;
     let mut triangles = Vec::new();
-    band(0, n, n, &mut triangles);
+    band(n, 0, n, &mut triangles);
     for j in 0..n {
         let k = (j + 1) % n;
         triangles.push([2 * n, k, j]);

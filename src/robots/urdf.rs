@@ -147,17 +147,22 @@ pub fn rpy_rotation(r: f64, p: f64, y: f64) -> UnitQuaternion<f64> {
     UnitQuaternion::from_euler_angles(r, p, y)
 }
 
+/// The document's root element, which URDF and SRDF both name `<robot>`.
+fn robot_element<'a, 'i>(
+    doc: &'a roxmltree::Document<'i>,
+) -> Result<roxmltree::Node<'a, 'i>, String> {
+    let robot = doc.root_element();
+    match robot.tag_name().name() {
+        "robot" => Ok(robot),
+        other => Err(format!("the root element is <{other}>, not <robot>")),
+    }
+}
+
 /// Parses the text of a URDF document; errors are one line (the caller
 /// names the file).
 pub fn parse(text: &str) -> Result<UrdfDoc, String> {
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
-    let robot = doc.root_element();
-    if robot.tag_name().name() != "robot" {
-        return Err(format!(
-            "the root element is <{}>, not <robot>",
-            robot.tag_name().name()
-        ));
-    }
+    let robot = robot_element(&doc)?;
     let count = |tag: &str| robot.children().filter(|c| c.has_tag_name(tag)).count();
     let (links, joints) = (count("link"), count("joint"));
     if links > MAX_LINKS || joints > MAX_LINKS {
@@ -399,13 +404,7 @@ fn joint(node: roxmltree::Node) -> Result<JointDoc, String> {
 /// reason)` as written (reason "" when absent).
 pub fn srdf_disabled(text: &str) -> Result<Vec<(String, String, String)>, String> {
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
-    let robot = doc.root_element();
-    if robot.tag_name().name() != "robot" {
-        return Err(format!(
-            "the root element is <{}>, not <robot>",
-            robot.tag_name().name()
-        ));
-    }
+    let robot = robot_element(&doc)?;
     robot
         .children()
         .filter(|c| c.has_tag_name("disable_collisions"))

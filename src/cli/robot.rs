@@ -348,8 +348,8 @@ fn text(robot: &Robot, doc: &RobotDoc) -> String {
         let colliding = configs.iter().filter(|c| c.colliding).count();
         let _ = writeln!(
             s,
-            "{} configurations, {colliding} colliding; {:.3} ms ({:.2} µs a configuration, all cores)",
-            configs.len(),
+            "{}, {colliding} colliding; {:.3} ms ({:.2} µs a configuration, all cores)",
+            bvtool::error::count(configs.len(), "configuration"),
             ms,
             ms * 1e3 / configs.len().max(1) as f64
         );

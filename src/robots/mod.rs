@@ -188,7 +188,10 @@ impl Robot {
         self.trees.iter().map(|t| t.triangle_count()).sum()
     }
 
-    /// Checks that `q` is one configuration: [`Robot::dof`] finite values.
+    /// Checks that `q` is one configuration: [`Robot::dof`] finite values
+    /// within ±2^50 ([`crate::mesh::MAX_COORDINATE`], the range of every
+    /// coordinate and pose translation: a prismatic joint moves a link by
+    /// its value, and the exact tests are exact only within that range).
     pub fn check_configuration(&self, q: &[f64]) -> Result<()> {
         if q.len() != self.dof {
             return Err(Error::Input(format!(
@@ -198,9 +201,10 @@ impl Robot {
                 self.dof
             )));
         }
-        if let Some(v) = q.iter().find(|v| !v.is_finite()) {
+        let limit = crate::mesh::MAX_COORDINATE;
+        if let Some(v) = q.iter().find(|v| !v.is_finite() || v.abs() > limit) {
             return Err(Error::Input(format!(
-                "a configuration of {} holds {v}, not a finite number",
+                "a configuration of {} holds {v}, not a finite number within ±2^50",
                 self.name
             )));
         }

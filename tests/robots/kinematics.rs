@@ -129,6 +129,15 @@ fn configurations_of_the_wrong_size_or_not_finite_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("not a finite number"), "{e}");
+    // Finite but past the coordinate range: a prismatic joint at 1e308
+    // would place its link where no exact test holds.
+    for v in [1e308, -1e300] {
+        let e = robot
+            .self_collision_batch(&[0.0, 0.0, v, 0.0], false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("within ±2^50"), "{e}");
+    }
     let e = robot
         .self_collision_batch(&[0.0; 7], false)
         .unwrap_err()

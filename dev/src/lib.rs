@@ -9,6 +9,7 @@ pub mod grid_scene;
 pub mod motion;
 pub mod oracle;
 pub mod render_check;
+pub mod robot_oracle;
 pub mod shapes;
 
 // Time limits for hostile inputs (FIFOs, endless streams).

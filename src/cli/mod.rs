@@ -25,6 +25,7 @@ mod poses;
 mod progress;
 mod render;
 mod robot;
+mod robot_acm;
 mod sdf;
 mod tree;
 mod verify;

@@ -59,6 +59,8 @@ pub struct Args {
     /// Print one JSON document (docs/json.md) instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    acm: super::robot_acm::AcmArgs,
 }
 
 fn package_arg(s: &str) -> Result<(String, PathBuf), String> {
@@ -178,6 +180,9 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             load: *opts,
         },
     )?;
+    if args.acm.asked() {
+        return super::robot_acm::run(&robot, &args.acm, args.json);
+    }
     let mut checked = None;
     if let Some(path) = &args.check {
         if robot.dof == 0 {

@@ -3,6 +3,7 @@
 //! geometry read into one tree per distinct (file, scale) or primitive,
 //! and the link pairs to test listed.
 
+use super::adjacency::Adjacency;
 use super::geometry::{self, Packages};
 use super::urdf::{self, GeometryDoc, JointKind, MAX_DOCUMENT_BYTES};
 use super::{Joint, Link, Mimic, Robot, Shape};
@@ -220,22 +221,8 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
         ));
     }
 
-    // The pairs: not adjacent, not disabled, both with shapes. Links joined
-    // by fixed joints are one rigid body; two links are adjacent when they
-    // are in one body, or in the two bodies one moving joint joins.
-    let mut body: Vec<usize> = (0..links.len()).collect();
-    for &j in &order {
-        if joints[j].kind == JointKind::Fixed {
-            body[joints[j].child] = body[joints[j].parent];
-        }
-    }
-    let body_pairs: HashSet<(usize, usize)> = joints
-        .iter()
-        .map(|j| (body[j.parent], body[j.child]))
-        .flat_map(|(a, b)| [(a, b), (b, a)])
-        .collect();
-    let is_adjacent =
-        |a: usize, b: usize| body[a] == body[b] || body_pairs.contains(&(body[a], body[b]));
+    // The pairs: not adjacent, not disabled, both with shapes.
+    let adjacency = Adjacency::new(links.len(), &joints, &order);
     let mut disabled = HashSet::new();
     if let Some(srdf) = &opts.srdf {
         let pairs = urdf::srdf_disabled(&read_document(srdf)?).map_err(|e| Error::load(srdf, e))?;
@@ -256,7 +243,7 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
     let (mut pairs, mut adjacent_pairs, mut disabled_pairs) = (Vec::new(), 0, 0);
     for (k, &a) in with_shapes.iter().enumerate() {
         for &b in &with_shapes[k + 1..] {
-            if is_adjacent(a, b) {
+            if adjacency.adjacent(a, b) {
                 adjacent_pairs += 1;
             } else if disabled.contains(&(a, b)) {
                 disabled_pairs += 1;

@@ -38,12 +38,12 @@ pub struct SelfDistance {
 }
 
 /// A shape's frame in the root's, and its ball's centre there.
-fn placed(link: &Isometry3<f64>, s: &Shape) -> (Isometry3<f64>, Point3<f64>) {
+pub(super) fn placed(link: &Isometry3<f64>, s: &Shape) -> (Isometry3<f64>, Point3<f64>) {
     (link * s.origin, link * s.center)
 }
 
 /// The pose of B's shape in A's shape frame.
-fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
+pub(super) fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
     let r = a.inverse() * b;
     Pose::new(r.translation.vector, r.rotation)
 }
@@ -51,7 +51,7 @@ fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
 /// The least distance the two balls allow between their shapes, less a
 /// margin for the rounding of the placed centres (so that it never exceeds
 /// the true distance); ≤ 0 when the balls may meet.
-fn ball_gap(ca: &Point3<f64>, ra: f64, cb: &Point3<f64>, rb: f64) -> f64 {
+pub(super) fn ball_gap(ca: &Point3<f64>, ra: f64, cb: &Point3<f64>, rb: f64) -> f64 {
     let margin = 1e-9 * (1.0 + ca.coords.amax() + cb.coords.amax() + ra + rb);
     nalgebra::distance(ca, cb) - ra - rb - margin
 }
@@ -90,24 +90,7 @@ impl Robot {
     pub fn collide_at(&self, poses: &[Isometry3<f64>], stop_at_first: bool) -> SelfCollision {
         let mut out = SelfCollision::default();
         for &(a, b) in &self.pairs {
-            let hit = self.links[a].shapes.iter().any(|sa| {
-                let (wa, ca) = placed(&poses[a], sa);
-                self.links[b].shapes.iter().any(|sb| {
-                    let (wb, cb) = placed(&poses[b], sb);
-                    if ball_gap(&ca, sa.radius, &cb, sb.radius) > 0.0 {
-                        return false;
-                    }
-                    out.narrow_tests += 1;
-                    let pose = relative(&wa, &wb);
-                    collide(
-                        &self.trees[sa.tree],
-                        &self.trees[sb.tree],
-                        &pose,
-                        ContactMode::First,
-                    )
-                    .intersecting
-                })
-            });
+            let hit = self.links_collide(poses, a, b, &mut out.narrow_tests);
             if hit {
                 out.pairs.push((a, b));
                 if stop_at_first {
@@ -116,6 +99,35 @@ impl Robot {
             }
         }
         out
+    }
+
+    /// Whether links `a` and `b`, placed at `poses`, collide: each shape
+    /// pair's balls first, then the exact `collide` of their trees (stopping
+    /// at the first triangle pair); `narrow` counts the tree queries.
+    pub(super) fn links_collide(
+        &self,
+        poses: &[Isometry3<f64>],
+        a: usize,
+        b: usize,
+        narrow: &mut u32,
+    ) -> bool {
+        self.links[a].shapes.iter().any(|sa| {
+            let (wa, ca) = placed(&poses[a], sa);
+            self.links[b].shapes.iter().any(|sb| {
+                let (wb, cb) = placed(&poses[b], sb);
+                if ball_gap(&ca, sa.radius, &cb, sb.radius) > 0.0 {
+                    return false;
+                }
+                *narrow += 1;
+                collide(
+                    &self.trees[sa.tree],
+                    &self.trees[sb.tree],
+                    &relative(&wa, &wb),
+                    ContactMode::First,
+                )
+                .intersecting
+            })
+        })
     }
 
     /// The least distance between any two links of [`Robot::pairs`] at

@@ -9,11 +9,14 @@
 //! link's frame. `rpy` is roll about x, then pitch about y, then yaw about
 //! z, all about fixed axes: `R = Rz(y)·Ry(p)·Rx(r)`.
 
+mod acm;
+mod adjacency;
 mod build;
 mod check;
 mod geometry;
 pub mod urdf;
 
+pub use acm::{Acm, AcmOptions, AcmPair, AcmReason, MAX_ACM_SAMPLES};
 pub use build::{GeometryKind, RobotOptions};
 pub use check::{SelfCollision, SelfDistance};
 pub use geometry::{MAX_MESH_BYTES, Packages, ROUND_SEGMENTS};

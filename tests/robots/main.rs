@@ -6,6 +6,7 @@
 //!
 //! One test binary of modules (the files beside this one).
 
+mod acm;
 mod arm;
 mod cli;
 mod hostile;

@@ -12,6 +12,7 @@
 //! - `decompose`: `decompose` and its convex parts;
 //! - `scene_queries`: `clash` and `self_intersections`;
 //! - `robot`: `Robot` (URDF, forward kinematics, self-collision and distance);
+//!   `robot_acm`: its allowed-collision matrix as a dict;
 //! - `errors`: the exception types and the mapping of library errors;
 //! - `arrays`: numpy input checks and outputs;
 //! - `state`: what pickling shares (each class's `__reduce__`);
@@ -28,6 +29,7 @@ mod motion;
 mod point_queries;
 mod pose;
 mod robot;
+mod robot_acm;
 mod scene_queries;
 mod state;
 mod tree;

@@ -26,6 +26,8 @@ use std::sync::Arc;
 #[pyclass(frozen, module = "bvtool")]
 pub struct Robot {
     inner: Arc<bvtool::robots::Robot>,
+    /// How it was read (pickling reads it again).
+    opts: RobotOptions,
 }
 
 impl Robot {
@@ -87,10 +89,12 @@ impl Robot {
             srdf,
             load: Default::default(),
         };
-        let robot = work::run(py, move |_| bvtool::robots::Robot::from_urdf(&urdf, &opts))?
+        let read = opts.clone();
+        let robot = work::run(py, move |_| bvtool::robots::Robot::from_urdf(&urdf, &read))?
             .map_err(to_py)?;
         Ok(Robot {
             inner: Arc::new(robot),
+            opts,
         })
     }
 
@@ -235,6 +239,47 @@ impl Robot {
         } else {
             PyArray1::from_vec(py, d).into_any()
         })
+    }
+
+    /// The allowed-collision matrix of every pair of links with geometry
+    /// (`docs/robots.md`), as a dict (`robot_acm::to_dict`; its `"srdf"`
+    /// the SRDF text); on the pool with the GIL released, Ctrl-C stops it.
+    #[pyo3(signature = (samples = 10_000, seed = 0, always_fraction = 0.95, min_distance = true))]
+    fn generate_acm<'py>(
+        &self,
+        py: Python<'py>,
+        samples: u64,
+        seed: u64,
+        always_fraction: f64,
+        min_distance: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let opts = bvtool::robots::AcmOptions {
+            samples,
+            seed,
+            always_fraction,
+            min_distance,
+        };
+        let robot = self.inner.clone();
+        let acm =
+            work::run(py, move |cancel| robot.generate_acm(&opts, Some(cancel)))?.map_err(to_py)?;
+        crate::robot_acm::to_dict(py, &acm)
+    }
+
+    /// Pickles as the constructor's arguments: unpickling reads the URDF,
+    /// SRDF and meshes again from the same paths.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let packages: HashMap<String, PathBuf> = self.opts.packages.iter().cloned().collect();
+        let visual = self.opts.geometry == GeometryKind::Visual;
+        let args = (
+            self.inner.path.clone(),
+            packages,
+            self.opts.srdf.clone(),
+            visual,
+        );
+        Ok((
+            py.get_type::<Robot>().into_any(),
+            args.into_pyobject(py)?.into_any(),
+        ))
     }
 
     fn __repr__(&self) -> String {

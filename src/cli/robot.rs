@@ -61,6 +61,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     acm: super::robot_acm::AcmArgs,
+    #[command(flatten)]
+    picture: super::robot_render::RenderArgs,
 }
 
 fn package_arg(s: &str) -> Result<(String, PathBuf), String> {
@@ -74,7 +76,7 @@ fn package_arg(s: &str) -> Result<(String, PathBuf), String> {
 const MAX_CONFIGURATIONS: usize = 10_000_000;
 
 /// The configurations in `path`, `n × dof` values.
-fn read_configurations(path: &Path, dof: usize) -> Result<Vec<f64>, Error> {
+pub(super) fn read_configurations(path: &Path, dof: usize) -> Result<Vec<f64>, Error> {
     let is_json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
@@ -183,6 +185,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     if args.acm.asked() {
         return super::robot_acm::run(&robot, &args.acm, args.json);
     }
+    args.picture.run(&robot, args.check.as_deref())?;
     let mut checked = None;
     if let Some(path) = &args.check {
         if robot.dof == 0 {

@@ -17,6 +17,7 @@ pub mod clash;
 pub mod compose;
 pub(crate) mod picture;
 pub(crate) mod raster;
+pub mod robot;
 pub mod scene;
 
 pub use camera::{Camera, UpAxis, View};

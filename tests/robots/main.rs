@@ -11,4 +11,5 @@ mod arm;
 mod cli;
 mod hostile;
 mod kinematics;
+mod render;
 mod self_collision;

@@ -656,3 +656,16 @@ class Robot:
         """The colliding link pairs ((k, 2) link indices) of each configuration."""
     def distance(self, q: npt.ArrayLike) -> Union[float, F64]:
         """The least distance between tested link pairs (0 when touching, inf without pairs)."""
+    def generate_acm(
+        self,
+        samples: int = 10000,
+        seed: int = 0,
+        always_fraction: float = 0.95,
+        min_distance: bool = True,
+    ) -> Dict[str, Any]:
+        """The allowed-collision matrix (docs/robots.md): keys robot, samples, seed, always_fraction,
+        default_configuration, counts, pairs (dicts: link1, link2, reason in Adjacent/Default/Always/Never
+        or None, default_collides, samples, collisions, min_distance, min_sample, rounding_bound) and srdf
+        (the SRDF text). Same seed, same matrix, on any number of threads; "Never" is statistical."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickles as (urdf, package_dirs, srdf, visual): unpickling reads the files again."""

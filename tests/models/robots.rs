@@ -198,3 +198,51 @@ fn self_collision_equals_the_pairwise_check_on_the_corpus_robots() {
         assert!(colliding > 0, "{urdf}: no configuration collides");
     }
 }
+
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn acm_never_pairs_of_the_panda_and_ur5_never_collide_in_independent_samples() {
+    use bvtool::robots::{AcmOptions, AcmReason};
+    use bvtool_dev::robot_oracle::link_pair;
+    let Some(pkg) = package() else { return };
+    for (urdf, n) in [
+        ("robots/panda_description/urdf/panda.urdf", 20_000),
+        ("robots/ur_description/urdf/ur5_robot.urdf", 20_000),
+    ] {
+        let robot = robot(&pkg, urdf, None);
+        let opts = AcmOptions {
+            samples: n,
+            seed: 39,
+            min_distance: false,
+            ..Default::default()
+        };
+        let acm = robot.generate_acm(&opts, None).unwrap();
+        let never: Vec<_> = acm
+            .pairs
+            .iter()
+            .filter(|p| p.reason == Some(AcmReason::Never))
+            .collect();
+        assert!(!never.is_empty(), "{urdf}");
+        // Default pairs collide at the default configuration, exactly.
+        let default = robot
+            .forward_kinematics(&robot.default_configuration())
+            .unwrap();
+        for p in &acm.pairs {
+            if p.reason == Some(AcmReason::Default) {
+                assert!(link_pair(&robot, &default, p.links, false).0, "{urdf}");
+            }
+        }
+        let qs = random_configurations(&robot, n as usize, 40);
+        for q in qs.chunks(robot.dof) {
+            let poses = robot.forward_kinematics(q).unwrap();
+            for p in &never {
+                let (hit, _) = link_pair(&robot, &poses, p.links, false);
+                assert!(!hit, "{urdf}: {}–{} collides at {q:?}", p.link1, p.link2);
+            }
+        }
+        eprintln!(
+            "{urdf}: {} Never pairs, none colliding in {n} further samples",
+            never.len()
+        );
+    }
+}

@@ -78,7 +78,7 @@ struct Counts {
     Default: usize,
     Always: usize,
     Never: usize,
-    enabled: usize,
+    tested: usize,
 }
 
 /// Generates, writes and reports the matrix of `robot`.
@@ -109,7 +109,7 @@ pub fn run(robot: &Robot, args: &AcmArgs, json: bool) -> Outcome {
             Default: acm.count(Some(AcmReason::Default)),
             Always: acm.count(Some(AcmReason::Always)),
             Never: acm.count(Some(AcmReason::Never)),
-            enabled: acm.count(None),
+            tested: acm.count(None),
         },
         pairs: acm
             .pairs
@@ -155,7 +155,7 @@ fn text(acm: &Acm, doc: &AcmDoc) -> String {
     let _ = writeln!(
         s,
         "disabled: {} Adjacent, {} Default, {} Always, {} Never; {} pairs stay tested (collide sometimes)",
-        c.Adjacent, c.Default, c.Always, c.Never, c.enabled
+        c.Adjacent, c.Default, c.Always, c.Never, c.tested
     );
     let mut never: Vec<_> = acm
         .pairs

@@ -65,6 +65,7 @@ pub mod robots;
 pub mod threads;
 pub mod tree;
 pub mod volumes;
+pub mod world;
 
 pub use error::{Error, Result};
 pub use mesh::{Scene, TriMesh, TriangleSource};

@@ -13,10 +13,12 @@ mod build;
 mod check;
 mod geometry;
 pub mod urdf;
+mod world;
 
+pub use crate::mesh::primitives::ROUND_SEGMENTS;
 pub use build::{GeometryKind, RobotOptions};
 pub use check::{SelfCollision, SelfDistance};
-pub use geometry::{MAX_MESH_BYTES, Packages, ROUND_SEGMENTS};
+pub use geometry::{MAX_MESH_BYTES, Packages};
 pub use urdf::JointKind;
 
 use crate::error::{Error, Result};

@@ -18,8 +18,9 @@ impl World {
     /// where the file put it. One tree per distinct geometry (up to a
     /// rotation of the node's transform; scale and shear are applied to
     /// the vertices, as `clash` does), shared by its instances. A body is
-    /// named by its node's name when that name is unique in the file, else
-    /// by the part name `clash` reports (`file: node 3 'name'`).
+    /// named by its node's name (an OBJ object's or STL solid's for files
+    /// without nodes) when that name is unique in the file, else by the
+    /// part name `clash` reports (`file: node 3 'name'`).
     ///
     /// # Errors
     /// A scene without triangles, or of more than [`super::MAX_BODIES`]
@@ -50,9 +51,14 @@ impl World {
             .into_iter()
             .map(|s| Arc::new(s.tree))
             .collect();
-        let mut uses: HashMap<&str, usize> = HashMap::new();
+        // A node's name, or for a file without nodes its object's.
+        let short = |p: &crate::clash::Part| match p.node {
+            Some(_) => p.node_name.clone(),
+            None => p.mesh_name.clone(),
+        };
+        let mut uses: HashMap<String, usize> = HashMap::new();
         for p in &parts.parts {
-            if let Some(n) = &p.node_name {
+            if let Some(n) = short(p) {
                 *uses.entry(n).or_default() += 1;
             }
         }
@@ -76,8 +82,8 @@ impl World {
                     }
                 })
                 .collect();
-            let name = match &p.node_name {
-                Some(n) if uses[n.as_str()] == 1 => n.clone(),
+            let name = match short(p) {
+                Some(n) if uses[&n] == 1 => n,
                 _ => p.name.clone(),
             };
             world

@@ -11,3 +11,4 @@ mod cli;
 mod hostile;
 mod kinematics;
 mod self_collision;
+mod world;

@@ -23,20 +23,13 @@ fn write_boxes(dir: &Path, n: usize) -> PathBuf {
         let r = rng.random_range(0.38..0.75);
         let c = [r * a.cos(), r * a.sin(), rng.random_range(0.1..1.0)];
         s += &format!("o box_{k}\n");
-        for i in 0..8 {
-            let d = |bit: usize| if i & bit == 0 { -0.075 } else { 0.075 };
-            s += &format!("v {} {} {}\n", c[0] + d(1), c[1] + d(2), c[2] + d(4));
+        let cube = bvtool::mesh::primitives::box_mesh([0.15; 3]);
+        for v in &cube.vertices {
+            s += &format!("v {} {} {}\n", c[0] + v.x, c[1] + v.y, c[2] + v.z);
         }
-        let o = 8 * k + 1;
-        for q in [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ] {
-            s += &format!("f {} {} {} {}\n", o + q[0], o + q[1], o + q[2], o + q[3]);
+        for t in &cube.triangles {
+            let o = 8 * k as u32 + 1;
+            s += &format!("f {} {} {}\n", o + t[0], o + t[1], o + t[2]);
         }
     }
     let path = dir.join("boxes.obj");
@@ -55,18 +48,7 @@ fn world_collision_equals_the_pairwise_check_and_the_command() {
     assert_eq!(world.len(), 12);
     assert_eq!(world.bodies()[3].name, "box_3");
     // One tree per body over its triangles as the loader places them.
-    let bodies: Vec<ObbTree> = scene
-        .instances
-        .iter()
-        .map(|inst| {
-            let tris = bvtool_dev::world_triangles(inst);
-            let vertices = tris.iter().flatten().copied().collect();
-            let triangles = (0..tris.len() as u32)
-                .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
-                .collect();
-            ObbTree::build(&bvtool_dev::shapes::mesh(vertices, triangles))
-        })
-        .collect();
+    let bodies: Vec<ObbTree> = scene.instances.iter().map(bvtool_dev::world_tree).collect();
     let qs = random_configurations(&robot, 300, 5);
     let all = robot.world_collision_batch(&qs, &world, false).unwrap();
     let first = robot.world_collision_batch(&qs, &world, true).unwrap();

@@ -103,18 +103,7 @@ fn a_world_from_a_scene_has_a_body_per_node() {
     assert_eq!(world.index("ring_b"), Some(1));
     // The oracle: each node's triangles placed in the scene's frame by the
     // loader, one tree each (no shared tree, no relative placement).
-    let trees: Vec<ObbTree> = scene
-        .instances
-        .iter()
-        .map(|inst| {
-            let tris = bvtool_dev::world_triangles(inst);
-            let vertices = tris.iter().flatten().copied().collect();
-            let triangles = (0..tris.len() as u32)
-                .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
-                .collect();
-            ObbTree::build(&bvtool_dev::shapes::mesh(vertices, triangles))
-        })
-        .collect();
+    let trees: Vec<ObbTree> = scene.instances.iter().map(bvtool_dev::world_tree).collect();
     for x in [0.0, -0.3, -1.0, 0.5, 1.0] {
         let pose = at(x);
         world.set_pose(1, pose).unwrap();

@@ -11,7 +11,7 @@
 //! primitive of the same kind and size.
 //!
 //! Moving a body is cheap: its world box is recomputed and the broad
-//! phase's order restored by insertion sort ([`broad`]), nothing rebuilt.
+//! phase's order restored by insertion sort (`broad.rs`), nothing rebuilt.
 //! The queries (`queries.rs`) are bvtool's exact tree queries on the body
 //! pairs the broad phase and the allowed-collision set leave: colliding
 //! pairs, one body against all, the least distance between two groups, and
@@ -21,7 +21,7 @@ mod broad;
 mod queries;
 mod scene;
 
-pub use queries::WorldDistance;
+pub use queries::{MAX_DISTANCE_PAIRS, WorldDistance};
 
 use crate::error::{Error, Result};
 use crate::fit::Aabb;

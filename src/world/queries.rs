@@ -112,7 +112,7 @@ impl World {
     /// A clearance that is negative or not finite; more than
     /// [`MAX_PAIRS`] pairs.
     pub fn pairs_within(&self, clearance: f64) -> Result<Vec<(usize, usize)>> {
-        if !(clearance >= 0.0 && clearance <= crate::mesh::MAX_COORDINATE) {
+        if !(0.0..=crate::mesh::MAX_COORDINATE).contains(&clearance) {
             return Err(Error::Input(format!(
                 "clearance {clearance} is not a number in [0, 2^50]"
             )));

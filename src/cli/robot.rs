@@ -376,9 +376,18 @@ fn text(robot: &Robot, doc: &RobotDoc) -> String {
             let _ = writeln!(s, "#{i}: {pairs}{dist}{touching}");
         }
         let colliding = configs.iter().filter(|c| c.colliding).count();
+        let world = match configs.first().and_then(|c| c.world.as_ref()) {
+            Some(_) => {
+                let n = configs
+                    .iter()
+                    .filter(|c| c.world.as_ref().is_some_and(|w| !w.is_empty()));
+                format!(", {} touching the world", n.count())
+            }
+            None => String::new(),
+        };
         let _ = writeln!(
             s,
-            "{}, {colliding} colliding; {:.3} ms ({:.2} µs a configuration, all cores)",
+            "{}, {colliding} colliding{world}; {:.3} ms ({:.2} µs a configuration, all cores)",
             bvtool::error::count(configs.len(), "configuration"),
             ms,
             ms * 1e3 / configs.len().max(1) as f64

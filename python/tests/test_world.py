@@ -178,3 +178,30 @@ def test_bad_input_is_a_value_error():
     world.set_pose("c", [1.2, 0, 0, 0, 0, 0, 1])
     assert world.colliding_pairs() == [("s", "c")]
     assert world.collide_one("c") == ["s"]
+
+
+def test_robot_world_collision(models):
+    urdf = models / "urdf" / "example-robot-data" / "robots" / "panda_description" / "urdf" / "panda.urdf"
+    robot = bvtool.Robot(str(urdf))
+    world = bvtool.World()
+    # A thin plate across the arm's column at z = 0.3, and a box far away.
+    world.add_box("plate", (4.0, 4.0, 0.001), [0, 0, 0.3, 0, 0, 0, 1])
+    world.add_box("far", (0.1, 0.1, 0.1), [10.0, 0, 0, 0, 0, 0, 1])
+    rng = np.random.default_rng(3)
+    lims = np.array([l if l is not None else (-np.pi, np.pi) for l in robot.joint_limits])
+    qs = lims[:, 0] + (lims[:, 1] - lims[:, 0]) * rng.random((40, robot.dof))
+    qs[0] = np.clip(0.0, lims[:, 0], lims[:, 1])
+    batch = robot.world_collision(qs, world)
+    assert len(batch) == 40
+    for q, pairs in zip(qs, batch):
+        one = robot.world_collision(q, world)
+        assert np.array_equal(one, pairs) and pairs.shape[1:] == (2,)
+        assert set(pairs[:, 1].tolist()) <= {0}
+    # The plate cuts the standing arm's column: some link touches it.
+    assert len(batch[0]) > 0
+    # Moved away, nothing touches; a box holding the whole arm touches no
+    # triangle either (surfaces, as ObbTree.collide).
+    world.set_pose("plate", [0, 0, -5.0, 0, 0, 0, 1])
+    assert all(len(p) == 0 for p in robot.world_collision(qs, world))
+    world.add_box("room", (10.0, 10.0, 10.0))
+    assert all(len(p) == 0 for p in robot.world_collision(qs, world))

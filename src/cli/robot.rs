@@ -26,6 +26,10 @@ use std::path::{Path, PathBuf};
 /// forward kinematics, tested with the exact triangle predicates (touching
 /// counts).
 ///
+/// With --world SCENE, each configuration also lists the links that touch a
+/// body of the scene (each node a body, in the robot's root frame; exact,
+/// touching counts).
+///
 /// Meshes are read as `package://NAME/PATH` (NAME's folder given by
 /// --package, else the nearest folder up from the URDF whose package.xml
 /// names it) or relative to the URDF; either way they must lie inside that

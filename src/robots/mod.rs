@@ -1,5 +1,6 @@
 //! Robots from URDF: links and joints, forward kinematics, and exact
-//! self-collision and distance per configuration.
+//! self-collision and distance per configuration; world collision against
+//! a [`crate::world::World`] (`world.rs`).
 //!
 //! Conventions (`docs/robots.md` has them all): a configuration is one
 //! value per *actuated* joint — the revolute, continuous and prismatic

@@ -202,11 +202,6 @@ impl Body {
         let first = it.next().expect("a body has a shape");
         it.fold(first, |a, b| a.union(&b))
     }
-
-    /// Each shape's frame in the world's.
-    pub fn shape_frames(&self) -> impl Iterator<Item = &Isometry3<f64>> {
-        self.placed.iter().map(|p| &p.0)
-    }
 }
 
 impl World {
@@ -370,10 +365,5 @@ impl World {
     /// Whether the pair `a`, `b` is tested.
     pub fn tested(&self, a: usize, b: usize) -> bool {
         a != b && !self.allowed.contains(&(a.min(b) as u32, a.max(b) as u32))
-    }
-
-    /// Body `i`'s world box (conservative: it holds every placed corner).
-    pub fn world_box(&self, i: usize) -> Aabb {
-        self.sweep.boxes[i]
     }
 }

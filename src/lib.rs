@@ -21,6 +21,7 @@
 //! | [`check`] | second opinions: parry3d, brute force, poses near contact | [`check::poses::near_boundary`] |
 //! | [`volumes`] | every volume of a scene or instance; the tightness comparison | [`volumes::FileVolumes::new`], [`volumes::fit_instance`], [`volumes::Comparison::new`] |
 //! | [`batch`] | one query between two files at many poses | [`batch::collide::run`], [`batch::distance::run`] |
+//! | [`world`] | bodies with their own poses: colliding pairs, clearance, distance between groups, a broad phase updated when they move | [`world::World::add_mesh`], [`world::World::set_poses`], [`world::World::colliding_pairs`] |
 //! | [`robots`] | URDF robots: forward kinematics, self-collision and distance per configuration | [`robots::Robot::from_urdf`], [`robots::Robot::self_collision_batch`] |
 //! | [`export`], [`render`] | colliders and trees for runtimes; pictures | [`export::ExportDoc::new`], [`export::render`], [`render::render`] |
 //! | [`report`] | the commands' text tables | — |
@@ -65,6 +66,7 @@ pub mod robots;
 pub mod threads;
 pub mod tree;
 pub mod volumes;
+pub mod world;
 
 pub use error::{Error, Result};
 pub use mesh::{Scene, TriMesh, TriangleSource};

@@ -128,6 +128,17 @@ pub fn world_triangles(inst: &bvtool::mesh::MeshInstance) -> Vec<[nalgebra::Poin
         .collect()
 }
 
+/// An OBB tree over [`world_triangles`] (each triangle its own three
+/// corners): one placed primitive as the loader placed it.
+pub fn world_tree(inst: &bvtool::mesh::MeshInstance) -> bvtool::tree::ObbTree {
+    let tris = world_triangles(inst);
+    let vertices = tris.iter().flatten().copied().collect();
+    let triangles = (0..tris.len() as u32)
+        .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+        .collect();
+    bvtool::tree::ObbTree::build(&shapes::mesh(vertices, triangles))
+}
+
 /// Runs the `bvtool` binary of the test that calls it (`bvtool!(&["info",
 /// "models/torus.obj"])`); returns its exit code, stdout and stderr.
 #[macro_export]

@@ -669,3 +669,63 @@ class Robot:
         (the SRDF text). Same seed, same matrix, on any number of threads; "Never" is statistical."""
     def __reduce__(self) -> Tuple[Any, ...]:
         """Pickles as (urdf, package_dirs, srdf, visual): unpickling reads the files again."""
+    def world_collision(self, q: npt.ArrayLike, world: World) -> Union[U32, List[U32]]:
+        """The (link, body) index pairs that touch at each configuration (root link frame = world frame). Exact."""
+
+BodyKey = Union[str, int]
+
+class WorldDistance:
+    """The least distance between two groups of a World's bodies."""
+
+    @property
+    def distance(self) -> float:
+        """Length units; 0 when two bodies touch (decided exactly)."""
+    @property
+    def bodies(self) -> Tuple[str, str]:
+        """The bodies (of group a, of group b) where it is reached."""
+    @property
+    def point_a(self) -> Tuple[float, float, float]:
+        """The closest point on the first body, world frame."""
+    @property
+    def point_b(self) -> Tuple[float, float, float]: ...
+    @property
+    def rounding_bound(self) -> float:
+        """The exact minimum over the f64 triangles is within this of distance."""
+
+class World:
+    """Bodies with their own poses (docs/world.md): exact collisions, clearance and distance, a broad phase updated when they move."""
+
+    def __init__(self) -> None: ...
+    @staticmethod
+    def from_scene(scene: Union[Scene, StrPath]) -> World:
+        """A body per node (OBJ object, STL solid), at the identity pose, its meshes placed as the file places them."""
+    def add_mesh(self, name: str, mesh: Union[ObbTree, MeshLike], pose: PoseLike = None) -> int:
+        """A body of a mesh: an ObbTree is shared, a mesh gets a tree of its own. Returns its index."""
+    def add_box(self, name: str, size: Tuple[float, float, float], pose: PoseLike = None) -> int:
+        """A box of edge lengths size, centred on the body's origin (exact)."""
+    def add_sphere(self, name: str, radius: float, pose: PoseLike = None) -> int:
+        """A sphere, tessellated outward (tessellation_tolerance)."""
+    def add_capsule(self, name: str, radius: float, length: float, pose: PoseLike = None) -> int:
+        """A capsule about the z axis (segment length), tessellated outward."""
+    def add_cylinder(self, name: str, radius: float, length: float, pose: PoseLike = None) -> int:
+        """A cylinder about the z axis, tessellated outward."""
+    def set_pose(self, body: BodyKey, pose: PoseLike) -> None: ...
+    def set_poses(self, bodies: Sequence[BodyKey], poses: PosesLike) -> None:
+        """Moves many bodies; every pose checked before any moves."""
+    def pose(self, body: BodyKey) -> Pose: ...
+    def allow(self, a: BodyKey, b: BodyKey) -> None:
+        """Never test bodies a and b against each other."""
+    def colliding_pairs(self) -> List[Tuple[str, str]]:
+        """Every tested pair of bodies that touch or cross (in index order). Exact."""
+    def collide_one(self, body: BodyKey) -> List[str]:
+        """The bodies this body touches or crosses, by index."""
+    def within(self, clearance: float) -> List[Tuple[str, str]]:
+        """Every tested pair of bodies within clearance of each other (touching included)."""
+    def distance(self, group_a: Sequence[BodyKey], group_b: Sequence[BodyKey]) -> Optional[WorldDistance]:
+        """The least distance between a body of group_a and one of group_b (None without a tested pair)."""
+    @property
+    def names(self) -> List[str]: ...
+    @property
+    def tessellation_tolerance(self) -> float:
+        """How far at most a tessellated primitive reaches outside its shape (0 without any)."""
+    def __len__(self) -> int: ...

@@ -13,6 +13,8 @@
 //! - `scene_queries`: `clash` and `self_intersections`;
 //! - `robot`: `Robot` (URDF, forward kinematics, self-collision and distance);
 //!   `robot_acm`: its allowed-collision matrix as a dict;
+//! - `world`: `World` (bodies with their own poses, their collisions,
+//!   clearance and distance);
 //! - `errors`: the exception types and the mapping of library errors;
 //! - `arrays`: numpy input checks and outputs;
 //! - `state`: what pickling shares (each class's `__reduce__`);
@@ -34,6 +36,7 @@ mod scene_queries;
 mod state;
 mod tree;
 mod work;
+mod world;
 
 use pyo3::prelude::*;
 
@@ -78,6 +81,8 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scene_queries::clash, m)?)?;
     m.add_function(wrap_pyfunction!(scene_queries::self_intersections, m)?)?;
     m.add_class::<robot::Robot>()?;
+    m.add_class::<world::World>()?;
+    m.add_class::<world::WorldDistance>()?;
     m.add_function(wrap_pyfunction!(pin_threads, m)?)?;
     Ok(())
 }

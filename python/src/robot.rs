@@ -208,19 +208,23 @@ impl Robot {
     ) -> PyResult<Bound<'py, PyAny>> {
         let (qs, one) = self.configurations(q)?;
         let hits = self.on_pool(py, qs, |r, qs| r.self_collision_batch(qs, false))?;
-        let mut arrays: Vec<Bound<'py, PyArray2<u32>>> = hits
-            .iter()
-            .map(|h| {
-                let p: Vec<(u32, u32)> =
-                    h.pairs.iter().map(|&(a, b)| (a as u32, b as u32)).collect();
-                arrays::pairs(py, &p)
-            })
-            .collect();
-        Ok(if one {
-            arrays.swap_remove(0).into_any()
-        } else {
-            arrays.into_pyobject(py)?.into_any()
-        })
+        pair_arrays(py, hits.into_iter().map(|h| h.pairs), one)
+    }
+
+    /// The `(link, body)` pairs that touch or cross at each configuration,
+    /// `world` a `World` (the root link's frame is the world's): a list of
+    /// `(k, 2)` index arrays (one array for one configuration), sorted.
+    /// Exact (touching counts).
+    fn world_collision<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        world: PyRef<'py, crate::world::World>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (qs, one) = self.configurations(q)?;
+        let w = world.inner.clone();
+        let hits = self.on_pool(py, qs, move |r, qs| r.world_collision_batch(qs, &w, false))?;
+        pair_arrays(py, hits.into_iter(), one)
     }
 
     /// The least distance between tested link pairs: a `float64` array
@@ -291,4 +295,24 @@ impl Robot {
             self.inner.pairs.len()
         )
     }
+}
+
+/// Index pairs per configuration as `(k, 2)` arrays: a list, or one array
+/// for one configuration.
+fn pair_arrays<'py>(
+    py: Python<'py>,
+    hits: impl Iterator<Item = Vec<(usize, usize)>>,
+    one: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut out: Vec<Bound<'py, PyArray2<u32>>> = hits
+        .map(|h| {
+            let p: Vec<(u32, u32)> = h.iter().map(|&(a, b)| (a as u32, b as u32)).collect();
+            arrays::pairs(py, &p)
+        })
+        .collect();
+    Ok(if one {
+        out.swap_remove(0).into_any()
+    } else {
+        out.into_pyobject(py)?.into_any()
+    })
 }

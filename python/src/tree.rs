@@ -35,7 +35,7 @@ use std::sync::{Arc, OnceLock};
 /// same mesh, built on their first call and shared by later ones.
 #[pyclass(frozen, module = "bvtool")]
 pub struct ObbTree {
-    inner: Arc<bvtool::tree::ObbTree>,
+    pub inner: Arc<bvtool::tree::ObbTree>,
     mesh: Py<Mesh>,
     points: OnceLock<PointTree>,
 }

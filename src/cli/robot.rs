@@ -5,6 +5,7 @@ use bvtool::Error;
 use bvtool::load::LoadOptions;
 use bvtool::mesh::xyz;
 use bvtool::robots::{GeometryKind, Robot, RobotOptions, SelfCollision, SelfDistance};
+use bvtool::world::World;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,10 @@ use std::path::{Path, PathBuf};
 /// bodies one moving joint joins) and the SRDF's disable_collisions pairs. Each answer is exact: link meshes placed by
 /// forward kinematics, tested with the exact triangle predicates (touching
 /// counts).
+///
+/// With --world SCENE, each configuration also lists the links that touch a
+/// body of the scene (each node a body, in the robot's root frame; exact,
+/// touching counts).
 ///
 /// Meshes are read as `package://NAME/PATH` (NAME's folder given by
 /// --package, else the nearest folder up from the URDF whose package.xml
@@ -52,6 +57,10 @@ pub struct Args {
     /// each configuration, with its closest points.
     #[arg(long, requires = "check")]
     distance: bool,
+    /// With --check, also which links touch which bodies of a scene FILE
+    /// (glTF, OBJ or STL; each node a body, in the robot's root frame).
+    #[arg(long, value_name = "FILE", requires = "check")]
+    world: Option<PathBuf>,
     /// With --check, stop at the first colliding pair of a configuration
     /// (faster; lists at most one pair).
     #[arg(long, requires = "check")]
@@ -141,6 +150,8 @@ struct ConfigurationDoc<'a> {
     pairs: Vec<[&'a str; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     distance: Option<Option<DistanceDoc<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    world: Option<Vec<[&'a str; 2]>>,
 }
 
 #[derive(Serialize)]
@@ -186,6 +197,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         return super::robot_acm::run(&robot, &args.acm, args.json);
     }
     args.picture.run(&robot, args.check.as_deref())?;
+    let world = match &args.world {
+        Some(path) => Some(World::from_scene(&bvtool::load::load(path, opts)?)?),
+        None => None,
+    };
     let mut checked = None;
     if let Some(path) = &args.check {
         if robot.dof == 0 {
@@ -202,7 +217,11 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         } else {
             None
         };
-        checked = Some((hits, dists, start.elapsed().as_secs_f64() * 1e3));
+        let touching = match &world {
+            Some(w) => Some(robot.world_collision_batch(&qs, w, args.first)?),
+            None => None,
+        };
+        checked = Some((hits, dists, touching, start.elapsed().as_secs_f64() * 1e3));
     }
     let name = |l: usize| robot.links[l].name.as_str();
     let distance_doc = |d: &SelfDistance| DistanceDoc {
@@ -212,13 +231,17 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         point_b: xyz(&d.point_b),
         rounding_bound: d.rounding_bound,
     };
-    let configurations = checked.as_ref().map(|(hits, dists, _)| {
+    let configurations = checked.as_ref().map(|(hits, dists, touching, _)| {
         hits.iter()
             .enumerate()
             .map(|(i, h): (usize, &SelfCollision)| ConfigurationDoc {
                 colliding: !h.pairs.is_empty(),
                 pairs: h.pairs.iter().map(|&(a, b)| [name(a), name(b)]).collect(),
                 distance: dists.as_ref().map(|d| d[i].as_ref().map(distance_doc)),
+                world: touching.as_ref().zip(world.as_ref()).map(|(t, w)| {
+                    let body = |b: usize| w.bodies()[b].name.as_str();
+                    t[i].iter().map(|&(l, b)| [name(l), body(b)]).collect()
+                }),
             })
             .collect::<Vec<_>>()
     });
@@ -257,7 +280,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         disabled_pairs: robot.disabled_pairs,
         notes: &robot.notes,
         configurations,
-        check_ms: checked.as_ref().map(|c| c.2),
+        check_ms: checked.as_ref().map(|c| c.3),
     };
     if args.json {
         out_json(&doc)
@@ -351,12 +374,32 @@ fn text(robot: &Robot, doc: &RobotDoc) -> String {
                 Some(None) => "; distance: no pair".to_string(),
                 None => String::new(),
             };
-            let _ = writeln!(s, "#{i}: {pairs}{dist}");
+            let touching = match &c.world {
+                Some(t) if t.is_empty() => "; world: clear".to_string(),
+                Some(t) => {
+                    let p = t
+                        .iter()
+                        .map(|[l, b]| format!("{l}–{b}"))
+                        .collect::<Vec<_>>();
+                    format!("; world: {}", p.join(", "))
+                }
+                None => String::new(),
+            };
+            let _ = writeln!(s, "#{i}: {pairs}{dist}{touching}");
         }
         let colliding = configs.iter().filter(|c| c.colliding).count();
+        let world = match configs.first().and_then(|c| c.world.as_ref()) {
+            Some(_) => {
+                let n = configs
+                    .iter()
+                    .filter(|c| c.world.as_ref().is_some_and(|w| !w.is_empty()));
+                format!(", {} touching the world", n.count())
+            }
+            None => String::new(),
+        };
         let _ = writeln!(
             s,
-            "{}, {colliding} colliding; {:.3} ms ({:.2} µs a configuration, all cores)",
+            "{}, {colliding} colliding{world}; {:.3} ms ({:.2} µs a configuration, all cores)",
             bvtool::error::count(configs.len(), "configuration"),
             ms,
             ms * 1e3 / configs.len().max(1) as f64

@@ -5,6 +5,7 @@
 //! the author used). Positions are kept in `f64` from the moment they are read.
 
 pub(crate) mod closed;
+pub mod primitives;
 pub mod skin;
 pub mod stacks;
 pub mod weld;

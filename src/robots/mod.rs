@@ -1,5 +1,6 @@
 //! Robots from URDF: links and joints, forward kinematics, and exact
-//! self-collision and distance per configuration.
+//! self-collision and distance per configuration; world collision against
+//! a [`crate::world::World`] (`world.rs`).
 //!
 //! Conventions (`docs/robots.md` has them all): a configuration is one
 //! value per *actuated* joint — the revolute, continuous and prismatic
@@ -15,11 +16,13 @@ mod build;
 mod check;
 mod geometry;
 pub mod urdf;
+mod world;
 
+pub use crate::mesh::primitives::ROUND_SEGMENTS;
 pub use acm::{Acm, AcmOptions, AcmPair, AcmReason, MAX_ACM_SAMPLES};
 pub use build::{GeometryKind, RobotOptions};
 pub use check::{SelfCollision, SelfDistance};
-pub use geometry::{MAX_MESH_BYTES, Packages, ROUND_SEGMENTS};
+pub use geometry::{MAX_MESH_BYTES, Packages};
 pub use urdf::JointKind;
 
 use crate::error::{Error, Result};

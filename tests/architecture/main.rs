@@ -20,6 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["query"],
     &["clash"],
     &["check"],
+    &["world"],
     &["volumes", "batch", "robots"],
     &["export", "render"],
     &["report"],

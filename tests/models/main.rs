@@ -20,5 +20,6 @@ mod point_queries;
 mod points;
 mod render;
 mod robots;
+mod robots_world;
 mod self_intersection;
 mod tree_memory;

@@ -17,11 +17,11 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn package() -> Option<PathBuf> {
+pub(super) fn package() -> Option<PathBuf> {
     Some(common::models_dir()?.join("urdf/example-robot-data"))
 }
 
-fn robot(pkg: &Path, urdf: &str, srdf: Option<&str>) -> Robot {
+pub(super) fn robot(pkg: &Path, urdf: &str, srdf: Option<&str>) -> Robot {
     let opts = RobotOptions {
         srdf: srdf.map(|s| pkg.join(s)),
         ..Default::default()
@@ -107,7 +107,7 @@ fn double_pendulum_poses_equal_hand_computed_ones() {
     }
 }
 
-fn random_configurations(robot: &Robot, n: usize, seed: u64) -> Vec<f64> {
+pub(super) fn random_configurations(robot: &Robot, n: usize, seed: u64) -> Vec<f64> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let limits = robot.joint_limits();

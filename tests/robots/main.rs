@@ -13,3 +13,4 @@ mod hostile;
 mod kinematics;
 mod render;
 mod self_collision;
+mod world;

@@ -1,0 +1,310 @@
+//! `World`: bodies with their own poses (meshes and primitives), a broad
+//! phase updated when they move, and exact queries with the GIL released
+//! (`docs/world.md` has the conventions).
+
+use crate::errors::{GeometryError, to_py, value_error};
+use crate::mesh::{Scene, mesh_arg};
+use crate::pose::{Pose, pose_from, poses_from};
+use crate::tree::ObbTree;
+use bvtool::world::Primitive;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// A world of bodies, each with a name, a pose and shapes.
+///
+/// `World()` is empty; `World.from_scene(scene)` (a `Scene` or a path)
+/// makes a body of each node, at the identity pose, its meshes placed as
+/// the file places them. A pose maps the body's frame into the world's
+/// (`v → R·v + t`; any form a `Pose` takes: a `Pose`, a 4×4 matrix, a
+/// `(translation, quaternion)` pair or 7 numbers `(tx, ty, tz, qx, qy,
+/// qz, qw)`). Bodies are named by a `str` (or their index). Touching
+/// counts as colliding, as in `ObbTree.collide`; answers are exact on the
+/// `f64` triangles. Primitives: a box exactly; a sphere, capsule or
+/// cylinder (about z, centred on the body's origin) tessellated outward,
+/// at most `tessellation_tolerance` outside the true shape.
+#[pyclass(module = "bvtool")]
+pub struct World {
+    pub inner: Arc<bvtool::world::World>,
+}
+
+/// The least distance between two groups of bodies (`World.distance`).
+#[pyclass(frozen, get_all, module = "bvtool")]
+pub struct WorldDistance {
+    /// The least distance (0 when two bodies touch), in length units.
+    distance: f64,
+    /// The bodies `(of group a, of group b)` where it is reached.
+    bodies: (String, String),
+    /// The closest point on the first body, world frame.
+    point_a: (f64, f64, f64),
+    /// The closest point on the second body, world frame.
+    point_b: (f64, f64, f64),
+    /// The exact minimum is within this of `distance`.
+    rounding_bound: f64,
+}
+
+#[pymethods]
+impl WorldDistance {
+    fn __repr__(&self) -> String {
+        format!(
+            "WorldDistance({:e}, bodies=({:?}, {:?}))",
+            self.distance, self.bodies.0, self.bodies.1
+        )
+    }
+}
+
+impl World {
+    fn world(&mut self) -> &mut bvtool::world::World {
+        Arc::make_mut(&mut self.inner)
+    }
+
+    /// A body named by its name or index.
+    fn body(&self, key: &Bound<'_, PyAny>) -> PyResult<usize> {
+        if let Ok(i) = key.extract::<usize>() {
+            if i < self.inner.len() {
+                return Ok(i);
+            }
+            return Err(value_error(format!(
+                "body {i}: the world has {} bodies",
+                self.inner.len()
+            )));
+        }
+        let name: String = key
+            .extract()
+            .map_err(|_| value_error("a body is named by a str or an int index"))?;
+        self.inner.find(&name).map_err(to_py)
+    }
+
+    fn bodies(&self, keys: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        keys.try_iter()?.map(|k| self.body(&k?)).collect()
+    }
+
+    fn name(&self, i: usize) -> String {
+        self.inner.bodies()[i].name.clone()
+    }
+
+    fn names_of(&self, pairs: Vec<(usize, usize)>) -> Vec<(String, String)> {
+        pairs
+            .into_iter()
+            .map(|(a, b)| (self.name(a), self.name(b)))
+            .collect()
+    }
+
+    fn add(
+        &mut self,
+        name: &str,
+        p: Primitive,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let pose = pose_from(pose)?;
+        self.world().add_primitive(name, p, pose).map_err(to_py)
+    }
+}
+
+#[pymethods]
+impl World {
+    #[new]
+    fn new() -> World {
+        World {
+            inner: Arc::new(bvtool::world::World::new()),
+        }
+    }
+
+    /// A body per node of `scene` (a `Scene`, or a path to load).
+    #[staticmethod]
+    fn from_scene(py: Python<'_>, scene: &Bound<'_, PyAny>) -> PyResult<World> {
+        let scene: Arc<bvtool::Scene> = match scene.cast::<Scene>() {
+            Ok(s) => s.get().inner.clone(),
+            Err(_) => {
+                let path: std::path::PathBuf = scene.extract()?;
+                let s = py
+                    .detach(|| bvtool::load::load(&path, &Default::default()))
+                    .map_err(to_py)?;
+                Arc::new(s)
+            }
+        };
+        let world = py
+            .detach(|| bvtool::world::World::from_scene(&scene))
+            .map_err(to_py)?;
+        Ok(World {
+            inner: Arc::new(world),
+        })
+    }
+
+    /// Adds a body of a mesh (an `ObbTree`, shared, or a `Mesh` / anything
+    /// with `vertices` and `faces`, whose tree is built); returns its index.
+    #[pyo3(signature = (name, mesh, pose = None))]
+    fn add_mesh(
+        &mut self,
+        py: Python<'_>,
+        name: &str,
+        mesh: &Bound<'_, PyAny>,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let pose = pose_from(pose)?;
+        let tree = match mesh.cast::<ObbTree>() {
+            Ok(t) => t.get().inner.clone(),
+            Err(_) => {
+                let m = mesh_arg(mesh)?.get().inner.clone();
+                if m.triangles.is_empty() {
+                    return Err(GeometryError::new_err(format!(
+                        "body '{name}': the mesh has no triangles"
+                    )));
+                }
+                Arc::new(py.detach(|| bvtool::tree::ObbTree::build(&m)))
+            }
+        };
+        self.world().add_mesh(name, tree, pose).map_err(to_py)
+    }
+
+    /// Adds a box of edge lengths `size` (x, y, z), centred on its origin.
+    #[pyo3(signature = (name, size, pose = None))]
+    fn add_box(
+        &mut self,
+        name: &str,
+        size: (f64, f64, f64),
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        self.add(name, Primitive::Box([size.0, size.1, size.2]), pose)
+    }
+
+    /// Adds a sphere of `radius` about its origin.
+    #[pyo3(signature = (name, radius, pose = None))]
+    fn add_sphere(
+        &mut self,
+        name: &str,
+        radius: f64,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        self.add(name, Primitive::Sphere(radius), pose)
+    }
+
+    /// Adds a capsule: a segment `length` long on z, swept by a ball of
+    /// `radius`.
+    #[pyo3(signature = (name, radius, length, pose = None))]
+    fn add_capsule(
+        &mut self,
+        name: &str,
+        radius: f64,
+        length: f64,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        self.add(name, Primitive::Capsule { radius, length }, pose)
+    }
+
+    /// Adds a cylinder of `radius`, `length` long on z.
+    #[pyo3(signature = (name, radius, length, pose = None))]
+    fn add_cylinder(
+        &mut self,
+        name: &str,
+        radius: f64,
+        length: f64,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        self.add(name, Primitive::Cylinder { radius, length }, pose)
+    }
+
+    /// Moves one body (named or by index).
+    fn set_pose(&mut self, body: &Bound<'_, PyAny>, pose: &Bound<'_, PyAny>) -> PyResult<()> {
+        let i = self.body(body)?;
+        let p = pose_from(Some(pose))?;
+        self.world().set_pose(i, p).map_err(to_py)
+    }
+
+    /// Moves many bodies at once: `bodies` a sequence of names or indices,
+    /// `poses` an `(N, 7)` or `(N, 4, 4)` array or a sequence of poses.
+    /// Every pose is checked before any body moves.
+    fn set_poses(&mut self, bodies: &Bound<'_, PyAny>, poses: &Bound<'_, PyAny>) -> PyResult<()> {
+        let idx = self.bodies(bodies)?;
+        let poses = poses_from(poses)?;
+        if idx.len() != poses.len() {
+            return Err(value_error(format!(
+                "{} bodies but {} poses",
+                idx.len(),
+                poses.len()
+            )));
+        }
+        let moves: Vec<_> = idx.into_iter().zip(poses).collect();
+        self.world().set_poses(&moves).map(|_| ()).map_err(to_py)
+    }
+
+    /// A body's pose.
+    fn pose(&self, body: &Bound<'_, PyAny>) -> PyResult<Pose> {
+        let i = self.body(body)?;
+        Ok(Pose {
+            inner: self.inner.bodies()[i].pose,
+        })
+    }
+
+    /// Never tests bodies `a` and `b` against each other.
+    fn allow(&mut self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (a, b) = (self.body(a)?, self.body(b)?);
+        self.world().allow(a, b).map_err(to_py)
+    }
+
+    /// Every pair of bodies that touch or cross, `[(name, name), …]`, by
+    /// index (each pair in index order).
+    fn colliding_pairs(&self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
+        let w = &self.inner;
+        let pairs = py
+            .detach(|| bvtool::threads::on_pool(|| w.colliding_pairs()))
+            .map_err(to_py)?;
+        Ok(self.names_of(pairs))
+    }
+
+    /// The bodies that `body` touches or crosses, by index.
+    fn collide_one(&self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let i = self.body(body)?;
+        let w = &self.inner;
+        let hits = py.detach(|| w.colliding_with_body(i)).map_err(to_py)?;
+        Ok(hits.into_iter().map(|j| self.name(j)).collect())
+    }
+
+    /// Every pair of bodies within `clearance` (touching included).
+    fn within(&self, py: Python<'_>, clearance: f64) -> PyResult<Vec<(String, String)>> {
+        let w = &self.inner;
+        let pairs = py.detach(|| w.pairs_within(clearance)).map_err(to_py)?;
+        Ok(self.names_of(pairs))
+    }
+
+    /// The least distance between a body of `group_a` and one of
+    /// `group_b` (sequences of names or indices), or `None` when no pair
+    /// is tested.
+    fn distance(
+        &self,
+        py: Python<'_>,
+        group_a: &Bound<'_, PyAny>,
+        group_b: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<WorldDistance>> {
+        let (a, b) = (self.bodies(group_a)?, self.bodies(group_b)?);
+        let w = &self.inner;
+        let d = py.detach(|| w.distance(&a, &b)).map_err(to_py)?;
+        Ok(d.map(|d| WorldDistance {
+            distance: d.distance,
+            bodies: (self.name(d.bodies.0), self.name(d.bodies.1)),
+            point_a: (d.point_a.x, d.point_a.y, d.point_a.z),
+            point_b: (d.point_b.x, d.point_b.y, d.point_b.z),
+            rounding_bound: d.rounding_bound,
+        }))
+    }
+
+    /// The bodies' names, by index.
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.inner.bodies().iter().map(|b| b.name.clone()).collect()
+    }
+
+    /// How far at most a tessellated primitive reaches outside its true
+    /// shape (0 without any).
+    #[getter]
+    fn tessellation_tolerance(&self) -> f64 {
+        self.inner.tessellation_tolerance()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("World({} bodies)", self.inner.len())
+    }
+}

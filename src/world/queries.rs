@@ -1,0 +1,275 @@
+//! The world's queries: colliding pairs, one body against all, the least
+//! distance between two groups, the pairs within a clearance, and an
+//! outside tree against every body (a robot's link). Each body pair the
+//! broad phase and the allowed set leave is decided by bvtool's exact tree
+//! queries at the relative pose of the two shapes.
+
+use super::{World, placed_box};
+use crate::error::{Error, Result};
+use crate::pose::Pose;
+use crate::query::{
+    ContactMode, DistanceOptions, DistanceScratch, MAX_PAIRS, collide, distance_with, within,
+};
+use crate::tree::ObbTree;
+use nalgebra::{Isometry3, Point3};
+
+/// The least distance between two groups of bodies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDistance {
+    /// The least distance between a shape of a body of the first group and
+    /// one of the second (0 when two touch or cross, decided exactly), in
+    /// length units.
+    pub distance: f64,
+    /// The bodies where it is reached: `(of the first group, of the
+    /// second)`.
+    pub bodies: (usize, usize),
+    /// The closest point on the first body, in the world's frame.
+    pub point_a: Point3<f64>,
+    /// The closest point on the second body, in the world's frame.
+    pub point_b: Point3<f64>,
+    /// The exact minimum over the `f64` triangles (placed as the query
+    /// placed them) is within this of `distance`, in length units.
+    pub rounding_bound: f64,
+}
+
+/// The most shape pairs [`World::distance`] considers (the product of the
+/// groups' shape counts): 2^22 (40 bytes each while they are sorted).
+pub const MAX_DISTANCE_PAIRS: usize = 1 << 22;
+
+/// The pose of the shape framed `b` in the shape framed `a`.
+fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
+    let r = a.inverse() * b;
+    Pose::new(r.translation.vector, r.rotation)
+}
+
+/// The least distance two boxes allow between what they hold (0 when they
+/// meet).
+fn box_gap(a: &crate::fit::Aabb, b: &crate::fit::Aabb) -> f64 {
+    let d = (a.min - b.max)
+        .sup(&(b.min - a.max))
+        .sup(&nalgebra::Vector3::zeros());
+    d.norm()
+}
+
+/// "more than MAX_PAIRS …": an answer too large to keep.
+fn too_many(what: &str) -> Error {
+    Error::Input(format!(
+        "more than {MAX_PAIRS} {what}: the answer is not kept (move the bodies apart, or allow pairs)"
+    ))
+}
+
+impl World {
+    /// Whether bodies `a` and `b` touch or cross (an exact collide of each
+    /// pair of their shapes whose world boxes meet).
+    fn bodies_collide(&self, a: usize, b: usize) -> bool {
+        let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+        ba.placed.iter().zip(&ba.shapes).any(|((wa, xa), sa)| {
+            bb.placed.iter().zip(&bb.shapes).any(|((wb, xb), sb)| {
+                super::broad::near(xa, xb, 0.0)
+                    && collide(&sa.tree, &sb.tree, &relative(wa, wb), ContactMode::First)
+                        .intersecting
+            })
+        })
+    }
+
+    /// Whether bodies `a` and `b` come within `d` of each other.
+    fn bodies_within(&self, a: usize, b: usize, d: f64) -> bool {
+        let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+        ba.placed.iter().zip(&ba.shapes).any(|((wa, xa), sa)| {
+            bb.placed.iter().zip(&bb.shapes).any(|((wb, xb), sb)| {
+                super::broad::near(xa, xb, d)
+                    && within(&sa.tree, &sb.tree, &relative(wa, wb), d, ContactMode::First).within
+            })
+        })
+    }
+
+    /// Every tested pair of bodies `(a, b)`, `a < b`, that touch or cross,
+    /// sorted.
+    ///
+    /// # Guarantees
+    /// Exact: a pair is reported if and only if a triangle of one body's
+    /// shapes touches or crosses a triangle of the other's, each shape's
+    /// `f64` corners placed in the other's frame at their relative pose
+    /// (as [`crate::query::collide()`] places them). The broad phase only
+    /// prunes pairs whose conservative world boxes are apart.
+    ///
+    /// # Errors
+    /// More than [`MAX_PAIRS`] colliding pairs.
+    pub fn colliding_pairs(&self) -> Result<Vec<(usize, usize)>> {
+        self.pairs_where(0.0, |a, b| self.bodies_collide(a, b), "colliding pairs")
+    }
+
+    /// Every tested pair of bodies `(a, b)`, `a < b`, that come within
+    /// `clearance` (≥ 0, length units) of each other, sorted (touching and
+    /// crossing pairs included).
+    ///
+    /// # Guarantees
+    /// Decided by [`crate::query::within`] on each pair of shapes: exact
+    /// at 0, else up to the triangle distance's rounding bound (a pair
+    /// within that bound of `clearance` may fall either side).
+    ///
+    /// # Errors
+    /// A clearance that is negative or not finite; more than
+    /// [`MAX_PAIRS`] pairs.
+    pub fn pairs_within(&self, clearance: f64) -> Result<Vec<(usize, usize)>> {
+        if !(0.0..=crate::mesh::MAX_COORDINATE).contains(&clearance) {
+            return Err(Error::Input(format!(
+                "clearance {clearance} is not a number in [0, 2^50]"
+            )));
+        }
+        self.pairs_where(
+            clearance,
+            |a, b| self.bodies_within(a, b, clearance),
+            "pairs within the clearance",
+        )
+    }
+
+    /// The broad phase's pairs within `gap` that are tested and pass
+    /// `test`, sorted.
+    fn pairs_where(
+        &self,
+        gap: f64,
+        test: impl Fn(usize, usize) -> bool,
+        what: &str,
+    ) -> Result<Vec<(usize, usize)>> {
+        let mut out = Vec::new();
+        let over = self.sweep.pairs(gap, |a, b| {
+            if self.tested(a, b) && test(a, b) {
+                if out.len() == MAX_PAIRS {
+                    return true;
+                }
+                out.push((a, b));
+            }
+            false
+        });
+        if over {
+            return Err(too_many(what));
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// The bodies that body `i` touches or crosses (tested pairs only),
+    /// ascending; exact as [`World::colliding_pairs`].
+    pub fn colliding_with_body(&self, i: usize) -> Result<Vec<usize>> {
+        let n = self.bodies.len();
+        if i >= n {
+            return Err(Error::Input(format!("body {i}: the world has {n} bodies")));
+        }
+        let mut out = Vec::new();
+        self.sweep.near_box(&self.sweep.boxes[i], 0.0, |j| {
+            if self.tested(i, j) && self.bodies_collide(i, j) {
+                out.push(j);
+            }
+            false
+        });
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// Calls `visit(body)` for each body that `tree`, placed in the world
+    /// by `place`, touches or crosses (exact, as [`crate::query::collide()`]),
+    /// until it returns `true`. What a robot link is tested with.
+    pub fn colliding_with_tree(
+        &self,
+        tree: &ObbTree,
+        place: &Isometry3<f64>,
+        mut visit: impl FnMut(usize) -> bool,
+    ) {
+        let Some(b) = placed_box(tree, place) else {
+            return;
+        };
+        self.sweep.near_box(&b, 0.0, |j| {
+            let body = &self.bodies[j];
+            let hit = body.placed.iter().zip(&body.shapes).any(|((w, x), s)| {
+                super::broad::near(&b, x, 0.0)
+                    && collide(tree, &s.tree, &relative(place, w), ContactMode::First).intersecting
+            });
+            hit && visit(j)
+        });
+    }
+
+    /// The least distance between a body of `group_a` and a body of
+    /// `group_b` (tested pairs of distinct bodies only), with the bodies
+    /// and points where it is reached; `None` when there is no such pair.
+    ///
+    /// # Guarantees
+    /// The true minimum over the pairs' `f64` triangles (each shape pair
+    /// placed at its relative pose) lies within `rounding_bound` of
+    /// `distance`: a body pair, then a shape pair, is skipped only when its
+    /// world boxes' gap (a lower bound) cannot beat the least distance
+    /// found, or when [`crate::query::within`] finds none of its triangles
+    /// within that distance.
+    ///
+    /// # Errors
+    /// A body index out of range; more than [`MAX_DISTANCE_PAIRS`] shape
+    /// pairs.
+    pub fn distance(&self, group_a: &[usize], group_b: &[usize]) -> Result<Option<WorldDistance>> {
+        let n = self.bodies.len();
+        if let Some(i) = group_a.iter().chain(group_b).find(|&&i| i >= n) {
+            return Err(Error::Input(format!("body {i}: the world has {n} bodies")));
+        }
+        let shapes = |g: &[usize]| {
+            g.iter()
+                .map(|&i| self.bodies[i].shapes.len())
+                .sum::<usize>()
+        };
+        let (sa, sb) = (shapes(group_a), shapes(group_b));
+        if sa.saturating_mul(sb) > MAX_DISTANCE_PAIRS {
+            return Err(Error::Input(format!(
+                "distance between groups of {sa} and {sb} shapes: more than {MAX_DISTANCE_PAIRS} shape pairs"
+            )));
+        }
+        // Every shape pair of every tested body pair with its boxes' gap,
+        // nearest first.
+        let mut todo: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
+        for &a in group_a {
+            for &b in group_b {
+                if !self.tested(a, b) {
+                    continue;
+                }
+                for (ka, (_, xa)) in self.bodies[a].placed.iter().enumerate() {
+                    for (kb, (_, xb)) in self.bodies[b].placed.iter().enumerate() {
+                        todo.push((box_gap(xa, xb), a, ka, b, kb));
+                    }
+                }
+            }
+        }
+        todo.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut scratch = DistanceScratch::default();
+        let mut best: Option<WorldDistance> = None;
+        for (gap, a, ka, b, kb) in todo {
+            if best.is_some_and(|w| gap > w.distance) {
+                break;
+            }
+            let (wa, wb) = (&self.bodies[a].placed[ka].0, &self.bodies[b].placed[kb].0);
+            let (ta, tb) = (
+                &self.bodies[a].shapes[ka].tree,
+                &self.bodies[b].shapes[kb].tree,
+            );
+            let pose = relative(wa, wb);
+            if let Some(w) = best
+                && !within(ta, tb, &pose, w.distance, ContactMode::First).within
+            {
+                continue;
+            }
+            let Some(d) = distance_with(&mut scratch, ta, tb, &pose, &DistanceOptions::default())
+            else {
+                continue;
+            };
+            if best.is_none_or(|w| d.distance < w.distance) {
+                best = Some(WorldDistance {
+                    distance: d.distance,
+                    bodies: (a, b),
+                    point_a: wa * d.point_a,
+                    point_b: wa * d.point_b,
+                    rounding_bound: d.rounding_bound,
+                });
+                if d.distance == 0.0 {
+                    break;
+                }
+            }
+        }
+        Ok(best)
+    }
+}

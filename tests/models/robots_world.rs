@@ -1,0 +1,106 @@
+//! Real-model world collision (ignored; run by .ci/run in release): the
+//! Panda and the UR5 among 24 bodies (copies of the corpus' low-res bunny
+//! sharing one tree, boxes, spheres and capsules) at 1000 seeded random
+//! configurations each, against the pairwise check without any broad
+//! phase: every link shape against every body shape with the exact
+//! `collide` at their relative pose.
+
+use super::robots::{package, random_configurations, robot};
+use bvtool::Pose;
+use bvtool::query::{ContactMode, collide};
+use bvtool::tree::ObbTree;
+use bvtool::world::{Primitive, World};
+use bvtool_dev as common;
+use nalgebra::{UnitQuaternion, Vector3};
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+
+/// 24 bodies within the robots' reach (0.25 to 0.8 from the base's axis,
+/// heights 0 to 1), at random orientations.
+fn cell() -> World {
+    let path = common::models_dir().unwrap().join("obj/stanford-bunny.obj");
+    let mut bunny = bvtool::load::load(&path, &Default::default())
+        .unwrap()
+        .flatten();
+    for v in &mut bunny.vertices {
+        v.coords *= 0.03;
+    }
+    let tree = Arc::new(ObbTree::build(&bunny));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(24);
+    let mut world = World::new();
+    for k in 0..24 {
+        let (a, r) = (
+            rng.random_range(0.0..std::f64::consts::TAU),
+            rng.random_range(0.25..0.8),
+        );
+        let t = Vector3::new(r * a.cos(), r * a.sin(), rng.random_range(0.0..1.0));
+        let axis = Vector3::new(rng.random(), rng.random(), rng.random()).add_scalar(-0.5);
+        let pose = Pose::new(t, UnitQuaternion::from_scaled_axis(axis * 6.0));
+        let name = format!("body {k}");
+        match k % 4 {
+            0 => world.add_mesh(&name, tree.clone(), pose),
+            1 => world.add_primitive(&name, Primitive::Box([0.1, 0.2, 0.05]), pose),
+            2 => world.add_primitive(&name, Primitive::Sphere(0.06), pose),
+            _ => world.add_primitive(
+                &name,
+                Primitive::Capsule {
+                    radius: 0.04,
+                    length: 0.2,
+                },
+                pose,
+            ),
+        }
+        .unwrap();
+    }
+    world
+}
+
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
+    let Some(pkg) = package() else { return };
+    let world = cell();
+    for (urdf, srdf) in [
+        (
+            "robots/panda_description/urdf/panda.urdf",
+            "robots/panda_description/srdf/panda.srdf",
+        ),
+        (
+            "robots/ur_description/urdf/ur5_robot.urdf",
+            "robots/ur_description/srdf/ur5.srdf",
+        ),
+    ] {
+        let robot = robot(&pkg, urdf, Some(srdf));
+        let qs = random_configurations(&robot, 1000, 39);
+        let start = std::time::Instant::now();
+        let got = robot.world_collision_batch(&qs, &world, false).unwrap();
+        let took = start.elapsed().as_secs_f64() * 1e6 / 1000.0;
+        let mut touching = 0;
+        for (k, q) in qs.chunks(robot.dof).enumerate() {
+            let poses = robot.forward_kinematics(q).unwrap();
+            let mut want = Vec::new();
+            for (l, link) in robot.links.iter().enumerate() {
+                for (b, body) in world.bodies().iter().enumerate() {
+                    let hit = link.shapes.iter().any(|s| {
+                        body.shapes.iter().any(|bs| {
+                            let w = body.pose.to_isometry() * bs.origin.to_isometry();
+                            let r = (poses[l] * s.origin).inverse() * w;
+                            let pose = Pose::new(r.translation.vector, r.rotation);
+                            collide(&robot.trees[s.tree], &bs.tree, &pose, ContactMode::All)
+                                .intersecting
+                        })
+                    });
+                    if hit {
+                        want.push((l, b));
+                    }
+                }
+            }
+            assert_eq!(got[k], want, "{urdf}: configuration {k}");
+            touching += usize::from(!want.is_empty());
+        }
+        eprintln!(
+            "{urdf}: {touching} of 1000 configurations touch the world; {took:.1} µs a configuration (batch, all cores)"
+        );
+        assert!(touching > 50 && touching < 990, "{urdf}: {touching}");
+    }
+}

@@ -1,0 +1,11 @@
+//! The world of bodies (`src/world/`): its queries against the all-pairs
+//! exact check without the broad phase over many random pose updates, the
+//! incrementally sorted broad phase against a rebuilt one, primitives
+//! against the true shapes they tessellate, scenes, and hostile input.
+//!
+//! One test binary of modules (the files beside this one).
+
+mod common;
+mod hostile;
+mod primitives;
+mod queries;

@@ -4,6 +4,7 @@
 
 use super::output::{Failure, Outcome, out, out_json};
 use super::progress::Progress;
+use super::stream::{SummaryLine, out_lines};
 use bvtool::Error;
 use bvtool::load::{LoadOptions, load};
 use bvtool::mesh::Scene;
@@ -224,16 +225,32 @@ pub fn process<T: Send>(
     opts: &LoadOptions,
     work: impl Fn(&str, &Scene) -> Result<T, Error> + Sync,
 ) -> Vec<Result<T, Error>> {
-    // Many files: a bar counting them; one (a big tree, a compare): a
-    // spinner naming it.
-    let bar = match files {
+    let bar = bar_for(files);
+    let results = process_on(files, opts, &work, &bar);
+    bar.finish();
+    results
+}
+
+/// Many files: a bar counting them; one (a big tree, a compare): a
+/// spinner naming it.
+fn bar_for(files: &[PathBuf]) -> Progress {
+    match files {
         [one] => Progress::spinner(&one.display().to_string()),
         _ => Progress::new(files.len(), "files"),
-    };
+    }
+}
+
+/// [`process`] ticking `bar`.
+fn process_on<T: Send>(
+    files: &[PathBuf],
+    opts: &LoadOptions,
+    work: &(impl Fn(&str, &Scene) -> Result<T, Error> + Sync),
+    bar: &Progress,
+) -> Vec<Result<T, Error>> {
     // On the pool from the start (see `threads::on_pool`): for one file the
     // iterator below would otherwise run the work on this thread, and each
     // of the fit's parallel calls would hand itself over.
-    let results = bvtool::threads::on_pool(|| {
+    bvtool::threads::on_pool(|| {
         files
             .par_iter()
             .map(|f| {
@@ -242,9 +259,92 @@ pub fn process<T: Send>(
                 r
             })
             .collect()
-    });
+    })
+}
+
+/// `--jsonl` on a per-file command.
+#[derive(clap::Args, Debug)]
+pub struct JsonLines {
+    /// Print JSON Lines as the files are done: one compact line per file,
+    /// in order (its entry of --json's `files`: the report, or `{"file",
+    /// "error"}`), then `{"summary": {"files": N, "failed": K}}`. Files are
+    /// worked on a few at a time, so memory holds only theirs.
+    #[arg(long, conflicts_with = "json")]
+    pub jsonl: bool,
+}
+
+/// Files worked on at a time by [`stream`], per thread of the pool: enough
+/// to keep every thread busy while one slow file finishes.
+const FILES_PER_THREAD: usize = 2;
+
+/// The counts of a [`stream`]'s last line.
+#[derive(Serialize)]
+struct FilesSummary {
+    files: usize,
+    failed: usize,
+}
+
+/// `--jsonl`: loads each file and runs `work` on it, a few files at a time
+/// in parallel, writing each file's line (in order) as soon as its group is
+/// done, then the summary line; `keep` sees each report first. Failures are
+/// reported as by [`report`].
+pub fn stream<T: Serialize + Send>(
+    files: &[PathBuf],
+    opts: &LoadOptions,
+    work: impl Fn(&str, &Scene) -> Result<T, Error> + Sync,
+    mut keep: impl FnMut(&T),
+) -> Outcome {
+    let bar = bar_for(files);
+    let group = bvtool::threads::on_pool(rayon::current_num_threads).max(1) * FILES_PER_THREAD;
+    let mut failed = 0;
+    for names in files.chunks(group) {
+        let results = process_on(names, opts, &work, &bar);
+        let lines: Vec<Entry<T>> = names
+            .iter()
+            .zip(results)
+            .map(|(f, r)| {
+                if let Ok(t) = &r {
+                    keep(t);
+                }
+                failed += usize::from(r.is_err());
+                entry(f, r)
+            })
+            .collect();
+        if let Err(e) = out_lines(&lines) {
+            bar.finish();
+            return Err(e);
+        }
+    }
     bar.finish();
-    results
+    out_lines(&[SummaryLine {
+        summary: FilesSummary {
+            files: files.len(),
+            failed,
+        },
+    }])?;
+    batch_outcome(failed, files.len())
+}
+
+/// A file's entry in a batch's JSON, its failure printed on stderr.
+fn entry<T>(file: &Path, r: Result<T, Error>) -> Entry<T> {
+    match r {
+        Ok(t) => Entry::Done(t),
+        Err(e) => {
+            eprintln!("bvtool: {e}");
+            Entry::Failed {
+                file: file.display().to_string(),
+                error: e.to_string(),
+            }
+        }
+    }
+}
+
+/// Success, or [`Failure::Batch`] when `failed` of the `of` files failed.
+fn batch_outcome(failed: usize, of: usize) -> Outcome {
+    match failed {
+        0 => Ok(()),
+        failed => Err(Failure::Batch { failed, of }),
+    }
 }
 
 /// Prints a batch's results in order — as one JSON document
@@ -262,16 +362,7 @@ pub fn report<T: Serialize>(
         let entries: Vec<Entry<T>> = files
             .iter()
             .zip(results)
-            .map(|(f, r)| match r {
-                Ok(t) => Entry::Done(t),
-                Err(e) => {
-                    eprintln!("bvtool: {e}");
-                    Entry::Failed {
-                        file: f.display().to_string(),
-                        error: e.to_string(),
-                    }
-                }
-            })
+            .map(|(f, r)| entry(f, r))
             .collect();
         out_json(&FilesDoc { files: &entries })?;
     } else {
@@ -282,11 +373,5 @@ pub fn report<T: Serialize>(
             }
         }
     }
-    match failed {
-        0 => Ok(()),
-        failed => Err(Failure::Batch {
-            failed,
-            of: files.len(),
-        }),
-    }
+    batch_outcome(failed, files.len())
 }

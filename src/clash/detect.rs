@@ -244,8 +244,28 @@ impl<'a> ClashScene<'a> {
     /// Groups the scenes' primitives into parts (`files` name the scenes)
     /// and builds the trees, in parallel.
     pub fn new(scenes: &'a [Scene], files: &[String], by: Grouping) -> ClashScene<'a> {
+        Self::at_most(scenes, files, by, u64::MAX).expect("no count passes u64::MAX")
+    }
+
+    /// [`ClashScene::new`] when its trees hold at most `max_triangles`
+    /// triangles together — each tree counted once, however many instances
+    /// share it (an instance scaled or sheared differently from its
+    /// geometry's other instances has a tree of its own) — else, before any
+    /// tree is built, `Err` with their count. The work on instance pairs is
+    /// bounded apart from this ([`ClashOptions::max_pairs`]).
+    pub fn at_most(
+        scenes: &'a [Scene],
+        files: &[String],
+        by: Grouping,
+        max_triangles: u64,
+    ) -> Result<ClashScene<'a>, u64> {
         let parts = PartList::new(scenes, files, by);
-        let shapes = Shapes::build(scenes, &parts);
+        let plan = Shapes::plan(scenes, &parts);
+        let triangles = plan.triangles(scenes, &parts);
+        if triangles > max_triangles {
+            return Err(triangles);
+        }
+        let shapes = plan.build(scenes, &parts);
         let boxes = shapes
             .placed
             .par_iter()
@@ -262,12 +282,12 @@ impl<'a> ClashScene<'a> {
                 Aabb { min, max }
             })
             .collect();
-        ClashScene {
+        Ok(ClashScene {
             scenes,
             parts,
             shapes,
             boxes,
-        }
+        })
     }
 
     /// The contact of members `ma` and `mb`: their intersecting triangle

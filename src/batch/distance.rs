@@ -10,6 +10,7 @@ use crate::query::depth::{SignedDistance, SignedOptions, Solid, signed_distance}
 use crate::query::point::PointTree;
 use crate::query::{DistanceOptions, distance};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// The answer at one pose.
 #[derive(Debug, Serialize)]
@@ -163,7 +164,7 @@ pub struct Measure<'s> {
     b: &'s Side,
     opts: DistanceRun,
     checker: Option<DistanceChecker<'s>>,
-    points: Option<(PointTree, PointTree)>,
+    points: Option<(Arc<PointTree>, Arc<PointTree>)>,
 }
 
 impl<'s> Measure<'s> {
@@ -174,9 +175,15 @@ impl<'s> Measure<'s> {
             true => Some(DistanceChecker::new(&a.mesh, &b.mesh).map_err(Error::Input)?),
             false => None,
         };
-        let points = opts
-            .signed
-            .map(|_| (PointTree::build(&a.mesh), PointTree::build(&b.mesh)));
+        // The same file twice (`distance A A --signed`) has one point tree.
+        let points = opts.signed.map(|_| {
+            let pa = Arc::new(PointTree::build(&a.mesh));
+            let pb = match b.shares_tree {
+                true => Arc::clone(&pa),
+                false => Arc::new(PointTree::build(&b.mesh)),
+            };
+            (pa, pb)
+        });
         Ok(Measure {
             a,
             b,

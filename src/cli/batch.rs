@@ -201,8 +201,8 @@ fn is_model(path: &Path) -> bool {
         .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
 }
 
-/// One file's place in a batch's JSON document: its report, or
-/// `{"file", "error"}`.
+/// One file's place in a batch's JSON document: its report,
+/// `{"file", "error"}`, or `{"file", "same_as"}` for a file named again.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Entry<T> {
@@ -215,18 +215,73 @@ pub enum Entry<T> {
         /// What is wrong.
         error: String,
     },
+    /// The file is one named before (the same real path): its report is
+    /// there.
+    Same {
+        /// The file as given.
+        file: String,
+        /// The file as first given.
+        same_as: String,
+    },
+}
+
+/// What became of one file of a batch.
+pub enum Done<T> {
+    /// Its report.
+    Report(T),
+    /// Why it failed.
+    Failed(Error),
+    /// It is the file at this place in the batch (the same real path),
+    /// loaded and worked on once.
+    Same(usize),
+}
+
+impl<T> From<Result<T, Error>> for Done<T> {
+    fn from(r: Result<T, Error>) -> Self {
+        match r {
+            Ok(t) => Done::Report(t),
+            Err(e) => Done::Failed(e),
+        }
+    }
+}
+
+impl<T> Done<T> {
+    /// The report, if this is one.
+    pub fn report(&self) -> Option<&T> {
+        match self {
+            Done::Report(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// For each file, the place of the first file with the same real path
+/// (itself when it is the first, or when its path cannot be resolved).
+fn first_places(files: &[PathBuf]) -> Vec<usize> {
+    let mut seen = std::collections::HashMap::new();
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match std::fs::canonicalize(f) {
+            Ok(real) => *seen.entry(real).or_insert(i),
+            Err(_) => i,
+        })
+        .collect()
 }
 
 /// Loads each file and runs `work` on it, in parallel (on a terminal's
-/// stderr, a progress bar when there are several, a spinner for one); the results come back in the
-/// order of `files`, one per file, failures included.
+/// stderr, a progress bar when there are several, a spinner for one); the
+/// results come back in the order of `files`, one per file, failures
+/// included. A file named again (the same real path, as `a.obj ./a.obj`
+/// or a folder and a file in it) is loaded and worked on once — its tree,
+/// hull or fit shared — and its later places are [`Done::Same`].
 pub fn process<T: Send>(
     files: &[PathBuf],
     opts: &LoadOptions,
     work: impl Fn(&str, &Scene) -> Result<T, Error> + Sync,
-) -> Vec<Result<T, Error>> {
+) -> Vec<Done<T>> {
     let bar = bar_for(files);
-    let results = process_on(files, opts, &work, &bar);
+    let results = process_on(files, 0, &first_places(files), opts, &work, &bar);
     bar.finish();
     results
 }
@@ -240,21 +295,30 @@ fn bar_for(files: &[PathBuf]) -> Progress {
     }
 }
 
-/// [`process`] ticking `bar`.
+/// [`process`] of `files`, the batch's files from place `from` on, each
+/// file's first place in `first`, ticking `bar`.
 fn process_on<T: Send>(
     files: &[PathBuf],
+    from: usize,
+    first: &[usize],
     opts: &LoadOptions,
     work: &(impl Fn(&str, &Scene) -> Result<T, Error> + Sync),
     bar: &Progress,
-) -> Vec<Result<T, Error>> {
+) -> Vec<Done<T>> {
     // On the pool from the start (see `threads::on_pool`): for one file the
     // iterator below would otherwise run the work on this thread, and each
     // of the fit's parallel calls would hand itself over.
     bvtool::threads::on_pool(|| {
         files
             .par_iter()
-            .map(|f| {
-                let r = load(f, opts).and_then(|scene| work(&f.display().to_string(), &scene));
+            .enumerate()
+            .map(|(k, f)| {
+                let r = match first[from + k] {
+                    i if i < from + k => Done::Same(i),
+                    _ => load(f, opts)
+                        .and_then(|scene| work(&f.display().to_string(), &scene))
+                        .into(),
+                };
                 bar.tick();
                 r
             })
@@ -266,9 +330,10 @@ fn process_on<T: Send>(
 #[derive(clap::Args, Debug)]
 pub struct JsonLines {
     /// Print JSON Lines as the files are done: one compact line per file,
-    /// in order (its entry of --json's `files`: the report, or `{"file",
-    /// "error"}`), then `{"summary": {"files": N, "failed": K}}`. Files are
-    /// worked on a few at a time, so memory holds only theirs.
+    /// in order (its entry of --json's `files`: the report, `{"file",
+    /// "error"}` or `{"file", "same_as"}`), then `{"summary": {"files": N,
+    /// "failed": K}}`. Files are worked on a few at a time, so memory holds
+    /// only theirs.
     #[arg(long, conflicts_with = "json")]
     pub jsonl: bool,
 }
@@ -295,19 +360,20 @@ pub fn stream<T: Serialize + Send>(
     mut keep: impl FnMut(&T),
 ) -> Outcome {
     let bar = bar_for(files);
+    let first = first_places(files);
     let group = bvtool::threads::on_pool(rayon::current_num_threads).max(1) * FILES_PER_THREAD;
     let mut failed = 0;
-    for names in files.chunks(group) {
-        let results = process_on(names, opts, &work, &bar);
+    for (k, names) in files.chunks(group).enumerate() {
+        let results = process_on(names, k * group, &first, opts, &work, &bar);
         let lines: Vec<Entry<T>> = names
             .iter()
             .zip(results)
             .map(|(f, r)| {
-                if let Ok(t) = &r {
+                if let Some(t) = r.report() {
                     keep(t);
                 }
-                failed += usize::from(r.is_err());
-                entry(f, r)
+                failed += usize::from(matches!(r, Done::Failed(_)));
+                entry(files, f, r)
             })
             .collect();
         if let Err(e) = out_lines(&lines) {
@@ -326,16 +392,21 @@ pub fn stream<T: Serialize + Send>(
 }
 
 /// A file's entry in a batch's JSON, its failure printed on stderr.
-fn entry<T>(file: &Path, r: Result<T, Error>) -> Entry<T> {
+fn entry<T>(files: &[PathBuf], file: &Path, r: Done<T>) -> Entry<T> {
+    let file = file.display().to_string();
     match r {
-        Ok(t) => Entry::Done(t),
-        Err(e) => {
+        Done::Report(t) => Entry::Done(t),
+        Done::Failed(e) => {
             eprintln!("bvtool: {e}");
             Entry::Failed {
-                file: file.display().to_string(),
+                file,
                 error: e.to_string(),
             }
         }
+        Done::Same(i) => Entry::Same {
+            file,
+            same_as: files[i].display().to_string(),
+        },
     }
 }
 
@@ -350,26 +421,35 @@ fn batch_outcome(failed: usize, of: usize) -> Outcome {
 /// Prints a batch's results in order — as one JSON document
 /// `{"files": [...]}` with an `{"file", "error"}` entry for each failed
 /// file, or as `text` per file — with each failure on stderr as one line
-/// in its place. Fails with [`Failure::Batch`] if any file failed.
+/// in its place, and a file named again as the same as its first place.
+/// Fails with [`Failure::Batch`] if any file failed.
 pub fn report<T: Serialize>(
     files: &[PathBuf],
-    results: Vec<Result<T, Error>>,
+    results: Vec<Done<T>>,
     json: bool,
     text: impl Fn(&T) -> String,
 ) -> Outcome {
-    let failed = results.iter().filter(|r| r.is_err()).count();
+    let failed = results
+        .iter()
+        .filter(|r| matches!(r, Done::Failed(_)))
+        .count();
     if json {
         let entries: Vec<Entry<T>> = files
             .iter()
             .zip(results)
-            .map(|(f, r)| entry(f, r))
+            .map(|(f, r)| entry(files, f, r))
             .collect();
         out_json(&FilesDoc { files: &entries })?;
     } else {
-        for r in &results {
+        for (f, r) in files.iter().zip(&results) {
             match r {
-                Ok(t) => out(&text(t))?,
-                Err(e) => eprintln!("bvtool: {e}"),
+                Done::Report(t) => out(&text(t))?,
+                Done::Failed(e) => eprintln!("bvtool: {e}"),
+                Done::Same(i) => out(&format!(
+                    "{}: the same file as {} (reported above)\n",
+                    f.display(),
+                    files[*i].display()
+                ))?,
             }
         }
     }

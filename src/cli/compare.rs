@@ -77,7 +77,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     if let Some(path) = &args.plot {
         let groups: Vec<(String, Vec<Bar>)> = results
             .iter()
-            .flatten()
+            .filter_map(batch::Done::report)
             .map(|c| {
                 let (name, bars) = c.bars();
                 let bars = bars

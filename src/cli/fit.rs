@@ -193,7 +193,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         batch::stream(&files, opts, work, keep)?;
     } else {
         let results = batch::process(&files, opts, work);
-        results.iter().flatten().for_each(&mut keep);
+        results
+            .iter()
+            .filter_map(batch::Done::report)
+            .for_each(&mut keep);
         batch::report(&files, results, args.json, FileVolumes::to_text)?;
     }
     match disagreeing {

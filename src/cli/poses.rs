@@ -46,22 +46,23 @@ impl PoseArgs {
     /// limits as [`PoseArgs::read`]; an error of `sink` ends the reading and
     /// is returned.
     pub fn each(&self, sink: &mut dyn FnMut(Pose) -> Result<(), Failure>) -> Result<(), Failure> {
-        let mut count = 0usize;
+        let count = std::cell::Cell::new(0usize);
         // A failure of `sink` travels through the reader as a placeholder
         // error and is returned as it was.
-        let mut stopped = None;
+        let stopped = std::cell::Cell::new(None);
         let mut take = |p: Pose| -> bvtool::Result<()> {
-            if count >= MAX_POSES {
+            if count.get() >= MAX_POSES {
                 return Err(Error::Input(format!(
                     "more than {MAX_POSES} poses, the most one command reads (split the input)"
                 )));
             }
-            count += 1;
+            count.set(count.get() + 1);
             sink(p).map_err(|f| {
-                stopped = Some(f);
+                stopped.set(Some(f));
                 Error::Input(String::new())
             })
         };
+        let failed = |e: Error| stopped.take().unwrap_or(Failure::Input(e));
         let mut stdin_used = false;
         for spec in &self.pose {
             let read = if spec == "-" || spec == "/dev/stdin" {
@@ -88,21 +89,14 @@ impl PoseArgs {
                             ErrorKind::NotFound => "no such pose file".into(),
                             _ => format!("cannot read: {e}"),
                         })),
-                        Err(e) => {
-                            drop(take);
-                            return Err(Failure::Usage(e.to_string()));
-                        }
+                        Err(e) => return Err(Failure::Usage(e.to_string())),
                     },
                 }
             };
-            if let Err(e) = read {
-                drop(take);
-                return Err(stopped.unwrap_or(Failure::Input(e)));
-            }
+            read.map_err(failed)?;
         }
-        drop(take);
-        if count == 0 {
-            sink(Pose::identity())?;
+        if count.get() == 0 {
+            take(Pose::identity()).map_err(failed)?;
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! compact JSON object a line, the last line `{"summary": {...}}` — so that
 //! memory holds one chunk of answers however many there are.
 
-use super::output::{Outcome, out};
+use super::output::{Failure, Outcome, out};
 use super::poses::PoseArgs;
 use bvtool::Error;
 use bvtool::Pose;
@@ -27,13 +27,13 @@ pub fn out_lines<T: Serialize>(values: &[T]) -> Outcome {
     out(&text)
 }
 
+/// What answers a chunk of poses, given the index of its first.
+pub type Answer<'a, R> = dyn FnMut(usize, &[Pose]) -> Result<Vec<R>, Failure> + 'a;
+
 /// Reads the poses as they come, [`CHUNK`] at a time; `answer` gets each
 /// chunk with the index of its first pose and its answers are written (one
 /// line each, in order) before the next chunk is read.
-pub fn pose_lines<R: Serialize>(
-    poses: &PoseArgs,
-    answer: &mut dyn FnMut(usize, &[Pose]) -> Result<Vec<R>, super::output::Failure>,
-) -> Outcome {
+pub fn pose_lines<R: Serialize>(poses: &PoseArgs, answer: &mut Answer<'_, R>) -> Outcome {
     let mut chunk = Vec::with_capacity(CHUNK);
     let mut done = 0;
     let mut flush = |chunk: &mut Vec<Pose>| -> Outcome {

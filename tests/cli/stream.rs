@@ -153,7 +153,7 @@ fn stream(
 
 /// Every 997th pose of a stream is kept for the checks.
 fn sampled(i: usize) -> bool {
-    i % 997 == 0
+    i.is_multiple_of(997)
 }
 
 /// 98,304 poses (24 chunks) on standard input, first contact (0.6 s on two
@@ -351,4 +351,38 @@ fn untimed(mut v: Value) -> Value {
         _ => {}
     }
     v
+}
+
+/// A file named twice in a batch (the same real path, spelled two ways) is
+/// loaded and its tree built once: its second place says which file it is
+/// the same as, in `--json`, `--jsonl` and the text.
+#[test]
+fn a_file_named_twice_is_worked_on_once() {
+    let again = format!(
+        "{}/../models/torus.obj",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/models")
+    );
+    for flag in ["--json", "--jsonl"] {
+        let (code, out, err) = bvtool_dev::bvtool!(&["tree", TORUS, CHAIN, &again, flag]);
+        assert_eq!(code, 0, "{err}");
+        let entries: Vec<Value> = match flag {
+            "--json" => serde_json::from_str::<Value>(&out).unwrap()["files"]
+                .as_array()
+                .unwrap()
+                .clone(),
+            _ => out
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect(),
+        };
+        assert!(entries[0]["build_ms"].as_f64().unwrap() > 0.0, "{out}");
+        assert_eq!(entries[2]["file"], again.as_str());
+        assert_eq!(entries[2]["same_as"], TORUS, "{out}");
+        assert!(entries[2].get("build_ms").is_none(), "{out}");
+    }
+    let (_, text, _) = bvtool_dev::bvtool!(&["tree", TORUS, &again]);
+    assert!(
+        text.contains(&format!("{again}: the same file as {TORUS}")),
+        "{text}"
+    );
 }

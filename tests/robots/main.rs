@@ -9,5 +9,6 @@
 mod arm;
 mod cli;
 mod hostile;
+mod jsonl;
 mod kinematics;
 mod self_collision;

@@ -384,7 +384,8 @@ pub struct CollideTotals {
     pub within: Option<usize>,
     /// Triangle pairs found over all poses (`null` in first-contact mode).
     pub pair_count: Option<u64>,
-    /// The poses' query times summed, milliseconds.
+    /// The poses' query times summed, milliseconds (to the microsecond).
+    #[serde(serialize_with = "super::to_micros")]
     pub query_ms: f64,
     /// With `--check`: whether every parry3d disagreement is explained.
     #[serde(skip_serializing_if = "Option::is_none")]

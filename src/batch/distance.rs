@@ -303,7 +303,8 @@ pub struct DistanceTotals {
     pub least_distance: Option<f64>,
     /// The first pose at that distance.
     pub least_at: Option<usize>,
-    /// The poses' query times summed, milliseconds.
+    /// The poses' query times summed, milliseconds (to the microsecond).
+    #[serde(serialize_with = "super::to_micros")]
     pub query_ms: f64,
     /// With `--check`: who dissents, over the poses checked.
     #[serde(skip_serializing_if = "Option::is_none")]

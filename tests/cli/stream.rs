@@ -386,3 +386,54 @@ fn a_file_named_twice_is_worked_on_once() {
         "{text}"
     );
 }
+
+/// `points --jsonl` on 5,000 points (two chunks): a line per point in
+/// order, its row equal to `--json`'s, a sample equal to brute force over
+/// every triangle, then the summary with the count.
+#[test]
+fn points_jsonl_rows_match_json_and_brute_force() {
+    let dir = std::env::temp_dir().join(format!("bvtool-pjsonl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(43);
+    let pts: Vec<[f64; 3]> = (0..5_000)
+        .map(|_| std::array::from_fn(|_| rng.random_range(-2.0..2.0)))
+        .collect();
+    let csv: Vec<String> = pts
+        .iter()
+        .map(|p| format!("{:?},{:?},{:?}", p[0], p[1], p[2]))
+        .collect();
+    let file = dir.join("pts.csv");
+    std::fs::write(&file, csv.join("\n")).unwrap();
+    let f = file.to_str().unwrap();
+    let args = |flag| ["points", TORUS, f, "--query", "distance", flag];
+    let (code, out, err) = bvtool_dev::bvtool!(&args("--jsonl"));
+    assert_eq!(code, 0, "{err}");
+    let (code, whole, err) = bvtool_dev::bvtool!(&args("--json"));
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let rows = serde_json::from_str::<Value>(&whole).unwrap()["rows"].clone();
+    assert_eq!(lines.len(), 5_001);
+    let mesh = load(TORUS.as_ref(), &Default::default()).unwrap().flatten();
+    let tris = bvtool_dev::oracle::triangles(&mesh);
+    for (k, line) in lines[..5_000].iter().enumerate() {
+        assert_eq!(line["index"], k);
+        assert_eq!(line["row"], rows[k], "point {k}");
+        if k % 250 == 0 {
+            let p = nalgebra::Point3::from(pts[k]);
+            let exact = bvtool_dev::oracle::brute_distance(&tris, &p);
+            let d = line["row"].as_f64().unwrap();
+            assert!(
+                (d - exact).abs() <= 1e-12 * (1.0 + exact),
+                "point {k}: {d} vs {exact}"
+            );
+        }
+    }
+    let summary = &lines[5_000]["summary"];
+    assert_eq!(summary["rows"], 5_000);
+    assert_eq!(summary["query"], "distance");
+    assert!(summary["sign_method"].is_string(), "{summary}");
+}

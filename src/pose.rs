@@ -240,12 +240,29 @@ impl Pose {
     /// in this stream), on which line its text ends, and where inside it,
     /// as a JSON pointer (`pose 2 (line 1): /1/rotation: …`).
     pub fn read_json_stream(reader: impl BufRead, poses: &mut Vec<Pose>) -> Result<()> {
+        Pose::read_json_each(reader, &mut |p| push(poses, p))
+    }
+
+    /// [`Pose::read_json_stream`] handing each pose to `sink` as soon as it
+    /// is read, so that a caller can answer poses while the rest are still
+    /// coming and hold only those it has not answered (`--jsonl`). The same
+    /// formats, per-pose byte cap and messages; an error of `sink` ends the
+    /// reading and is returned as it is. No count limit of its own (`sink`
+    /// keeps one if it holds the poses).
+    pub fn read_json_each(
+        reader: impl BufRead,
+        sink: &mut dyn FnMut(Pose) -> Result<()>,
+    ) -> Result<()> {
         let meter = Meter::default();
         let mut input = Capped {
             inner: reader,
             meter: &meter,
         };
-        let start = poses.len();
+        let read = Cell::new(0usize);
+        let mut take = |p: Pose| {
+            read.set(read.get() + 1);
+            sink(p)
+        };
         let failed = RefCell::new(None);
         while let Some(first) = input.skip_whitespace()? {
             let line = meter.line.get();
@@ -254,18 +271,15 @@ impl Pose {
             let parsed = if first == b'[' {
                 de.deserialize_seq(ListVisitor {
                     meter: &meter,
-                    poses,
-                    start,
+                    sink: &mut take,
+                    read: &read,
                     failed: &failed,
                 })
             } else {
                 Value::deserialize(&mut de).map(|v| {
-                    let n = poses.len() - start + 1;
+                    let n = read.get() + 1;
                     let place = |e: Error| stream_error(n, meter.line.get(), e.to_string());
-                    if let Err(e) = pose_value(&v, "")
-                        .map_err(place)
-                        .and_then(|p| push(poses, p))
-                    {
+                    if let Err(e) = pose_value(&v, "").map_err(place).and_then(&mut take) {
                         *failed.borrow_mut() = Some(e);
                     }
                 })
@@ -274,7 +288,7 @@ impl Pose {
                 return Err(e);
             }
             if let Err(e) = parsed {
-                let n = poses.len() - start + 1;
+                let n = read.get() + 1;
                 if meter.overflow.get() {
                     return Err(stream_error(
                         n,
@@ -292,7 +306,7 @@ impl Pose {
                 )));
             }
         }
-        if poses.len() == start {
+        if read.get() == 0 {
             return Err(Error::Input("no poses in the input".into()));
         }
         Ok(())
@@ -410,9 +424,10 @@ fn stream_error(n: usize, line: u64, what: String) -> Error {
 /// rows of one 4×4 matrix.
 struct ListVisitor<'a, 'm> {
     meter: &'m Meter,
-    poses: &'a mut Vec<Pose>,
-    /// `poses.len()` when the stream began (poses are counted from it).
-    start: usize,
+    /// Where each pose goes.
+    sink: &'a mut dyn FnMut(Pose) -> Result<()>,
+    /// Poses read so far in this stream (they are counted from it).
+    read: &'a Cell<usize>,
     /// The first error, kept whole (a serde error would carry the position
     /// inside the list only).
     failed: &'a RefCell<Option<Error>>,
@@ -434,7 +449,7 @@ impl<'de> Visitor<'de> for ListVisitor<'_, '_> {
                 break;
             };
             let is_row = v.as_array().is_some_and(|r| r.iter().all(Value::is_number));
-            let n = self.poses.len() - self.start + 1;
+            let n = self.read.get() + 1;
             let line = self.meter.line.get();
             let done = if k == rows.len() && is_row && rows.len() < 4 {
                 rows.push(v);
@@ -448,7 +463,7 @@ impl<'de> Visitor<'de> for ListVisitor<'_, '_> {
             } else {
                 pose_value(&v, &format!("/{k}"))
                     .map_err(|e| stream_error(n, line, e.to_string()))
-                    .and_then(|p| push(self.poses, p))
+                    .and_then(&mut *self.sink)
             };
             if let Err(e) = done {
                 *self.failed.borrow_mut() = Some(e);
@@ -457,11 +472,11 @@ impl<'de> Visitor<'de> for ListVisitor<'_, '_> {
             k += 1;
         }
         if !rows.is_empty() {
-            let n = self.poses.len() - self.start + 1;
+            let n = self.read.get() + 1;
             let line = self.meter.line.get();
             if let Err(e) = pose_value(&Value::Array(rows), "")
                 .map_err(|e| stream_error(n, line, e.to_string()))
-                .and_then(|p| push(self.poses, p))
+                .and_then(&mut *self.sink)
             {
                 *self.failed.borrow_mut() = Some(e);
                 return Err(serde::de::Error::custom("refused"));

@@ -195,6 +195,12 @@ pub struct CollideOptions {
     pub max_pairs: usize,
 }
 
+/// Poses answered at a time by [`run`] and by a stream (`--jsonl`): each
+/// chunk's answers are computed on the pool, then handed on, before the
+/// next chunk is read — memory holds one chunk's answers, whatever the
+/// count of poses.
+pub const CHUNK: usize = 4096;
+
 /// Collides `a` with `b` at every pose.
 pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &CollideOptions) -> Result<CollideDoc> {
     run_with_progress(a, b, poses, opts, &|| {})
@@ -206,20 +212,69 @@ pub fn run_with_progress(
     b: &Side,
     poses: &[Pose],
     opts: &CollideOptions,
-    tick: &dyn Fn(),
+    tick: &(dyn Fn() + Sync),
 ) -> Result<CollideDoc> {
-    let mode = if opts.first_contact {
-        ContactMode::First
-    } else {
-        ContactMode::All
-    };
-    let checker = if opts.check {
-        Some(Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?)
-    } else {
-        None
-    };
+    let collider = Collider::new(a, b, opts)?;
     let mut results = Vec::with_capacity(poses.len());
-    for (index, pose) in poses.iter().enumerate() {
+    for (k, chunk) in poses.chunks(CHUNK).enumerate() {
+        results.extend(collider.answer(k * CHUNK, chunk, tick)?);
+    }
+    Ok(collider.doc(results))
+}
+
+/// One collide run's fixed parts (the sides, the options, parry3d's copies
+/// with `check`), answering poses a chunk at a time: [`run`] collects the
+/// answers into a [`CollideDoc`]; a stream writes each chunk's and ends with
+/// a [`CollideSummary`].
+pub struct Collider<'s> {
+    a: &'s Side,
+    b: &'s Side,
+    opts: CollideOptions,
+    checker: Option<Checker<'s>>,
+}
+
+impl<'s> Collider<'s> {
+    /// Prepares the run (with `check`, parry3d's copies of both meshes).
+    pub fn new(a: &'s Side, b: &'s Side, opts: &CollideOptions) -> Result<Collider<'s>> {
+        let checker = match opts.check {
+            true => Some(Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?),
+            false => None,
+        };
+        Ok(Collider {
+            a,
+            b,
+            opts: *opts,
+            checker,
+        })
+    }
+
+    /// The answers at `poses`, the first numbered `first`, computed in
+    /// parallel on the pool and returned in order; `tick` is called after
+    /// each. The first pose (in order) whose pairs pass `max_pairs` is the
+    /// error.
+    pub fn answer(
+        &self,
+        first: usize,
+        poses: &[Pose],
+        tick: &(dyn Fn() + Sync),
+    ) -> Result<Vec<PoseResult>> {
+        crate::query::each_indexed(poses, |i, p| {
+            let r = self.one(first + i, p);
+            tick();
+            r
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// The answer at one pose.
+    fn one(&self, index: usize, pose: &Pose) -> Result<PoseResult> {
+        let (a, b, opts) = (self.a, self.b, &self.opts);
+        let mode = if opts.first_contact {
+            ContactMode::First
+        } else {
+            ContactMode::All
+        };
         let (found, query_us) = timed(opts.repeat, || answer(a, b, pose, mode, opts));
         let found = found.map_err(|listed| {
             Error::Input(format!(
@@ -228,7 +283,7 @@ pub fn run_with_progress(
                 a.file, b.file, opts.max_pairs
             ))
         })?;
-        let check = match &checker {
+        let check = match &self.checker {
             Some(ch) if opts.clearance.is_none() => {
                 let ours = crate::query::Collision {
                     intersecting: found.any,
@@ -248,7 +303,7 @@ pub fn run_with_progress(
             Some(_) if mode == ContactMode::All || !found.any => Some(found.touching),
             Some(_) => None,
         };
-        results.push(PoseResult {
+        Ok(PoseResult {
             index,
             pose: pose.to_json(),
             intersecting,
@@ -269,17 +324,135 @@ pub fn run_with_progress(
             triangle_tests: found.triangle_tests,
             query_us,
             check,
-        });
-        tick();
+        })
     }
-    Ok(CollideDoc {
-        a: a.summary(),
-        b: b.summary(),
-        build_ms: BuildMs::of(a, b),
-        mode: if opts.first_contact { "first" } else { "all" },
-        clearance: opts.clearance,
-        poses: results,
-    })
+
+    /// The whole document of `poses`' answers.
+    pub fn doc(&self, poses: Vec<PoseResult>) -> CollideDoc {
+        CollideDoc {
+            a: self.a.summary(),
+            b: self.b.summary(),
+            build_ms: BuildMs::of(self.a, self.b),
+            mode: self.mode(),
+            clearance: self.opts.clearance,
+            poses,
+        }
+    }
+
+    /// Totals of no pose yet, to [`CollideTotals::add`] answers to.
+    pub fn totals(&self) -> CollideTotals {
+        let o = &self.opts;
+        CollideTotals::none(o.clearance, o.first_contact, o.check)
+    }
+
+    /// The last line of a stream: the run and its `totals`.
+    pub fn summary(&self, totals: CollideTotals) -> CollideSummary {
+        CollideSummary {
+            a: self.a.summary(),
+            b: self.b.summary(),
+            build_ms: BuildMs::of(self.a, self.b),
+            mode: self.mode(),
+            clearance: self.opts.clearance,
+            totals,
+        }
+    }
+
+    fn mode(&self) -> &'static str {
+        if self.opts.first_contact {
+            "first"
+        } else {
+            "all"
+        }
+    }
+}
+
+/// The counts over the poses answered: what the text's totals line says
+/// and a stream's summary line carries.
+#[derive(Clone, Debug, Serialize)]
+pub struct CollideTotals {
+    /// Poses answered.
+    pub poses: usize,
+    /// Poses where the meshes touch or intersect (`intersecting` true).
+    pub touching: usize,
+    /// Poses where they do not (`intersecting` false).
+    pub apart: usize,
+    /// Poses not decided (`intersecting` null: a clearance query that
+    /// stopped at its first pair within the clearance).
+    pub undecided: usize,
+    /// With `--clearance`: poses where B comes within it of A.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<usize>,
+    /// Triangle pairs found over all poses (`null` in first-contact mode).
+    pub pair_count: Option<u64>,
+    /// The poses' query times summed, milliseconds (to the microsecond).
+    #[serde(serialize_with = "super::to_micros")]
+    pub query_ms: f64,
+    /// With `--check`: whether every parry3d disagreement is explained.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checks_ok: Option<bool>,
+}
+
+impl CollideDoc {
+    /// The totals over the document's poses.
+    pub fn totals(&self) -> CollideTotals {
+        let check = self.poses.iter().any(|p| p.check.is_some());
+        let mut t = CollideTotals::none(self.clearance, self.mode == "first", check);
+        self.poses.iter().for_each(|p| t.add(p));
+        t
+    }
+}
+
+impl CollideTotals {
+    /// Totals of no pose yet, for a run with this clearance, mode and check.
+    fn none(clearance: Option<f64>, first_contact: bool, check: bool) -> CollideTotals {
+        CollideTotals {
+            poses: 0,
+            touching: 0,
+            apart: 0,
+            undecided: 0,
+            within: clearance.map(|_| 0),
+            pair_count: (!first_contact).then_some(0),
+            query_ms: 0.0,
+            checks_ok: check.then_some(true),
+        }
+    }
+
+    /// Counts one more answer.
+    pub fn add(&mut self, p: &PoseResult) {
+        self.poses += 1;
+        match p.intersecting {
+            Some(true) => self.touching += 1,
+            Some(false) => self.apart += 1,
+            None => self.undecided += 1,
+        }
+        if let (Some(k), Some(true)) = (&mut self.within, p.within) {
+            *k += 1;
+        }
+        self.pair_count = self.pair_count.zip(p.pair_count).map(|(s, n)| s + n);
+        self.query_ms += p.query_us / 1e3;
+        if let (Some(ok), Some(c)) = (&mut self.checks_ok, &p.check) {
+            *ok &= c.ok();
+        }
+    }
+}
+
+/// The last line of `collide --jsonl`: the pair, the mode and the totals
+/// (`{"summary": {...}}` on the line).
+#[derive(Debug, Serialize)]
+pub struct CollideSummary {
+    /// Mesh A (at identity).
+    pub a: SideJson,
+    /// Mesh B (at each pose).
+    pub b: SideJson,
+    /// Tree build times.
+    pub build_ms: BuildMs,
+    /// `first` or `all`, as in the document.
+    pub mode: &'static str,
+    /// With `--clearance`: the clearance D (model units).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clearance: Option<f64>,
+    /// The counts over every pose.
+    pub totals: CollideTotals,
 }
 
 /// The answer of one query, contact or clearance, counted over the

@@ -1,6 +1,6 @@
 //! `bvtool distance`: each pose's minimum distance and closest points.
 
-use super::collide::{BuildMs, PairJson, Side, SideJson};
+use super::collide::{BuildMs, CHUNK, PairJson, Side, SideJson};
 use super::timed;
 use crate::check::distance::{DistanceCheck, DistanceChecker};
 use crate::error::{Error, Result};
@@ -8,8 +8,9 @@ use crate::mesh::xyz;
 use crate::pose::{Pose, PoseJson};
 use crate::query::depth::{SignedDistance, SignedOptions, Solid, signed_distance};
 use crate::query::point::PointTree;
-use crate::query::{DistanceOptions, DistanceScratch, distance_with};
+use crate::query::{DistanceOptions, distance};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// The answer at one pose.
 #[derive(Debug, Serialize)]
@@ -144,21 +145,75 @@ pub fn run_with_progress(
     b: &Side,
     poses: &[Pose],
     opts: &DistanceRun,
-    tick: &dyn Fn(),
+    tick: &(dyn Fn() + Sync),
 ) -> Result<DistanceDoc> {
-    let checker = if opts.check {
-        Some(DistanceChecker::new(&a.mesh, &b.mesh).map_err(Error::Input)?)
-    } else {
-        None
-    };
-    let mut scratch = DistanceScratch::default();
-    let points = opts
-        .signed
-        .map(|_| (PointTree::build(&a.mesh), PointTree::build(&b.mesh)));
+    let measure = Measure::new(a, b, opts)?;
     let mut results = Vec::with_capacity(poses.len());
-    for (index, pose) in poses.iter().enumerate() {
+    for (k, chunk) in poses.chunks(CHUNK).enumerate() {
+        results.extend(measure.answer(k * CHUNK, chunk, tick));
+    }
+    Ok(measure.doc(results))
+}
+
+/// One distance run's fixed parts (the sides, the options, the checkers
+/// and, with `signed`, the point trees), answering poses a chunk at a
+/// time: [`run`] collects the answers into a [`DistanceDoc`]; a stream
+/// writes each chunk's and ends with a [`DistanceSummary`].
+pub struct Measure<'s> {
+    a: &'s Side,
+    b: &'s Side,
+    opts: DistanceRun,
+    checker: Option<DistanceChecker<'s>>,
+    points: Option<(Arc<PointTree>, Arc<PointTree>)>,
+}
+
+impl<'s> Measure<'s> {
+    /// Prepares the run (with `check`, brute force's and parry3d's copies;
+    /// with `signed`, each mesh's point tree).
+    pub fn new(a: &'s Side, b: &'s Side, opts: &DistanceRun) -> Result<Measure<'s>> {
+        let checker = match opts.check {
+            true => Some(DistanceChecker::new(&a.mesh, &b.mesh).map_err(Error::Input)?),
+            false => None,
+        };
+        // The same file twice (`distance A A --signed`) has one point tree.
+        let points = opts.signed.map(|_| {
+            let pa = Arc::new(PointTree::build(&a.mesh));
+            let pb = match b.shares_tree {
+                true => Arc::clone(&pa),
+                false => Arc::new(PointTree::build(&b.mesh)),
+            };
+            (pa, pb)
+        });
+        Ok(Measure {
+            a,
+            b,
+            opts: *opts,
+            checker,
+            points,
+        })
+    }
+
+    /// The answers at `poses`, the first numbered `first`, computed in
+    /// parallel on the pool and returned in order; `tick` is called after
+    /// each.
+    pub fn answer(
+        &self,
+        first: usize,
+        poses: &[Pose],
+        tick: &(dyn Fn() + Sync),
+    ) -> Vec<DistancePose> {
+        crate::query::each_indexed(poses, |i, p| {
+            let r = self.one(first + i, p);
+            tick();
+            r
+        })
+    }
+
+    /// The answer at one pose.
+    fn one(&self, index: usize, pose: &Pose) -> DistancePose {
+        let (a, b, opts) = (self.a, self.b, &self.opts);
         let (d, query_us) = timed(opts.repeat, || {
-            distance_with(&mut scratch, &a.tree, &b.tree, pose, &opts.tolerance)
+            distance(&a.tree, &b.tree, pose, &opts.tolerance)
         });
         let mut d = d.expect("both sides have triangles");
         // The trees hold one triangle per stack of copies: name the first.
@@ -167,7 +222,7 @@ pub fn run_with_progress(
             b.stacks.copies(d.triangles.1)[0],
         );
         d.triangles = (i, j);
-        results.push(DistancePose {
+        DistancePose {
             index,
             pose: pose.to_json(),
             distance: d.distance,
@@ -184,8 +239,8 @@ pub fn run_with_progress(
             box_tests: d.box_tests,
             triangle_tests: d.triangle_tests,
             query_us,
-            check: checker.as_ref().map(|c| c.check(pose, &d)),
-            signed: match (&points, &opts.signed) {
+            check: self.checker.as_ref().map(|c| c.check(pose, &d)),
+            signed: match (&self.points, &opts.signed) {
                 (Some((pa, pb)), Some(o)) => {
                     let (sa, sb) = (
                         Solid {
@@ -202,16 +257,128 @@ pub fn run_with_progress(
                 }
                 _ => None,
             },
-        });
-        tick();
+        }
     }
-    Ok(DistanceDoc {
-        a: a.summary(),
-        b: b.summary(),
-        build_ms: BuildMs::of(a, b),
-        mode: "distance",
-        rel_err: opts.tolerance.rel_err,
-        abs_err: opts.tolerance.abs_err,
-        poses: results,
-    })
+
+    /// The whole document of `poses`' answers.
+    pub fn doc(&self, poses: Vec<DistancePose>) -> DistanceDoc {
+        DistanceDoc {
+            a: self.a.summary(),
+            b: self.b.summary(),
+            build_ms: BuildMs::of(self.a, self.b),
+            mode: "distance",
+            rel_err: self.opts.tolerance.rel_err,
+            abs_err: self.opts.tolerance.abs_err,
+            poses,
+        }
+    }
+
+    /// The last line of a stream: the run and its `totals`.
+    pub fn summary(&self, totals: DistanceTotals) -> DistanceSummary {
+        let doc = self.doc(Vec::new());
+        DistanceSummary {
+            a: doc.a,
+            b: doc.b,
+            build_ms: doc.build_ms,
+            mode: doc.mode,
+            rel_err: doc.rel_err,
+            abs_err: doc.abs_err,
+            totals,
+        }
+    }
+}
+
+/// The counts over the poses answered: what the text's totals line says
+/// and a stream's summary line carries.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct DistanceTotals {
+    /// Poses answered.
+    pub poses: usize,
+    /// Poses where the meshes touch or intersect (distance 0).
+    pub touching: usize,
+    /// Poses where they are apart.
+    pub apart: usize,
+    /// The least distance over the poses (model units; `null` before the
+    /// first pose).
+    pub least_distance: Option<f64>,
+    /// The first pose at that distance.
+    pub least_at: Option<usize>,
+    /// The poses' query times summed, milliseconds (to the microsecond).
+    #[serde(serialize_with = "super::to_micros")]
+    pub query_ms: f64,
+    /// With `--check`: who dissents, over the poses checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<CheckTally>,
+}
+
+/// With `--check`: the second opinions over the poses checked.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CheckTally {
+    /// Poses checked.
+    pub poses: usize,
+    /// Poses where brute force ran (it is skipped on meshes with too many
+    /// triangle pairs).
+    pub brute_force_ran: usize,
+    /// Poses where brute force (exact) disagrees.
+    pub brute_force_disagrees: usize,
+    /// Poses where parry3d (f32) disagrees.
+    pub parry_disagrees: usize,
+    /// Whether bvtool's answers stand at every pose ([`DistanceCheck::ok`]).
+    pub ok: bool,
+}
+
+impl DistanceTotals {
+    /// Counts one more answer.
+    pub fn add(&mut self, p: &DistancePose) {
+        self.poses += 1;
+        match p.intersecting {
+            true => self.touching += 1,
+            false => self.apart += 1,
+        }
+        if self.least_distance.is_none_or(|d| p.distance < d) {
+            self.least_distance = Some(p.distance);
+            self.least_at = Some(p.index);
+        }
+        self.query_ms += p.query_us / 1e3;
+        if let Some(c) = &p.check {
+            let t = self.check.get_or_insert(CheckTally {
+                ok: true,
+                ..CheckTally::default()
+            });
+            t.poses += 1;
+            t.brute_force_ran += usize::from(c.brute_force_agrees.is_some());
+            t.brute_force_disagrees += usize::from(c.brute_force_agrees == Some(false));
+            t.parry_disagrees += usize::from(!c.parry_agrees);
+            t.ok &= c.ok();
+        }
+    }
+}
+
+impl DistanceDoc {
+    /// The totals over the document's poses.
+    pub fn totals(&self) -> DistanceTotals {
+        let mut t = DistanceTotals::default();
+        self.poses.iter().for_each(|p| t.add(p));
+        t
+    }
+}
+
+/// The last line of `distance --jsonl`: the pair, the tolerances and the
+/// totals (`{"summary": {...}}` on the line).
+#[derive(Debug, Serialize)]
+pub struct DistanceSummary {
+    /// Mesh A (at identity).
+    pub a: SideJson,
+    /// Mesh B (at each pose).
+    pub b: SideJson,
+    /// Tree build times.
+    pub build_ms: BuildMs,
+    /// Always `distance`.
+    pub mode: &'static str,
+    /// The relative tolerance asked for (0: exact).
+    pub rel_err: f64,
+    /// The absolute tolerance asked for (0: exact).
+    pub abs_err: f64,
+    /// The counts over every pose.
+    pub totals: DistanceTotals,
 }

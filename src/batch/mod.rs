@@ -35,3 +35,10 @@ pub fn median(mut values: Vec<f64>) -> f64 {
         _ => 0.5 * (values[n / 2 - 1] + values[n / 2]),
     }
 }
+
+/// Serialises a time in milliseconds to the microsecond, the clock's
+/// meaningful precision (a sum of many times carries rounding noise in its
+/// last digits otherwise).
+pub fn to_micros<S: serde::Serializer>(ms: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((ms * 1e3).round() / 1e3)
+}

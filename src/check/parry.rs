@@ -24,11 +24,17 @@ pub struct ParryPair {
 }
 
 impl ParryPair {
-    /// Converts both meshes (parry rejects empty meshes: the error says so).
+    /// Converts both meshes (parry rejects empty meshes: the error says
+    /// so); the same mesh twice (`collide A A --check`) is converted once.
     pub fn new(a: &TriMesh, b: &TriMesh) -> Result<ParryPair, String> {
+        let pa = bridge::trimesh(a)?;
+        let pb = match std::ptr::eq(a, b) {
+            true => pa.clone(),
+            false => bridge::trimesh(b)?,
+        };
         Ok(ParryPair {
-            a: bridge::trimesh(a)?,
-            b: bridge::trimesh(b)?,
+            a: pa,
+            b: pb,
             b_mesh: b.clone(),
         })
     }

@@ -32,7 +32,7 @@ use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::pair::intersect_triangle_triangle::Plane;
 use crate::query::pair::intersect_triangle_triangle::triangles_intersect;
 use crate::query::{ContactMode, Placement, collide_each, within_each};
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -244,30 +244,71 @@ impl<'a> ClashScene<'a> {
     /// Groups the scenes' primitives into parts (`files` name the scenes)
     /// and builds the trees, in parallel.
     pub fn new(scenes: &'a [Scene], files: &[String], by: Grouping) -> ClashScene<'a> {
+        Self::at_most(scenes, files, by, u64::MAX).expect("no count passes u64::MAX")
+    }
+
+    /// [`ClashScene::new`] when its trees hold at most `max_triangles`
+    /// triangles together — each tree counted once, however many instances
+    /// share it (an instance scaled or sheared differently from its
+    /// geometry's other instances has a tree of its own) — else, before any
+    /// tree is built, `Err` with their count. The work on instance pairs is
+    /// bounded apart from this ([`ClashOptions::max_pairs`]).
+    pub fn at_most(
+        scenes: &'a [Scene],
+        files: &[String],
+        by: Grouping,
+        max_triangles: u64,
+    ) -> Result<ClashScene<'a>, u64> {
         let parts = PartList::new(scenes, files, by);
-        let shapes = Shapes::build(scenes, &parts);
+        let plan = Shapes::plan(scenes, &parts);
+        let triangles = plan.triangles(scenes, &parts);
+        if triangles > max_triangles {
+            return Err(triangles);
+        }
+        let shapes = plan.build(scenes, &parts);
+        let bounds = |points: &mut dyn Iterator<Item = Point3<f64>>| {
+            let (min, max) = points.fold(
+                (
+                    Point3::from(Vector3::repeat(f64::INFINITY)),
+                    Point3::from(Vector3::repeat(f64::NEG_INFINITY)),
+                ),
+                |(lo, hi), c| (lo.inf(&c), hi.sup(&c)),
+            );
+            Aabb { min, max }
+        };
+        // A member placed without rotation (the common case: 20,000
+        // instances of one mesh) gets its shape's box moved: rounding
+        // `v + t` is monotonic in `v`, so the moved corners are exactly the
+        // box of the moved vertices, for 2 additions instead of one per
+        // vertex.
+        let shape_boxes: Vec<Aabb> = shapes
+            .shapes
+            .par_iter()
+            .map(|s| bounds(&mut s.tree.vertices.iter().copied()))
+            .collect();
         let boxes = shapes
             .placed
             .par_iter()
-            .map(|p| {
-                let tree = &shapes.shapes[p.shape].tree;
-                let world = tree.vertices.iter().map(|c| p.to_world(c));
-                let (min, max) = world.fold(
-                    (
-                        Point3::from(Vector3::repeat(f64::INFINITY)),
-                        Point3::from(Vector3::repeat(f64::NEG_INFINITY)),
-                    ),
-                    |(lo, hi), c| (lo.inf(&c), hi.sup(&c)),
-                );
-                Aabb { min, max }
+            .map(|p| match p.rotation == Matrix3::identity() {
+                true => {
+                    let b = &shape_boxes[p.shape];
+                    Aabb {
+                        min: b.min + p.translation,
+                        max: b.max + p.translation,
+                    }
+                }
+                false => {
+                    let tree = &shapes.shapes[p.shape].tree;
+                    bounds(&mut tree.vertices.iter().map(|c| p.to_world(c)))
+                }
             })
             .collect();
-        ClashScene {
+        Ok(ClashScene {
             scenes,
             parts,
             shapes,
             boxes,
-        }
+        })
     }
 
     /// The contact of members `ma` and `mb`: their intersecting triangle

@@ -102,10 +102,26 @@ fn rotation_between(l: &Matrix3<f64>, l0: &Matrix3<f64>) -> Option<Matrix3<f64>>
         .then(|| Rotation3::from_matrix(&q).into_inner())
 }
 
+/// Which shape each member gets, before any tree is built: what
+/// [`ShapePlan::triangles`] bounds.
+#[derive(Clone, Debug)]
+pub struct ShapePlan {
+    /// Parallel to [`PartList::members`].
+    placed: Vec<Placed>,
+    /// Per shape: the member whose instance makes it and its `L₀`.
+    pending: Vec<(usize, Matrix3<f64>)>,
+}
+
 impl Shapes {
     /// Assigns every member a shape (reusing one where the transforms differ
     /// by a rotation) and builds the trees, in parallel.
     pub fn build(scenes: &[Scene], parts: &PartList) -> Shapes {
+        Shapes::plan(scenes, parts).build(scenes, parts)
+    }
+
+    /// Assigns every member a shape, reusing one where the transforms
+    /// differ by a rotation; nothing is built.
+    pub fn plan(scenes: &[Scene], parts: &PartList) -> ShapePlan {
         // Per geometry: the shapes made of it so far and their linear maps.
         let mut by_geometry: HashMap<*const crate::mesh::Geometry, Vec<(usize, Matrix3<f64>)>> =
             HashMap::new();
@@ -131,6 +147,23 @@ impl Shapes {
                 translation,
             });
         }
+        ShapePlan { placed, pending }
+    }
+}
+
+impl ShapePlan {
+    /// The triangles of the trees the plan builds: each shape's once,
+    /// however many members share it.
+    pub fn triangles(&self, scenes: &[Scene], parts: &PartList) -> u64 {
+        self.pending
+            .iter()
+            .map(|&(m, _)| parts.instance(scenes, m).geometry.triangles.len() as u64)
+            .sum()
+    }
+
+    /// Builds the plan's trees, in parallel.
+    pub fn build(self, scenes: &[Scene], parts: &PartList) -> Shapes {
+        let ShapePlan { placed, pending } = self;
         let shapes = pending
             .par_iter()
             .map(|&(m, l)| {

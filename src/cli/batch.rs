@@ -4,6 +4,7 @@
 
 use super::output::{Failure, Outcome, out, out_json};
 use super::progress::Progress;
+use super::stream::{SummaryLine, out_lines};
 use bvtool::Error;
 use bvtool::load::{LoadOptions, load};
 use bvtool::mesh::Scene;
@@ -200,8 +201,8 @@ fn is_model(path: &Path) -> bool {
         .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
 }
 
-/// One file's place in a batch's JSON document: its report, or
-/// `{"file", "error"}`.
+/// One file's place in a batch's JSON document: its report,
+/// `{"file", "error"}`, or `{"file", "same_as"}` for a file named again.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Entry<T> {
@@ -214,79 +215,243 @@ pub enum Entry<T> {
         /// What is wrong.
         error: String,
     },
+    /// The file is one named before (the same real path): its report is
+    /// there.
+    Same {
+        /// The file as given.
+        file: String,
+        /// The file as first given.
+        same_as: String,
+    },
+}
+
+/// What became of one file of a batch.
+pub enum Done<T> {
+    /// Its report.
+    Report(T),
+    /// Why it failed.
+    Failed(Error),
+    /// It is the file at this place in the batch (the same real path),
+    /// loaded and worked on once.
+    Same(usize),
+}
+
+impl<T> From<Result<T, Error>> for Done<T> {
+    fn from(r: Result<T, Error>) -> Self {
+        match r {
+            Ok(t) => Done::Report(t),
+            Err(e) => Done::Failed(e),
+        }
+    }
+}
+
+impl<T> Done<T> {
+    /// The report, if this is one.
+    pub fn report(&self) -> Option<&T> {
+        match self {
+            Done::Report(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// For each file, the place of the first file with the same real path
+/// (itself when it is the first, or when its path cannot be resolved).
+fn first_places(files: &[PathBuf]) -> Vec<usize> {
+    let mut seen = std::collections::HashMap::new();
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match std::fs::canonicalize(f) {
+            Ok(real) => *seen.entry(real).or_insert(i),
+            Err(_) => i,
+        })
+        .collect()
 }
 
 /// Loads each file and runs `work` on it, in parallel (on a terminal's
-/// stderr, a progress bar when there are several, a spinner for one); the results come back in the
-/// order of `files`, one per file, failures included.
+/// stderr, a progress bar when there are several, a spinner for one); the
+/// results come back in the order of `files`, one per file, failures
+/// included. A file named again (the same real path, as `a.obj ./a.obj`
+/// or a folder and a file in it) is loaded and worked on once — its tree,
+/// hull or fit shared — and its later places are [`Done::Same`].
 pub fn process<T: Send>(
     files: &[PathBuf],
     opts: &LoadOptions,
     work: impl Fn(&str, &Scene) -> Result<T, Error> + Sync,
-) -> Vec<Result<T, Error>> {
-    // Many files: a bar counting them; one (a big tree, a compare): a
-    // spinner naming it.
-    let bar = match files {
+) -> Vec<Done<T>> {
+    let bar = bar_for(files);
+    let results = process_on(files, 0, &first_places(files), opts, &work, &bar);
+    bar.finish();
+    results
+}
+
+/// Many files: a bar counting them; one (a big tree, a compare): a
+/// spinner naming it.
+fn bar_for(files: &[PathBuf]) -> Progress {
+    match files {
         [one] => Progress::spinner(&one.display().to_string()),
         _ => Progress::new(files.len(), "files"),
-    };
+    }
+}
+
+/// [`process`] of `files`, the batch's files from place `from` on, each
+/// file's first place in `first`, ticking `bar`.
+fn process_on<T: Send>(
+    files: &[PathBuf],
+    from: usize,
+    first: &[usize],
+    opts: &LoadOptions,
+    work: &(impl Fn(&str, &Scene) -> Result<T, Error> + Sync),
+    bar: &Progress,
+) -> Vec<Done<T>> {
     // On the pool from the start (see `threads::on_pool`): for one file the
     // iterator below would otherwise run the work on this thread, and each
     // of the fit's parallel calls would hand itself over.
-    let results = bvtool::threads::on_pool(|| {
+    bvtool::threads::on_pool(|| {
         files
             .par_iter()
-            .map(|f| {
-                let r = load(f, opts).and_then(|scene| work(&f.display().to_string(), &scene));
+            .enumerate()
+            .map(|(k, f)| {
+                let r = match first[from + k] {
+                    i if i < from + k => Done::Same(i),
+                    _ => load(f, opts)
+                        .and_then(|scene| work(&f.display().to_string(), &scene))
+                        .into(),
+                };
                 bar.tick();
                 r
             })
             .collect()
-    });
+    })
+}
+
+/// `--jsonl` on a per-file command.
+#[derive(clap::Args, Debug)]
+pub struct JsonLines {
+    /// Print JSON Lines as the files are done: one compact line per file,
+    /// in order (its entry of --json's `files`: the report, `{"file",
+    /// "error"}` or `{"file", "same_as"}`), then `{"summary": {"files": N,
+    /// "failed": K}}`. Files are worked on a few at a time, so memory holds
+    /// only theirs.
+    #[arg(long, conflicts_with = "json")]
+    pub jsonl: bool,
+}
+
+/// Files worked on at a time by [`stream`], per thread of the pool: enough
+/// to keep every thread busy while one slow file finishes.
+const FILES_PER_THREAD: usize = 2;
+
+/// The counts of a [`stream`]'s last line.
+#[derive(Serialize)]
+struct FilesSummary {
+    files: usize,
+    failed: usize,
+}
+
+/// `--jsonl`: loads each file and runs `work` on it, a few files at a time
+/// in parallel, writing each file's line (in order) as soon as its group is
+/// done, then the summary line; `keep` sees each report first. Failures are
+/// reported as by [`report`].
+pub fn stream<T: Serialize + Send>(
+    files: &[PathBuf],
+    opts: &LoadOptions,
+    work: impl Fn(&str, &Scene) -> Result<T, Error> + Sync,
+    mut keep: impl FnMut(&T),
+) -> Outcome {
+    let bar = bar_for(files);
+    let first = first_places(files);
+    let group = bvtool::threads::on_pool(rayon::current_num_threads).max(1) * FILES_PER_THREAD;
+    let mut failed = 0;
+    for (k, names) in files.chunks(group).enumerate() {
+        let results = process_on(names, k * group, &first, opts, &work, &bar);
+        let lines: Vec<Entry<T>> = names
+            .iter()
+            .zip(results)
+            .map(|(f, r)| {
+                if let Some(t) = r.report() {
+                    keep(t);
+                }
+                failed += usize::from(matches!(r, Done::Failed(_)));
+                entry(files, f, r)
+            })
+            .collect();
+        if let Err(e) = out_lines(&lines) {
+            bar.finish();
+            return Err(e);
+        }
+    }
     bar.finish();
-    results
+    out_lines(&[SummaryLine {
+        summary: FilesSummary {
+            files: files.len(),
+            failed,
+        },
+    }])?;
+    batch_outcome(failed, files.len())
+}
+
+/// A file's entry in a batch's JSON, its failure printed on stderr.
+fn entry<T>(files: &[PathBuf], file: &Path, r: Done<T>) -> Entry<T> {
+    let file = file.display().to_string();
+    match r {
+        Done::Report(t) => Entry::Done(t),
+        Done::Failed(e) => {
+            eprintln!("bvtool: {e}");
+            Entry::Failed {
+                file,
+                error: e.to_string(),
+            }
+        }
+        Done::Same(i) => Entry::Same {
+            file,
+            same_as: files[i].display().to_string(),
+        },
+    }
+}
+
+/// Success, or [`Failure::Batch`] when `failed` of the `of` files failed.
+fn batch_outcome(failed: usize, of: usize) -> Outcome {
+    match failed {
+        0 => Ok(()),
+        failed => Err(Failure::Batch { failed, of }),
+    }
 }
 
 /// Prints a batch's results in order — as one JSON document
 /// `{"files": [...]}` with an `{"file", "error"}` entry for each failed
 /// file, or as `text` per file — with each failure on stderr as one line
-/// in its place. Fails with [`Failure::Batch`] if any file failed.
+/// in its place, and a file named again as the same as its first place.
+/// Fails with [`Failure::Batch`] if any file failed.
 pub fn report<T: Serialize>(
     files: &[PathBuf],
-    results: Vec<Result<T, Error>>,
+    results: Vec<Done<T>>,
     json: bool,
     text: impl Fn(&T) -> String,
 ) -> Outcome {
-    let failed = results.iter().filter(|r| r.is_err()).count();
+    let failed = results
+        .iter()
+        .filter(|r| matches!(r, Done::Failed(_)))
+        .count();
     if json {
         let entries: Vec<Entry<T>> = files
             .iter()
             .zip(results)
-            .map(|(f, r)| match r {
-                Ok(t) => Entry::Done(t),
-                Err(e) => {
-                    eprintln!("bvtool: {e}");
-                    Entry::Failed {
-                        file: f.display().to_string(),
-                        error: e.to_string(),
-                    }
-                }
-            })
+            .map(|(f, r)| entry(files, f, r))
             .collect();
         out_json(&FilesDoc { files: &entries })?;
     } else {
-        for r in &results {
+        for (f, r) in files.iter().zip(&results) {
             match r {
-                Ok(t) => out(&text(t))?,
-                Err(e) => eprintln!("bvtool: {e}"),
+                Done::Report(t) => out(&text(t))?,
+                Done::Failed(e) => eprintln!("bvtool: {e}"),
+                Done::Same(i) => out(&format!(
+                    "{}: the same file as {} (reported above)\n",
+                    f.display(),
+                    files[*i].display()
+                ))?,
             }
         }
     }
-    match failed {
-        0 => Ok(()),
-        failed => Err(Failure::Batch {
-            failed,
-            of: files.len(),
-        }),
-    }
+    batch_outcome(failed, files.len())
 }

@@ -6,8 +6,7 @@ use super::render::Look;
 use bvtool::clash::{
     ClashOptions, ClashScene, Grouping, SelfIntersections, local_meshes, self_intersections_at_most,
 };
-use bvtool::load::LoadOptions;
-use bvtool::load::load;
+use bvtool::load::{LoadOptions, TriangleLimit, load};
 use bvtool::render::clash::{clash_picture, self_intersection_picture};
 use bvtool::render::save_png;
 use bvtool::report::FilesDoc;
@@ -126,17 +125,37 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         .transpose()?;
     let by: Grouping = args.by.parse().map_err(Failure::Input)?;
     let files = super::batch::expand(&args.files, args.glob.as_deref())?;
+    // The loader's limit counts every instance's triangles; clash builds
+    // one tree per geometry (and linear map), shared by its instances, so
+    // its limit counts the trees' triangles, each once (below). Only
+    // `--self --whole` flattens the scene and keeps the loader's.
+    let flattens = args.self_intersections && args.whole;
+    let limits: Vec<Option<u64>> = files
+        .iter()
+        .map(|f| {
+            let bytes = std::fs::metadata(f).map_or(0, |m| m.len());
+            opts.max_triangles.for_file(bytes)
+        })
+        .collect();
+    let load_opts = LoadOptions {
+        max_triangles: match flattens {
+            true => opts.max_triangles,
+            false => TriangleLimit::Unlimited,
+        },
+        ..*opts
+    };
     let t = Instant::now();
     let scenes = files
         .par_iter()
-        .map(|f| load(f, opts))
+        .map(|f| load(f, &load_opts))
         .collect::<Result<Vec<Scene>, Error>>()?;
     let load = ms(t);
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let found = if args.self_intersections {
         let mut docs = Vec::new();
         for (k, (scene, name)) in scenes.iter().zip(&names).enumerate() {
-            let (doc, found) = self_report(scene, name, args, load / scenes.len() as f64)?;
+            let limit = limits[k].filter(|_| !flattens);
+            let (doc, found) = self_report(scene, name, args, limit, load / scenes.len() as f64)?;
             // The picture is the first file's: every face of every pair.
             if let (0, Some((path, o))) = (k, &render) {
                 let faces: Vec<TriangleSource> = found
@@ -160,7 +179,19 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         docs.iter().any(SelfFileJson::found_any)
     } else {
         let t = Instant::now();
-        let scene = ClashScene::new(&scenes, &names, by);
+        let limit = limits
+            .iter()
+            .try_fold(0u64, |sum, l| l.map(|l| sum.saturating_add(l)));
+        let scene =
+            ClashScene::at_most(&scenes, &names, by, limit.unwrap_or(u64::MAX)).map_err(|n| {
+                Error::Input(format!(
+                    "{}: {n} triangles in the trees of its distinct geometries (each tree \
+                     counted once, however many instances share it), over the limit of {} \
+                     (--max-triangles)",
+                    names.join(", "),
+                    limit.unwrap_or(u64::MAX)
+                ))
+            })?;
         let build = ms(t);
         if scene.parts.parts.is_empty() {
             return Err(Failure::Input(Error::Input(format!(
@@ -220,10 +251,14 @@ fn save(image: &image::RgbImage, path: &std::path::Path) -> Result<(), Error> {
 type MeshAnswer = (Vec<TriangleSource>, SelfIntersections);
 
 /// The self-intersections of one file: the report and each mesh's answer.
+///
+/// Without `--whole`, `limit` bounds the triangles of its meshes, each
+/// counted once however many nodes place it.
 fn self_report(
     scene: &Scene,
     name: &str,
     args: &Args,
+    limit: Option<u64>,
     load: f64,
 ) -> Result<(SelfFileJson, Vec<MeshAnswer>), Error> {
     let t = Instant::now();
@@ -243,6 +278,19 @@ fn self_report(
     };
     if meshes.iter().all(|(_, _, m)| m.triangles.is_empty()) {
         return Err(Error::geometry(&scene.path, "no triangles to test"));
+    }
+    let triangles: u64 = meshes
+        .iter()
+        .map(|(_, _, m)| m.triangles.len() as u64)
+        .sum();
+    if let Some(limit) = limit.filter(|&l| triangles > l) {
+        return Err(Error::geometry(
+            &scene.path,
+            format!(
+                "{triangles} triangles in its meshes (each counted once, however many nodes \
+                 place it), over the limit of {limit} (--max-triangles)"
+            ),
+        ));
     }
     let trees: Vec<AabbTree> = meshes.iter().map(|(_, _, m)| AabbTree::build(m)).collect();
     let build = ms(t);

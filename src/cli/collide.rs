@@ -4,9 +4,10 @@ use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::poses::PoseArgs;
 use super::progress::Progress;
 use super::render::Look;
+use super::stream::{SummaryLine, out_lines, pose_lines};
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
-use bvtool::batch::collide::{CollideOptions, run_with_progress};
+use bvtool::batch::collide::{CollideOptions, Collider, run_with_progress};
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees, within};
 use bvtool::render::compose::collision_picture;
@@ -80,6 +81,12 @@ pub struct Args {
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
+    /// Print JSON Lines as the answers come: one compact line per pose (as
+    /// an entry of --json's `poses`), then `{"summary": {...}}`. Poses are
+    /// read as they come and answered a few thousand at a time, so memory
+    /// stays flat however many there are.
+    #[arg(long, conflicts_with_all = ["json", "render"])]
+    jsonl: bool,
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
@@ -96,23 +103,22 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             opts,
         );
     }
+    let copts = CollideOptions {
+        first_contact: args.first_contact,
+        list_pairs: args.all_pairs,
+        check: args.check,
+        clearance: args.clearance,
+        repeat: args.repeat as usize,
+        max_pairs: args.max_pairs,
+    };
+    if args.jsonl {
+        let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
+        return stream(&Collider::new(&a, &b, &copts)?, &args.poses);
+    }
     let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
     let bar = Progress::new(poses.len(), "poses");
-    let doc = run_with_progress(
-        &a,
-        &b,
-        &poses,
-        &CollideOptions {
-            first_contact: args.first_contact,
-            list_pairs: args.all_pairs,
-            check: args.check,
-            clearance: args.clearance,
-            repeat: args.repeat as usize,
-            max_pairs: args.max_pairs,
-        },
-        &|| bar.tick(),
-    )?;
+    let doc = run_with_progress(&a, &b, &poses, &copts, &|| bar.tick())?;
     bar.finish();
     if let Some(path) = &args.render {
         // The trees hold one triangle per stack of copies: the first copy
@@ -149,13 +155,33 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     } else {
         out(&doc.to_text())?;
     }
-    if !doc.checks_ok() {
-        return Err(Failure::Input(Error::Input(
+    checked(doc.checks_ok())
+}
+
+/// `--jsonl`: each pose's line as the answers come, then the summary.
+fn stream(collider: &Collider, poses: &PoseArgs) -> Outcome {
+    let mut totals = collider.totals();
+    pose_lines(poses, &mut |first, chunk| {
+        let answers = collider.answer(first, chunk, &|| {})?;
+        answers.iter().for_each(|p| totals.add(p));
+        Ok(answers)
+    })?;
+    let ok = totals.checks_ok != Some(false);
+    out_lines(&[SummaryLine {
+        summary: collider.summary(totals),
+    }])?;
+    checked(ok)
+}
+
+/// Exit 1 when parry3d disagrees unexplained (`--check`).
+fn checked(ok: bool) -> Outcome {
+    match ok {
+        true => Ok(()),
+        false => Err(Failure::Input(Error::Input(
             "parry3d disagrees at a pose where the meshes are not within f32 rounding of touching"
                 .into(),
-        )));
+        ))),
     }
-    Ok(())
 }
 
 /// A clearance or tolerance: a finite number ≥ 0.

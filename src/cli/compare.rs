@@ -1,7 +1,7 @@
 //! `bvtool compare`.
 
 use super::batch::{self, Files};
-use super::output::{Outcome, wrote};
+use super::output::{Failure, Outcome, wrote};
 use bvtool::load::LoadOptions;
 use bvtool::render::chart::Bar;
 use bvtool::render::{bar_chart, save_png};
@@ -52,6 +52,8 @@ pub struct Args {
     /// Print one JSON document `{"files": [...]}`.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lines: batch::JsonLines,
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
@@ -62,11 +64,20 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         seed: args.seed,
         trees: !args.no_tree,
     };
-    let results = batch::process(&files, opts, |f, s| Comparison::new(f, s, &copts));
+    let work = |f: &str, s: &_| Comparison::new(f, s, &copts);
+    if args.lines.jsonl {
+        if args.plot.is_some() {
+            return Err(Failure::Usage(
+                "--plot draws every file's bars at the end: not with --jsonl".into(),
+            ));
+        }
+        return batch::stream(&files, opts, work, |_| {});
+    }
+    let results = batch::process(&files, opts, work);
     if let Some(path) = &args.plot {
         let groups: Vec<(String, Vec<Bar>)> = results
             .iter()
-            .flatten()
+            .filter_map(batch::Done::report)
             .map(|c| {
                 let (name, bars) = c.bars();
                 let bars = bars

@@ -5,9 +5,12 @@ use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::poses::PoseArgs;
 use super::progress::Progress;
 use super::render::Look;
+use super::stream::{SummaryLine, out_lines, pose_lines};
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
-use bvtool::batch::distance::{DistanceRun, run_with_progress};
+use bvtool::batch::distance::{
+    CheckTally, DistanceRun, DistanceTotals, Measure, run_with_progress,
+};
 use bvtool::load::LoadOptions;
 use bvtool::query::DistanceOptions;
 use bvtool::query::depth::{MAX_SPLITS, SignedOptions};
@@ -92,6 +95,12 @@ pub struct Args {
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
+    /// Print JSON Lines as the answers come: one compact line per pose (as
+    /// an entry of --json's `poses`), then `{"summary": {...}}`. Poses are
+    /// read as they come and answered a few thousand at a time, so memory
+    /// stays flat however many there are.
+    #[arg(long, conflicts_with_all = ["json", "render"])]
+    jsonl: bool,
 }
 
 /// A finite number > 0.
@@ -103,29 +112,28 @@ fn positive(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
-    let poses = args.poses.read()?;
-    let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
-    let bar = Progress::new(poses.len(), "poses");
     let tolerance = DistanceOptions {
         rel_err: args.rel_err,
         abs_err: args.abs_err,
     };
-    let doc = run_with_progress(
-        &a,
-        &b,
-        &poses,
-        &DistanceRun {
-            tolerance,
-            check: args.check,
-            repeat: args.repeat as usize,
-            signed: args.signed.then_some(SignedOptions {
-                distance: tolerance,
-                tolerance: args.depth_tolerance,
-                max_splits: Some(args.max_splits),
-            }),
-        },
-        &|| bar.tick(),
-    )?;
+    let dopts = DistanceRun {
+        tolerance,
+        check: args.check,
+        repeat: args.repeat as usize,
+        signed: args.signed.then_some(SignedOptions {
+            distance: tolerance,
+            tolerance: args.depth_tolerance,
+            max_splits: Some(args.max_splits),
+        }),
+    };
+    if args.jsonl {
+        let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
+        return stream(&Measure::new(&a, &b, &dopts)?, &args.poses);
+    }
+    let poses = args.poses.read()?;
+    let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
+    let bar = Progress::new(poses.len(), "poses");
+    let doc = run_with_progress(&a, &b, &poses, &dopts, &|| bar.tick())?;
     bar.finish();
     if let Some(path) = &args.render {
         let first = &doc.poses[0];
@@ -149,10 +157,30 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     } else {
         out(&doc.to_text())?;
     }
-    if let Some((line, false)) = doc.check_verdict() {
-        return Err(Failure::Input(Error::Input(
+    verdict(doc.check_verdict())
+}
+
+/// `--jsonl`: each pose's line as the answers come, then the summary.
+fn stream(measure: &Measure, poses: &PoseArgs) -> Outcome {
+    let mut totals = DistanceTotals::default();
+    pose_lines(poses, &mut |first, chunk| {
+        let answers = measure.answer(first, chunk, &|| {});
+        answers.iter().for_each(|p| totals.add(p));
+        Ok(answers)
+    })?;
+    let check = totals.check.as_ref().map(CheckTally::verdict);
+    out_lines(&[SummaryLine {
+        summary: measure.summary(totals),
+    }])?;
+    verdict(check)
+}
+
+/// With `--check`, exit 1 when bvtool's distance is in doubt.
+fn verdict(check: Option<(String, bool)>) -> Outcome {
+    match check {
+        Some((line, false)) => Err(Failure::Input(Error::Input(
             line.trim_end().trim_start_matches("check: ").into(),
-        )));
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }

@@ -122,6 +122,8 @@ pub struct Args {
     /// Print one JSON document `{"files": [...]}` (schema: docs/json.md).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lines: batch::JsonLines,
 }
 
 impl Args {
@@ -180,15 +182,24 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         air: args.air,
     };
     fit.add_shapes(&args.shapes);
-    let results = batch::process(&files, opts, |f, s| FileVolumes::new(f, s, &fit));
-    let disagreeing: Vec<String> = results
-        .iter()
-        .flatten()
-        .filter(|r| !r.checks_agree())
-        .map(|r| r.file.clone())
-        .collect();
-    batch::report(&files, results, args.json, FileVolumes::to_text)?;
-    match disagreeing.first() {
+    let work = |f: &str, s: &_| FileVolumes::new(f, s, &fit);
+    let mut disagreeing = None;
+    let mut keep = |r: &FileVolumes| {
+        if !r.checks_agree() && disagreeing.is_none() {
+            disagreeing = Some(r.file.clone());
+        }
+    };
+    if args.lines.jsonl {
+        batch::stream(&files, opts, work, keep)?;
+    } else {
+        let results = batch::process(&files, opts, work);
+        results
+            .iter()
+            .filter_map(batch::Done::report)
+            .for_each(&mut keep);
+        batch::report(&files, results, args.json, FileVolumes::to_text)?;
+    }
+    match disagreeing {
         None => Ok(()),
         Some(file) => Err(Failure::Input(Error::Input(format!(
             "{file}: parry3d disagrees with a fitted volume (see the check lines)"

@@ -19,10 +19,16 @@ pub struct Args {
     /// Print one JSON document `{"files": [...]}` instead of tables.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lines: batch::JsonLines,
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let files = args.files.expand()?;
-    let results = batch::process(&files, opts, |f, s| Ok(FileInfo::new(f, s)));
+    let work = |f: &str, s: &_| Ok(FileInfo::new(f, s));
+    if args.lines.jsonl {
+        return batch::stream(&files, opts, work, |_| {});
+    }
+    let results = batch::process(&files, opts, work);
     batch::report(&files, results, args.json, FileInfo::to_text)
 }

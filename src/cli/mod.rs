@@ -28,6 +28,7 @@ mod robot;
 mod robot_acm;
 mod robot_render;
 mod sdf;
+mod stream;
 mod tree;
 mod verify;
 
@@ -68,7 +69,9 @@ pub struct Cli {
     /// instance counted). Default for the commands that flatten the scene
     /// (tree, collide, verify, compare, render, export): max(1048576, the
     /// file's size in bytes). `info` and `fit` (without --check) never
-    /// flatten and have no limit unless this is given.
+    /// flatten and have no limit unless this is given. `clash` counts its
+    /// trees' triangles instead, each once however many instances share it
+    /// (`clash --self --whole` flattens, and counts every instance).
     #[arg(long, global = true, value_name = "N")]
     max_triangles: Option<u64>,
     /// Refuse a glTF scene with more than N mesh instances (primitives

@@ -22,7 +22,7 @@ pub struct MotionArgs {
         value_name = "POSE",
         allow_hyphen_values = true,
         group = "sweep",
-        conflicts_with_all = ["all_pairs", "first_contact", "check", "render"]
+        conflicts_with_all = ["all_pairs", "first_contact", "check", "render", "jsonl"]
     )]
     to: Option<String>,
     /// Move B along the poses of this file (or `-`, standard input),
@@ -32,7 +32,7 @@ pub struct MotionArgs {
         long,
         value_name = "FILE",
         group = "sweep",
-        conflicts_with_all = ["to", "pose", "all_pairs", "first_contact", "check", "render"]
+        conflicts_with_all = ["to", "pose", "all_pairs", "first_contact", "check", "render", "jsonl"]
     )]
     path: Option<String>,
     /// With --to or --path: the tolerance δ on the reported time, in the

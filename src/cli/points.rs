@@ -1,7 +1,9 @@
 //! `bvtool points` and `bvtool rays`.
 
 use super::output::{Outcome, out_json, wrote};
+use super::stream::{SummaryLine, out_lines};
 use bvtool::Error;
+use bvtool::batch::collide::CHUNK;
 use bvtool::export::npy::{Array, Data, write_npy};
 use bvtool::load::points::read_rows;
 use bvtool::load::{LoadOptions, load};
@@ -73,11 +75,43 @@ pub struct RayArgs {
 #[derive(clap::Args, Debug)]
 struct Destination {
     /// Write the answers to this .npy.
-    #[arg(short, long, value_name = "OUT.npy", required_unless_present = "json")]
+    #[arg(
+        short,
+        long,
+        value_name = "OUT.npy",
+        required_unless_present_any = ["json", "jsonl"]
+    )]
     output: Option<PathBuf>,
     /// Print the answers as JSON on stdout.
     #[arg(long)]
     json: bool,
+    /// Print the answers as JSON Lines on stdout: `{"index", "row"}` per
+    /// input row, in order, then `{"summary": {"file", "query", "rows",
+    /// ...}}` (no document of every row is held).
+    #[arg(long, conflicts_with = "json")]
+    jsonl: bool,
+}
+
+/// Row `i` of a table of `width` columns (0: a vector) as JSON; a number
+/// that is not finite is `null`.
+fn row(data: &Data, width: usize, i: usize) -> serde_json::Value {
+    let cell = |k: usize| match data {
+        Data::F64(v) => serde_json::json!(v[k].is_finite().then_some(v[k])),
+        Data::I64(v) => serde_json::json!(v[k]),
+        Data::U8(v) => serde_json::json!(v[k]),
+        Data::Bool(v) => serde_json::json!(v[k]),
+    };
+    match width {
+        0 => cell(i),
+        w => serde_json::Value::Array((i * w..(i + 1) * w).map(cell).collect()),
+    }
+}
+
+/// One row's line of `--jsonl`.
+#[derive(serde::Serialize)]
+struct RowLine {
+    index: usize,
+    row: serde_json::Value,
 }
 
 impl Destination {
@@ -112,31 +146,32 @@ impl Destination {
             )?;
             wrote(path, &format!("{rows} {what} rows"));
         }
-        if self.json {
-            let values = match data {
-                Data::F64(v) => serde_json::json!(
-                    v.iter()
-                        .map(|x| x.is_finite().then_some(*x))
-                        .collect::<Vec<_>>()
-                ),
-                Data::I64(v) => serde_json::json!(v),
-                Data::U8(v) => serde_json::json!(v),
-                Data::Bool(v) => serde_json::json!(v),
-            };
-            let values = match (width, values) {
-                (0, v) => v,
-                (w, serde_json::Value::Array(a)) => serde_json::Value::Array(
-                    a.chunks(w)
-                        .map(|c| serde_json::Value::Array(c.to_vec()))
-                        .collect(),
-                ),
-                (_, v) => v,
-            };
-            let mut doc = serde_json::json!({ "file": file.display().to_string(), "query": what, "rows": values });
-            if let (Some(d), serde_json::Value::Object(e)) = (doc.as_object_mut(), extra) {
-                d.extend(e);
+        let head = serde_json::json!({ "file": file.display().to_string(), "query": what });
+        let with = |mut doc: serde_json::Value, key: &str, value: serde_json::Value| {
+            if let Some(d) = doc.as_object_mut() {
+                d.insert(key.into(), value);
+                if let serde_json::Value::Object(e) = &extra {
+                    d.extend(e.clone());
+                }
             }
-            out_json(&doc)?;
+            doc
+        };
+        if self.json {
+            let values = (0..rows).map(|i| row(&data, width, i)).collect();
+            out_json(&with(head.clone(), "rows", values))?;
+        }
+        if self.jsonl {
+            for first in (0..rows).step_by(CHUNK) {
+                let lines: Vec<RowLine> = (first..rows.min(first + CHUNK))
+                    .map(|index| RowLine {
+                        index,
+                        row: row(&data, width, index),
+                    })
+                    .collect();
+                out_lines(&lines)?;
+            }
+            let summary = with(head, "rows", rows.into());
+            out_lines(&[SummaryLine { summary }])?;
         }
         Ok(())
     }

@@ -33,50 +33,72 @@ impl PoseArgs {
     /// wrong is bad input.
     pub fn read(&self) -> Result<Vec<Pose>, Failure> {
         let mut poses = Vec::new();
+        self.each(&mut |p| {
+            poses.push(p);
+            Ok(())
+        })?;
+        Ok(poses)
+    }
+
+    /// Hands every pose to `sink` in order as it is read (the identity if
+    /// none is given), holding none: a pose file or standard input is
+    /// answered while it is still coming (`--jsonl`). The same errors and
+    /// limits as [`PoseArgs::read`]; an error of `sink` ends the reading and
+    /// is returned.
+    pub fn each(&self, sink: &mut dyn FnMut(Pose) -> Result<(), Failure>) -> Result<(), Failure> {
+        let count = std::cell::Cell::new(0usize);
+        // A failure of `sink` travels through the reader as a placeholder
+        // error and is returned as it was.
+        let stopped = std::cell::Cell::new(None);
+        let mut take = |p: Pose| -> bvtool::Result<()> {
+            if count.get() >= MAX_POSES {
+                return Err(Error::Input(format!(
+                    "more than {MAX_POSES} poses, the most one command reads (split the input)"
+                )));
+            }
+            count.set(count.get() + 1);
+            sink(p).map_err(|f| {
+                stopped.set(Some(f));
+                Error::Input(String::new())
+            })
+        };
+        let failed = |e: Error| stopped.take().unwrap_or(Failure::Input(e));
         let mut stdin_used = false;
         for spec in &self.pose {
-            if spec == "-" || spec == "/dev/stdin" {
+            let read = if spec == "-" || spec == "/dev/stdin" {
                 if std::mem::replace(&mut stdin_used, true) {
                     return Err(Failure::Usage(
                         "standard input is given twice as --pose".into(),
                     ));
                 }
-                Pose::read_json_stream(std::io::stdin().lock(), &mut poses)
-                    .map_err(|e| Error::Input(format!("standard input: {e}")))?;
-                continue;
-            }
-            let bad = |what: String| -> Failure { Error::Input(format!("{spec}: {what}")).into() };
-            match std::fs::metadata(spec) {
-                Ok(m) if m.is_dir() => {
-                    return Err(bad("is a folder, not a pose file".into()));
-                }
-                // A regular file, a FIFO or `<(producer)`: read as it comes.
-                Ok(_) => {
-                    let file = File::open(spec).map_err(|e| bad(format!("cannot read: {e}")))?;
-                    Pose::read_json_stream(BufReader::new(file), &mut poses)
-                        .map_err(|e| bad(e.to_string()))?;
-                }
-                Err(e) => match Pose::parse_inline_in(spec, self.angles) {
-                    Ok(p) => poses.push(p),
-                    Err(_) if looks_like_path(spec) => {
-                        return Err(bad(match e.kind() {
+                Pose::read_json_each(std::io::stdin().lock(), &mut take)
+                    .map_err(|e| Error::Input(format!("standard input: {e}")))
+            } else {
+                let bad = |what: String| Error::Input(format!("{spec}: {what}"));
+                match std::fs::metadata(spec) {
+                    Ok(m) if m.is_dir() => Err(bad("is a folder, not a pose file".into())),
+                    // A regular file, a FIFO or `<(producer)`: read as it comes.
+                    Ok(_) => match File::open(spec) {
+                        Ok(file) => Pose::read_json_each(BufReader::new(file), &mut take)
+                            .map_err(|e| bad(e.to_string())),
+                        Err(e) => Err(bad(format!("cannot read: {e}"))),
+                    },
+                    Err(e) => match Pose::parse_inline_in(spec, self.angles) {
+                        Ok(p) => take(p),
+                        Err(_) if looks_like_path(spec) => Err(bad(match e.kind() {
                             ErrorKind::NotFound => "no such pose file".into(),
                             _ => format!("cannot read: {e}"),
-                        }));
-                    }
-                    Err(e) => return Err(Failure::Usage(e.to_string())),
-                },
-            }
-            if poses.len() > MAX_POSES {
-                return Err(bad(format!(
-                    "more than {MAX_POSES} poses, the most one command reads"
-                )));
-            }
+                        })),
+                        Err(e) => return Err(Failure::Usage(e.to_string())),
+                    },
+                }
+            };
+            read.map_err(failed)?;
         }
-        if poses.is_empty() {
-            poses.push(Pose::identity());
+        if count.get() == 0 {
+            take(Pose::identity()).map_err(failed)?;
         }
-        Ok(poses)
+        Ok(())
     }
 }
 

@@ -1,7 +1,9 @@
 //! `bvtool robot`.
 
 use super::output::{Failure, Outcome, out, out_json};
+use super::stream::{SummaryLine, out_lines};
 use bvtool::Error;
+use bvtool::batch::collide::CHUNK;
 use bvtool::load::LoadOptions;
 use bvtool::mesh::xyz;
 use bvtool::robots::{GeometryKind, Robot, RobotOptions, SelfCollision, SelfDistance};
@@ -72,6 +74,13 @@ pub struct Args {
     acm: super::robot_acm::AcmArgs,
     #[command(flatten)]
     picture: super::robot_render::RenderArgs,
+    /// With --check, print JSON Lines as the answers come: one compact
+    /// line per configuration (`{"index", ...}` and the fields of an entry
+    /// of --json's `configurations`), 4,096 configurations at a time, then
+    /// `{"summary": {...}}` (--json's document without `configurations`,
+    /// with `checked` and `colliding` counts).
+    #[arg(long, requires = "check", conflicts_with = "json")]
+    jsonl: bool,
 }
 
 fn package_arg(s: &str) -> Result<(String, PathBuf), String> {
@@ -144,6 +153,23 @@ struct DistanceDoc<'a> {
     rounding_bound: f64,
 }
 
+/// One configuration's line of `--jsonl`.
+#[derive(Serialize)]
+struct ConfigurationLine<'a> {
+    index: usize,
+    #[serde(flatten)]
+    answer: ConfigurationDoc<'a>,
+}
+
+/// The last line of `--jsonl`.
+#[derive(Serialize)]
+struct RobotSummary<'a> {
+    #[serde(flatten)]
+    robot: RobotDoc<'a>,
+    checked: usize,
+    colliding: usize,
+}
+
 #[derive(Serialize)]
 struct ConfigurationDoc<'a> {
     colliding: bool,
@@ -201,28 +227,16 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         Some(path) => Some(World::from_scene(&bvtool::load::load(path, opts)?)?),
         None => None,
     };
-    let mut checked = None;
-    if let Some(path) = &args.check {
-        if robot.dof == 0 {
+    let qs = match &args.check {
+        Some(_) if robot.dof == 0 => {
             return Err(Failure::Input(Error::load(
                 &args.urdf,
                 "no actuated joint: nothing to --check",
             )));
         }
-        let qs = read_configurations(path, robot.dof)?;
-        let start = std::time::Instant::now();
-        let hits = robot.self_collision_batch(&qs, args.first)?;
-        let dists = if args.distance {
-            Some(robot.self_distance_batch(&qs)?)
-        } else {
-            None
-        };
-        let touching = match &world {
-            Some(w) => Some(robot.world_collision_batch(&qs, w, args.first)?),
-            None => None,
-        };
-        checked = Some((hits, dists, touching, start.elapsed().as_secs_f64() * 1e3));
-    }
+        Some(path) => Some(read_configurations(path, robot.dof)?),
+        None => None,
+    };
     let name = |l: usize| robot.links[l].name.as_str();
     let distance_doc = |d: &SelfDistance| DistanceDoc {
         distance: d.distance,
@@ -231,8 +245,19 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         point_b: xyz(&d.point_b),
         rounding_bound: d.rounding_bound,
     };
-    let configurations = checked.as_ref().map(|(hits, dists, touching, _)| {
-        hits.iter()
+    // The answers at configurations `qs` (n × dof values), on all threads.
+    let answer = |qs: &[f64]| -> Result<Vec<ConfigurationDoc>, Error> {
+        let hits = robot.self_collision_batch(qs, args.first)?;
+        let dists = match args.distance {
+            true => Some(robot.self_distance_batch(qs)?),
+            false => None,
+        };
+        let touching = match &world {
+            Some(w) => Some(robot.world_collision_batch(qs, w, args.first)?),
+            None => None,
+        };
+        Ok(hits
+            .iter()
             .enumerate()
             .map(|(i, h): (usize, &SelfCollision)| ConfigurationDoc {
                 colliding: !h.pairs.is_empty(),
@@ -243,9 +268,53 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
                     t[i].iter().map(|&(l, b)| [name(l), body(b)]).collect()
                 }),
             })
-            .collect::<Vec<_>>()
-    });
-    let doc = RobotDoc {
+            .collect())
+    };
+    let start = std::time::Instant::now();
+    let ms = || Some(start.elapsed().as_secs_f64() * 1e3);
+    if let (Some(qs), true) = (&qs, args.jsonl) {
+        let (mut checked, mut colliding) = (0, 0);
+        for chunk in qs.chunks(CHUNK * robot.dof) {
+            let lines: Vec<ConfigurationLine> = answer(chunk)?
+                .into_iter()
+                .map(|answer| {
+                    colliding += usize::from(answer.colliding);
+                    checked += 1;
+                    ConfigurationLine {
+                        index: checked - 1,
+                        answer,
+                    }
+                })
+                .collect();
+            out_lines(&lines)?;
+        }
+        let summary = RobotSummary {
+            robot: robot_doc(&robot, args, None, ms()),
+            checked,
+            colliding,
+        };
+        return out_lines(&[SummaryLine { summary }]);
+    }
+    let configurations = qs.as_deref().map(answer).transpose()?;
+    let check_ms = configurations.as_ref().and_then(|_| ms());
+    let doc = robot_doc(&robot, args, configurations, check_ms);
+    if args.json {
+        out_json(&doc)
+    } else {
+        out(&text(&robot, &doc))
+    }
+}
+
+/// The `--json` document of `robot`, with the configurations checked and
+/// the time they took.
+fn robot_doc<'a>(
+    robot: &'a Robot,
+    args: &Args,
+    configurations: Option<Vec<ConfigurationDoc<'a>>>,
+    check_ms: Option<f64>,
+) -> RobotDoc<'a> {
+    let name = |l: usize| robot.links[l].name.as_str();
+    RobotDoc {
         urdf: args.urdf.display().to_string(),
         name: &robot.name,
         root: name(robot.root),
@@ -280,12 +349,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         disabled_pairs: robot.disabled_pairs,
         notes: &robot.notes,
         configurations,
-        check_ms: checked.as_ref().map(|c| c.3),
-    };
-    if args.json {
-        out_json(&doc)
-    } else {
-        out(&text(&robot, &doc))
+        check_ms,
     }
 }
 

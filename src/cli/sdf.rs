@@ -1,6 +1,6 @@
 //! `bvtool sdf`.
 
-use super::batch::{Files, report};
+use super::batch::{Done, Files, report};
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::progress::Progress;
 use bvtool::Error;
@@ -114,6 +114,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         })
         .collect();
     bar.finish();
+    let results = results.into_iter().map(Done::from).collect();
     report(&files, results, args.json, Summary::line)
 }
 

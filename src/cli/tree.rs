@@ -27,12 +27,18 @@ pub struct Args {
     /// Print one JSON document `{"files": [...]}`.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lines: batch::JsonLines,
 }
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let files = args.files.expand()?;
     let leaf_size = args.leaf_size.map(|n| n as usize);
     let fit = args.node_fit.fit;
-    let results = batch::process(&files, opts, |f, s| TreeReport::new(f, s, leaf_size, fit));
+    let work = |f: &str, s: &_| TreeReport::new(f, s, leaf_size, fit);
+    if args.lines.jsonl {
+        return batch::stream(&files, opts, work, |_| {});
+    }
+    let results = batch::process(&files, opts, work);
     batch::report(&files, results, args.json, TreeReport::to_text)
 }

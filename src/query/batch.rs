@@ -29,6 +29,15 @@ const SPIN: Duration = Duration::from_micros(100);
 ///
 /// A panic in `f` reaches the caller (rayon's scope carries a helper's).
 pub fn each_pose<R: Send + Sync>(poses: &[Pose], f: impl Fn(&Pose) -> R + Sync) -> Vec<R> {
+    each_indexed(poses, |_, p| f(p))
+}
+
+/// [`each_pose`] over any items, `f` also given each item's place in
+/// `items`.
+pub fn each_indexed<T: Sync, R: Send + Sync>(
+    poses: &[T],
+    f: impl Fn(usize, &T) -> R + Sync,
+) -> Vec<R> {
     let out: Vec<OnceLock<R>> = poses.iter().map(|_| OnceLock::new()).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -37,7 +46,7 @@ pub fn each_pose<R: Send + Sync>(poses: &[Pose], f: impl Fn(&Pose) -> R + Sync) 
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(p) = poses.get(i) else { return };
             // Each index is claimed once, so the cell is always empty.
-            let _ = out[i].set(f(p));
+            let _ = out[i].set(f(i, p));
             done.fetch_add(1, Ordering::Release);
         }
     };

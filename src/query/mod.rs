@@ -24,7 +24,7 @@ mod tree_pair;
 pub const MAX_PAIRS: usize = 1_000_000;
 
 pub use air::{Air, AirOptions, air};
-pub use batch::each_pose;
+pub use batch::{each_indexed, each_pose};
 pub use clearance::{Clearance, ClosePair, within, within_each};
 pub use collide::{Collision, ContactMode, brute_force, collide, collide_each};
 pub use distance::{

@@ -106,29 +106,27 @@ impl CollideDoc {
     /// its first pair within the clearance), how many come within the
     /// clearance, the pairs found, and the query time (total and median per
     /// pose).
-    pub fn totals(&self) -> String {
-        let n = self.poses.len();
-        let with = |v: Option<bool>| self.poses.iter().filter(|p| p.intersecting == v).count();
-        let undecided = match with(None) {
+    pub fn totals_line(&self) -> String {
+        let t = self.totals();
+        let undecided = match t.undecided {
             0 => String::new(),
             u => format!(", {u} undecided (the clearance query stopped at its first pair)"),
         };
-        let within = self.clearance.map_or(String::new(), |d| {
-            let k = self.poses.iter().filter(|p| p.within == Some(true)).count();
-            format!(", {k} within {}", short(&Scaled::new(d, 4), &[d]))
-        });
-        let pairs: Option<u64> = self.poses.iter().map(|p| p.pair_count).sum();
+        let within = match (self.clearance, t.within) {
+            (Some(d), Some(k)) => format!(", {k} within {}", short(&Scaled::new(d, 4), &[d])),
+            _ => String::new(),
+        };
         let us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
         format!(
             "total: {}, {} touching, {} apart{undecided}{within}{}; queries {} ms in all, median {} µs per pose\n",
-            count(n, "pose"),
-            with(Some(true)),
-            with(Some(false)),
-            pairs.map_or(String::new(), |k| format!(
+            count(t.poses, "pose"),
+            t.touching,
+            t.apart,
+            t.pair_count.map_or(String::new(), |k| format!(
                 ", {}",
                 count(k as usize, "triangle pair")
             )),
-            num(us.iter().sum::<f64>() / 1e3, 3),
+            num(t.query_ms, 3),
             num(median(us), 3),
         )
     }
@@ -220,7 +218,7 @@ impl CollideDoc {
             }
         }
         if self.poses.len() > 1 {
-            out += &self.totals();
+            out += &self.totals_line();
         }
         out
     }

@@ -3,68 +3,30 @@
 use super::collide::{pair_header, pair_title, pose_numbers, short, triangle_name};
 use super::median;
 use super::table::{Scaled, Table, count, num};
+use crate::batch::distance::CheckTally;
 use crate::batch::distance::{DistanceDoc, SignedJson};
-use crate::check::distance::DistanceCheck;
 
 impl DistanceDoc {
     /// With `--check`, who dissents: the line that says so, and whether
     /// bvtool's answers stand (brute force, exact, agrees on every pose it
     /// ran on, and parry3d agrees where brute force did not run).
     pub fn check_verdict(&self) -> Option<(String, bool)> {
-        let checks: Vec<&DistanceCheck> =
-            self.poses.iter().filter_map(|p| p.check.as_ref()).collect();
-        if checks.is_empty() {
-            return None;
-        }
-        let brute_ran = checks
-            .iter()
-            .filter(|c| c.brute_force_agrees.is_some())
-            .count();
-        let brute_no = checks
-            .iter()
-            .filter(|c| c.brute_force_agrees == Some(false))
-            .count();
-        let parry_no = checks.iter().filter(|c| !c.parry_agrees).count();
-        let mut parts = vec![match brute_ran {
-            0 => "brute force skipped (too many triangle pairs)".to_string(),
-            n => format!(
-                "brute force (exact) disagrees on {brute_no} of {}",
-                count(n, "pose")
-            ),
-        }];
-        parts.push(format!(
-            "parry3d disagrees on {parry_no} of {}",
-            count(checks.len(), "pose")
-        ));
-        let ok = checks.iter().all(|c| c.ok());
-        let tail = if !ok {
-            "bvtool's distance is in doubt"
-        } else if parry_no > 0 {
-            "brute force agrees with bvtool wherever parry3d dissents: parry3d's error"
-        } else {
-            "all agree"
-        };
-        Some((format!("check: {}; {tail}\n", parts.join(", ")), ok))
+        self.totals().check.map(|c| c.verdict())
     }
 
     /// The totals line after many poses: how many touch, the nearest pose,
     /// and the query time (total and median per pose).
-    pub fn totals(&self) -> String {
-        let n = self.poses.len();
-        let touching = self.poses.iter().filter(|p| p.intersecting).count();
-        let nearest = self
-            .poses
-            .iter()
-            .min_by(|x, y| x.distance.total_cmp(&y.distance))
-            .expect("at least one pose");
+    pub fn totals_line(&self) -> String {
+        let t = self.totals();
         let us: Vec<f64> = self.poses.iter().map(|p| p.query_us).collect();
         format!(
-            "total: {}, {touching} touching, {} apart; least distance {} at pose {}; queries {} ms in all, median {} µs per pose\n",
-            count(n, "pose"),
-            n - touching,
-            num(nearest.distance, 8),
-            nearest.index,
-            num(us.iter().sum::<f64>() / 1e3, 3),
+            "total: {}, {} touching, {} apart; least distance {} at pose {}; queries {} ms in all, median {} µs per pose\n",
+            count(t.poses, "pose"),
+            t.touching,
+            t.apart,
+            num(t.least_distance.unwrap_or(f64::NAN), 8),
+            t.least_at.unwrap_or(0),
+            num(t.query_ms, 3),
             num(median(us), 3),
         )
     }
@@ -145,7 +107,7 @@ impl DistanceDoc {
             }
         }
         if self.poses.len() > 1 {
-            out += &self.totals();
+            out += &self.totals_line();
         }
         if let Some((line, _)) = self.check_verdict() {
             out += &line;
@@ -182,4 +144,33 @@ fn signed_line(index: usize, s: &SignedJson, len: &Scaled, unit: &Scaled) -> Str
         s.splits,
         num(s.query_us, 3),
     )
+}
+
+impl CheckTally {
+    /// The line that says who dissents, and whether bvtool's answers stand
+    /// (brute force, exact, agrees on every pose it ran on, and parry3d
+    /// agrees where brute force did not run).
+    pub fn verdict(&self) -> (String, bool) {
+        let mut parts = vec![match self.brute_force_ran {
+            0 => "brute force skipped (too many triangle pairs)".to_string(),
+            n => format!(
+                "brute force (exact) disagrees on {} of {}",
+                self.brute_force_disagrees,
+                count(n, "pose")
+            ),
+        }];
+        parts.push(format!(
+            "parry3d disagrees on {} of {}",
+            self.parry_disagrees,
+            count(self.poses, "pose")
+        ));
+        let tail = if !self.ok {
+            "bvtool's distance is in doubt"
+        } else if self.parry_disagrees > 0 {
+            "brute force agrees with bvtool wherever parry3d dissents: parry3d's error"
+        } else {
+            "all agree"
+        };
+        (format!("check: {}; {tail}\n", parts.join(", ")), self.ok)
+    }
 }

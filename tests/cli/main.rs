@@ -4,6 +4,7 @@
 //! the suite links once, not once per file.
 
 mod clash;
+mod clash_instances;
 mod commands;
 mod compare;
 mod depth;
@@ -14,3 +15,4 @@ mod points;
 mod report_progress;
 mod shapes;
 mod stacks;
+mod stream;

@@ -10,6 +10,7 @@ mod acm;
 mod arm;
 mod cli;
 mod hostile;
+mod jsonl;
 mod kinematics;
 mod render;
 mod self_collision;

@@ -16,3 +16,4 @@ mod sat;
 mod tree_build;
 mod tree_bytes;
 mod triangle;
+mod tree_threads;

@@ -338,3 +338,62 @@ fn binary_stl_decoded_in_parallel_as_in_order() {
         assert!(e.ends_with(&format!("b.stl: triangle {first}: non-finite vertex coordinate")), "{e}");
     }
 }
+
+#[test]
+fn scene_flattened_in_parallel_as_in_order() {
+    use bvtool::mesh::{Format, Geometry, MeshInstance, Scene, TriangleSource};
+    use nalgebra::{Matrix4, Point3, Vector3};
+    let mut rng = Rng(7);
+    // Instances of every size (empty ones too, one large), some mirrored.
+    let mut instances = Vec::new();
+    for k in 0..300 {
+        let n = match k {
+            0 | 5 | 299 => 0,
+            100 => 30_000,
+            _ => rng.below(40),
+        };
+        let positions: Vec<Point3<f64>> = (0..n + 2)
+            .map(|_| Point3::new(rng.below(100) as f64, rng.below(100) as f64, k as f64))
+            .collect();
+        let triangles = (0..n as u32).map(|t| [t, t + 1, t + 2]).collect();
+        let geometry = Geometry {
+            positions: if n == 0 { Vec::new() } else { positions },
+            triangles,
+        };
+        let mut inst = MeshInstance::unplaced(k as u32, None, geometry);
+        let flip = if rng.chance(30) { -1.0 } else { 1.0 };
+        inst.transform = Matrix4::new_translation(&Vector3::new(k as f64, 0.5, -2.0))
+            * Matrix4::new_nonuniform_scaling(&Vector3::new(flip, 2.0, 0.5));
+        inst.node = Some(k as u32);
+        instances.push(inst);
+    }
+    let scene = Scene {
+        path: "made.glb".into(),
+        format: Format::Glb,
+        instances,
+        skipped_primitives: 0,
+        extensions: Vec::new(),
+    };
+    let mesh = scene.flatten();
+    // The oracle: the instances placed one after the other, here.
+    let (mut vertices, mut triangles, mut sources) = (Vec::new(), Vec::new(), Vec::new());
+    for inst in &scene.instances {
+        let base = vertices.len() as u32;
+        vertices.extend(inst.geometry.positions.iter().map(|p| inst.to_world(p)));
+        for (k, t) in inst.geometry.triangles.iter().enumerate() {
+            let t = if inst.is_mirrored() { [t[0], t[2], t[1]] } else { *t };
+            triangles.push(t.map(|v| v + base));
+            sources.push(TriangleSource {
+                node: inst.node,
+                instance: inst.instance,
+                mesh: inst.mesh,
+                primitive: inst.primitive,
+                triangle: k as u32,
+            });
+        }
+    }
+    assert!(triangles.len() > 30_000 && sources.iter().any(|s| s.node == Some(298)));
+    assert_eq!(mesh.vertices, vertices);
+    assert_eq!(mesh.triangles, triangles);
+    assert_eq!(mesh.sources, sources);
+}

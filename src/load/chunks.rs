@@ -23,11 +23,11 @@ pub const DEFAULT_CHUNK_BYTES: usize = 1 << 18;
 /// their `\n`; the previous line may end with `\r`). Cut points are only
 /// looked for after a `\n`, so every chunk but the last ends with one.
 /// One pass over the text, plus one look back over each line tested.
-pub(crate) fn cut<'t>(
-    text: &'t str,
+pub(crate) fn cut(
+    text: &str,
     chunk_bytes: usize,
     can_start: impl Fn(&str, &str) -> bool,
-) -> Vec<&'t str> {
+) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut starts = vec![0];
     let mut from = chunk_bytes.max(1);
@@ -91,10 +91,16 @@ mod tests {
             let chunks = cut(text, size, accept);
             assert_eq!(chunks.concat(), text, "{size}");
             for pair in chunks.windows(2) {
-                assert!(pair[0].ends_with('\n') && !pair[0].ends_with("\\\n"), "{size}");
+                assert!(
+                    pair[0].ends_with('\n') && !pair[0].ends_with("\\\n"),
+                    "{size}"
+                );
             }
         }
-        assert_eq!(cut(text, 1, accept), ["a\n", "b\\\nc\r\n", "d\n", "\n", "e"]);
+        assert_eq!(
+            cut(text, 1, accept),
+            ["a\n", "b\\\nc\r\n", "d\n", "\n", "e"]
+        );
         assert_eq!(cut(text, 1, |_, _| false), [text]);
         assert_eq!(cut("", 1, accept), [""]);
         assert_eq!(offsets([2, 0, 3]), [0, 2, 2]);

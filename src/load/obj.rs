@@ -403,7 +403,10 @@ impl Chunk {
         let mut corner = 0;
         let mut triangles = Vec::with_capacity(self.groups.len());
         for (g, group) in self.groups.iter().enumerate() {
-            let end = self.groups.get(g + 1).map_or(self.faces.len(), |n| n.first_face);
+            let end = self
+                .groups
+                .get(g + 1)
+                .map_or(self.faces.len(), |n| n.first_face);
             let mut out = Vec::new();
             for face in &self.faces[group.first_face..end] {
                 let written = &self.corners[corner..face.corners_end];
@@ -424,7 +427,12 @@ impl Chunk {
             triangles.push(out);
         }
         if let Some(stop) = &self.stop {
-            resolve_all(&mut corners, &self.corners[corner..], stop.vertices, stop.line)?;
+            resolve_all(
+                &mut corners,
+                &self.corners[corner..],
+                stop.vertices,
+                stop.line,
+            )?;
         }
         Ok(Triangulated {
             triangles,

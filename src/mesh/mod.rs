@@ -423,11 +423,7 @@ impl Scene {
                 let inst = &self.instances[k];
                 let local = i - triangle_base[k];
                 let t = inst.geometry.triangles[local];
-                let t = if mirrored[k] {
-                    [t[0], t[2], t[1]]
-                } else {
-                    t
-                };
+                let t = if mirrored[k] { [t[0], t[2], t[1]] } else { t };
                 let base = vertex_base[k] as u32;
                 let source = TriangleSource {
                     node: inst.node,

@@ -178,14 +178,21 @@ fn obj_chunks_read_as_one() {
         }
     }
     // Both kinds of file were made: the comparison is not of errors alone.
-    assert!(loaded >= 30 && refused >= 10, "{loaded} loaded, {refused} refused");
+    assert!(
+        loaded >= 30 && refused >= 10,
+        "{loaded} loaded, {refused} refused"
+    );
 }
 
 /// A concave star of `n` corners in the plane z = `z` (ear clipping
 /// examines about n²/2 corners or more to cut it).
 fn star(text: &mut String, n: usize, z: f64) {
     for i in 0..n {
-        let r = if i % 2 == 0 { 1.0 } else { 0.4 + 0.1 * (i % 7) as f64 };
+        let r = if i % 2 == 0 {
+            1.0
+        } else {
+            0.4 + 0.1 * (i % 7) as f64
+        };
         let a = i as f64 * std::f64::consts::TAU / n as f64;
         writeln!(text, "v {} {} {z}", r * a.cos(), r * a.sin()).unwrap();
     }
@@ -205,7 +212,11 @@ fn obj_work_budget_is_shared_as_in_one_pass() {
     let mut text = String::new();
     for s in 0..4 {
         for k in 0..20 {
-            writeln!(text, "v {k} 0 {s}\nv {k} 1 {s}\nv {k} 0.5 {s}.5\nf -1 -2 -3").unwrap();
+            writeln!(
+                text,
+                "v {k} 0 {s}\nv {k} 1 {s}\nv {k} 0.5 {s}.5\nf -1 -2 -3"
+            )
+            .unwrap();
         }
         star(&mut text, 2400, s as f64);
     }
@@ -288,7 +299,10 @@ fn ascii_stl_chunks_read_as_one() {
             }
         }
     }
-    assert!(loaded >= 30 && refused >= 10, "{loaded} loaded, {refused} refused");
+    assert!(
+        loaded >= 30 && refused >= 10,
+        "{loaded} loaded, {refused} refused"
+    );
 }
 
 /// A binary STL of `n` triangles with a non-finite coordinate in each of
@@ -316,26 +330,33 @@ fn binary_stl_decoded_in_parallel_as_in_order() {
     let mut rng = Rng(42);
     let n = 20_000;
     let bytes = binary_stl(&mut rng, n, &[]);
-    let scene = bvtool::load::load_bytes(Path::new("b.stl"), &bytes, &LoadOptions::default())
-        .unwrap();
+    let scene =
+        bvtool::load::load_bytes(Path::new("b.stl"), &bytes, &LoadOptions::default()).unwrap();
     // The oracle: the records decoded one by one here.
     let positions = &scene.instances[0].geometry.positions;
     assert_eq!(positions.len(), 3 * n);
-    for (t, rec) in bytes[84..].chunks_exact(50).enumerate() {
-        for v in 0..3 {
-            for c in 0..3 {
-                let at = 12 + 12 * v + 4 * c;
-                let x = f32::from_le_bytes(rec[at..at + 4].try_into().unwrap()) as f64;
-                assert_eq!(positions[3 * t + v][c], x);
-            }
-        }
-    }
+    let decoded = bytes[84..].chunks_exact(50).flat_map(|rec| {
+        rec[12..48]
+            .chunks_exact(4)
+            .map(|x| f32::from_le_bytes(x.try_into().unwrap()) as f64)
+    });
+    assert!(positions.iter().flat_map(|p| p.iter().copied()).eq(decoded));
     // The first bad triangle is named, wherever the threads met them.
-    for bad in [vec![0], vec![n - 1], vec![777, 15_000], vec![15_000, 777, 16_000]] {
+    for bad in [
+        vec![0],
+        vec![n - 1],
+        vec![777, 15_000],
+        vec![15_000, 777, 16_000],
+    ] {
         let bytes = binary_stl(&mut rng, n, &bad);
         let e = agree("b.stl", &bytes, &SIZES).unwrap_err();
         let first = bad.iter().min().unwrap();
-        assert!(e.ends_with(&format!("b.stl: triangle {first}: non-finite vertex coordinate")), "{e}");
+        assert!(
+            e.ends_with(&format!(
+                "b.stl: triangle {first}: non-finite vertex coordinate"
+            )),
+            "{e}"
+        );
     }
 }
 
@@ -381,7 +402,11 @@ fn scene_flattened_in_parallel_as_in_order() {
         let base = vertices.len() as u32;
         vertices.extend(inst.geometry.positions.iter().map(|p| inst.to_world(p)));
         for (k, t) in inst.geometry.triangles.iter().enumerate() {
-            let t = if inst.is_mirrored() { [t[0], t[2], t[1]] } else { *t };
+            let t = if inst.is_mirrored() {
+                [t[0], t[2], t[1]]
+            } else {
+                *t
+            };
             triangles.push(t.map(|v| v + base));
             sources.push(TriangleSource {
                 node: inst.node,

@@ -13,7 +13,8 @@ fn built_on(threads: usize, mesh: &TriMesh, fit: NodeFit) -> Vec<u8> {
         .num_threads(threads)
         .build()
         .unwrap();
-    pool.install(|| ObbTree::build_default(mesh, fit)).to_bytes()
+    pool.install(|| ObbTree::build_default(mesh, fit))
+        .to_bytes()
 }
 
 #[test]
@@ -29,7 +30,10 @@ fn tree_is_the_same_on_any_number_of_threads() {
         // Rayon's split of the work adapts to the threads' progress: two
         // threads twice.
         for threads in [2, 2, 3] {
-            assert!(built_on(threads, &mesh, fit) == one, "{name}: {threads} threads");
+            assert!(
+                built_on(threads, &mesh, fit) == one,
+                "{name}: {threads} threads"
+            );
         }
     }
 }

@@ -92,17 +92,21 @@ impl Parsed {
         let mut local = vec![u32::MAX; self.positions.len()];
         let mut instances = Vec::with_capacity(self.objects.len());
         for (mesh, obj) in self.objects.into_iter().enumerate() {
+            // Sorting numbers, so the same order on any number of threads.
             let mut used: Vec<u32> = obj.triangles.iter().flatten().copied().collect();
-            used.sort_unstable();
+            used.par_sort_unstable();
             used.dedup();
             for (k, &g) in used.iter().enumerate() {
                 local[g as usize] = k as u32;
             }
             let geometry = Geometry {
-                positions: used.iter().map(|&g| self.positions[g as usize]).collect(),
+                positions: used
+                    .par_iter()
+                    .map(|&g| self.positions[g as usize])
+                    .collect(),
                 triangles: obj
                     .triangles
-                    .iter()
+                    .par_iter()
                     .map(|t| t.map(|g| local[g as usize]))
                     .collect(),
             };

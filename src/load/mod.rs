@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::mesh::Scene;
 use std::path::Path;
 
+pub mod chunks;
 pub mod confine;
 pub(crate) mod gltf;
 pub(crate) mod obj;
@@ -122,14 +123,29 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
 /// then checks the numeric range and the triangle limit (`Auto` measured
 /// against `bytes.len()`).
 pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Scene> {
+    load_bytes_in_chunks(path, bytes, opts, chunks::DEFAULT_CHUNK_BYTES)
+}
+
+/// [`load_bytes`], with OBJ and ASCII STL text read in chunks of about
+/// `chunk_bytes` (at least 1) in parallel on the current rayon pool, and
+/// binary STL's records decoded in parallel. The scene, and the error for
+/// bad input (line numbers included), are the same for every chunk size —
+/// `usize::MAX` reads the file as one chunk, on one thread — so only the
+/// time differs; [`load_bytes`] uses [`chunks::DEFAULT_CHUNK_BYTES`].
+pub fn load_bytes_in_chunks(
+    path: &Path,
+    bytes: &[u8],
+    opts: &LoadOptions,
+    chunk_bytes: usize,
+) -> Result<Scene> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(|e| e.to_ascii_lowercase());
     let scene = match ext.as_deref() {
         Some("gltf") | Some("glb") => gltf::from_bytes(path, bytes, opts),
-        Some("obj") => obj::from_bytes(path, bytes),
-        Some("stl") => stl::from_bytes(path, bytes),
+        Some("obj") => obj::from_bytes(path, bytes, chunk_bytes),
+        Some("stl") => stl::from_bytes(path, bytes, chunk_bytes),
         _ => Err(Error::load(
             path,
             "unknown file type (expected .gltf, .glb, .obj or .stl)",

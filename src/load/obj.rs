@@ -17,10 +17,12 @@
 //! The text may be UTF-8 (with or without BOM; invalid bytes, e.g. Latin-1
 //! comments, are replaced) or UTF-16 LE/BE with a BOM.
 
+use super::chunks;
 use super::triangulate::{WorkBudget, triangulate_within};
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Geometry, MeshInstance, Scene};
 use nalgebra::Point3;
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -35,9 +37,12 @@ use std::path::Path;
 /// one): bad UTF-16, a `v` line without three numbers or
 /// with a non-finite coordinate, a face index that is 0, not an integer or
 /// refers to a vertex not defined before it.
-pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Scene> {
+///
+/// The text is read in chunks of about `chunk_bytes` in parallel
+/// ([`parse`]); the scene and the errors do not depend on the chunk size.
+pub fn from_bytes(path: &Path, bytes: &[u8], chunk_bytes: usize) -> Result<Scene> {
     let text = decode_text(bytes).map_err(|m| Error::load(path, m))?;
-    let parsed = parse(&text).map_err(|m| Error::load(path, m))?;
+    let parsed = parse(&text, chunk_bytes).map_err(|m| Error::load(path, m))?;
     Ok(parsed.into_scene(path))
 }
 
@@ -87,17 +92,21 @@ impl Parsed {
         let mut local = vec![u32::MAX; self.positions.len()];
         let mut instances = Vec::with_capacity(self.objects.len());
         for (mesh, obj) in self.objects.into_iter().enumerate() {
+            // Sorting numbers, so the same order on any number of threads.
             let mut used: Vec<u32> = obj.triangles.iter().flatten().copied().collect();
-            used.sort_unstable();
+            used.par_sort_unstable();
             used.dedup();
             for (k, &g) in used.iter().enumerate() {
                 local[g as usize] = k as u32;
             }
             let geometry = Geometry {
-                positions: used.iter().map(|&g| self.positions[g as usize]).collect(),
+                positions: used
+                    .par_iter()
+                    .map(|&g| self.positions[g as usize])
+                    .collect(),
                 triangles: obj
                     .triangles
-                    .iter()
+                    .par_iter()
                     .map(|t| t.map(|g| local[g as usize]))
                     .collect(),
             };
@@ -126,65 +135,73 @@ impl Parsed {
     }
 }
 
-/// Reads the statements of the file; errors are `line N: what`.
-fn parse(text: &str) -> Result<Parsed, String> {
-    let mut out = Parsed::default();
+/// Reads the statements of the file, in chunks of about `chunk_bytes`
+/// read in parallel (rayon; [`chunks::cut`]); errors are `line N: what`.
+/// The result, error included, is the same for any chunk size:
+/// 1. each chunk's lines are read on their own ([`Chunk::read`]):
+///    vertices, faces with their corners' indices as written, `o`/`g`
+///    lines, the first error;
+/// 2. with the vertices before each chunk counted, every chunk up to the
+///    first with an error resolves its corners and triangulates its faces
+///    ([`Chunk::triangulate`]) — the first chunk with the file's work
+///    budget, the others from 0, a lower bound of what the faces before
+///    them leave; a chunk in which a face used its budget up is
+///    triangulated again, in order, from the exact budget;
+/// 3. the chunks' objects are joined in order, and the first error in file
+///    order (a corner out of range before the line where reading stopped)
+///    is returned.
+fn parse(text: &str, chunk_bytes: usize) -> Result<Parsed, String> {
+    let pieces = chunks::cut(text, chunk_bytes, |previous, _| {
+        !previous
+            .strip_suffix('\r')
+            .unwrap_or(previous)
+            .ends_with('\\')
+    });
+    let mut read: Vec<Chunk> = pieces.par_iter().map(|t| Chunk::read(t)).collect();
+    // Chunks after the first that stopped at an error do not count.
+    if let Some(stop) = read.iter().position(|c| c.stop.is_some()) {
+        read.truncate(stop + 1);
+    }
+    let lines_before = chunks::offsets(read.iter().map(|c| c.lines));
+    let vertices_before = chunks::offsets(read.iter().map(|c| c.positions.len()));
+    let mut positions = Vec::with_capacity(read.iter().map(|c| c.positions.len()).sum());
+    for c in &mut read {
+        positions.append(&mut c.positions);
+    }
+    let first_pass: Vec<Result<Triangulated, String>> = read
+        .par_iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let budget = match k {
+                0 => WorkBudget::default(),
+                _ => WorkBudget::with_remaining(0),
+            };
+            c.triangulate(&positions, vertices_before[k], lines_before[k], budget)
+        })
+        .collect();
+    let mut out = Parsed {
+        positions,
+        ..Parsed::default()
+    };
     let mut current = Object::default();
-    let mut corners: Vec<u32> = Vec::new();
-    let mut polygon: Vec<Point3<f64>> = Vec::new();
-    let mut budget = WorkBudget::default();
-    let mut pending = String::new();
-    for (number, raw) in text.lines().enumerate() {
-        // `\` at the end of a line continues the statement on the next one.
-        if let Some(head) = raw.strip_suffix('\\') {
-            pending.push_str(head);
-            pending.push(' ');
-            continue;
-        }
-        let line: Cow<str> = if pending.is_empty() {
-            Cow::Borrowed(raw)
+    let mut budget = WorkBudget::default().remaining();
+    for (k, (chunk, done)) in read.into_iter().zip(first_pass).enumerate() {
+        let mut done = done?;
+        if k == 0 {
+            budget = done.budget_left;
+        } else if done.ran_out {
+            let exact = WorkBudget::with_remaining(budget);
+            done = chunk.triangulate(&out.positions, vertices_before[k], lines_before[k], exact)?;
+            budget = done.budget_left;
         } else {
-            pending.push_str(raw);
-            Cow::Owned(std::mem::take(&mut pending))
-        };
-        let at = |msg: String| format!("line {}: {msg}", number + 1);
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("v") => {
-                let mut xyz = [0.0f64; 3];
-                for c in &mut xyz {
-                    let word = words
-                        .next()
-                        .ok_or_else(|| at("vertex needs three coordinates".into()))?;
-                    *c = parse_number(word)
-                        .ok_or_else(|| at(format!("'{word}' is not a number")))?;
-                    if !c.is_finite() {
-                        return Err(at(format!("non-finite vertex coordinate '{word}'")));
-                    }
-                }
-                out.positions.push(Point3::from(xyz));
-            }
-            Some("f") => {
-                corners.clear();
-                for word in words {
-                    corners.push(position_index(word, out.positions.len()).map_err(at)?);
-                }
-                if corners.len() < 3 {
-                    out.skipped += 1;
-                    continue;
-                }
-                polygon.clear();
-                polygon.extend(corners.iter().map(|&i| out.positions[i as usize]));
-                current.triangles.extend(
-                    triangulate_within(&polygon, &mut budget)
-                        .into_iter()
-                        .map(|t| t.map(|k| corners[k])),
-                );
-            }
-            Some("l") | Some("p") => out.skipped += 1,
-            Some("o") | Some("g") => {
-                let name = line.trim_start()[1..].trim();
-                let name = (!name.is_empty()).then(|| name.to_string());
+            budget = budget.saturating_add(done.budget_left);
+        }
+        if let Some(stop) = chunk.stop {
+            return Err(line_error(lines_before[k] + stop.line, stop.message));
+        }
+        out.skipped += chunk.skipped;
+        for (group, triangles) in chunk.groups.into_iter().zip(done.triangles) {
+            if let Some(name) = group.name {
                 if current.triangles.is_empty() {
                     current.name = name;
                 } else {
@@ -197,7 +214,11 @@ fn parse(text: &str) -> Result<Parsed, String> {
                     ));
                 }
             }
-            _ => {}
+            if current.triangles.is_empty() {
+                current.triangles = triangles;
+            } else {
+                current.triangles.extend(triangles);
+            }
         }
     }
     if !current.triangles.is_empty() {
@@ -206,13 +227,236 @@ fn parse(text: &str) -> Result<Parsed, String> {
     Ok(out)
 }
 
-/// The 0-based position index of a face corner `v`, `v/vt`, `v//vn` or
-/// `v/vt/vn`, given `count` vertices read so far.
-fn position_index(word: &str, count: usize) -> Result<u32, String> {
+/// `line N: what` for the 0-based line `line` of the file.
+fn line_error(line: usize, message: String) -> String {
+    format!("line {}: {message}", line + 1)
+}
+
+/// One chunk of the file's lines, read on their own (the first pass of
+/// [`parse`]): line numbers and vertex counts are the chunk's own.
+#[derive(Default)]
+struct Chunk {
+    /// Lines read (every line of the chunk, unless it stopped at an error).
+    lines: usize,
+    /// The vertices of its `v` lines.
+    positions: Vec<Point3<f64>>,
+    /// Every face's corner indices as written (1-based, or negative =
+    /// relative to the vertices so far), face after face; after the last
+    /// face, those of the face whose line failed, read before the error.
+    corners: Vec<i64>,
+    /// The faces, in order.
+    faces: Vec<Face>,
+    /// The objects started in the chunk, in order: the first, without a
+    /// name line, holds the faces before its first `o`/`g` line (they
+    /// continue the object the chunks before left open).
+    groups: Vec<Group>,
+    /// `l` and `p` elements and faces of fewer than three corners.
+    skipped: usize,
+    /// The error reading stopped at.
+    stop: Option<Stop>,
+}
+
+/// A face of a [`Chunk`].
+struct Face {
+    /// The end of its corners in [`Chunk::corners`] (they start at the
+    /// previous face's end).
+    corners_end: usize,
+    /// Its line in the chunk (the last, for a continued statement).
+    line: usize,
+    /// The chunk's vertices read before it.
+    vertices: usize,
+}
+
+/// An `o`/`g` line of a [`Chunk`] and the faces after it.
+struct Group {
+    /// The name it gives the object (`Some(None)`: no name); `None` for the
+    /// chunk's first group, which starts no object.
+    name: Option<Option<String>>,
+    /// Its first face in [`Chunk::faces`].
+    first_face: usize,
+}
+
+/// Where and why reading a [`Chunk`] stopped.
+struct Stop {
+    line: usize,
+    message: String,
+    /// The chunk's vertices read before the line.
+    vertices: usize,
+}
+
+/// A chunk's faces triangulated (the second pass of [`parse`]).
+struct Triangulated {
+    /// Each group's triangles, as indices into the file's vertices.
+    triangles: Vec<Vec<[u32; 3]>>,
+    /// The work budget left after its last face.
+    budget_left: usize,
+    /// Whether a face left no budget (it may have been fanned for want of
+    /// it, which a larger budget would not have done).
+    ran_out: bool,
+}
+
+impl Chunk {
+    /// Reads the lines of `text` (whole lines, never starting inside a `\`
+    /// continuation), up to the first error.
+    fn read(text: &str) -> Chunk {
+        let mut c = Chunk {
+            groups: vec![Group {
+                name: None,
+                first_face: 0,
+            }],
+            ..Chunk::default()
+        };
+        let mut pending = String::new();
+        for (number, raw) in text.lines().enumerate() {
+            c.lines = number + 1;
+            // `\` at the end of a line continues the statement on the next one.
+            if let Some(head) = raw.strip_suffix('\\') {
+                pending.push_str(head);
+                pending.push(' ');
+                continue;
+            }
+            let line: Cow<str> = if pending.is_empty() {
+                Cow::Borrowed(raw)
+            } else {
+                pending.push_str(raw);
+                Cow::Owned(std::mem::take(&mut pending))
+            };
+            if let Err(message) = c.statement(&line, number) {
+                c.stop = Some(Stop {
+                    line: number,
+                    message,
+                    vertices: c.positions.len(),
+                });
+                break;
+            }
+        }
+        c
+    }
+
+    /// Reads one statement, on line `number` of the chunk.
+    fn statement(&mut self, line: &str, number: usize) -> Result<(), String> {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("v") => {
+                let mut xyz = [0.0f64; 3];
+                for c in &mut xyz {
+                    let word = words
+                        .next()
+                        .ok_or_else(|| "vertex needs three coordinates".to_string())?;
+                    *c = parse_number(word).ok_or_else(|| format!("'{word}' is not a number"))?;
+                    if !c.is_finite() {
+                        return Err(format!("non-finite vertex coordinate '{word}'"));
+                    }
+                }
+                self.positions.push(Point3::from(xyz));
+            }
+            Some("f") => {
+                let start = self.corners.len();
+                for word in words {
+                    self.corners.push(corner_index(word)?);
+                }
+                if self.corners.len() - start < 3 {
+                    self.skipped += 1;
+                }
+                self.faces.push(Face {
+                    corners_end: self.corners.len(),
+                    line: number,
+                    vertices: self.positions.len(),
+                });
+            }
+            Some("l") | Some("p") => self.skipped += 1,
+            Some("o") | Some("g") => {
+                let name = line.trim_start()[1..].trim();
+                self.groups.push(Group {
+                    name: Some((!name.is_empty()).then(|| name.to_string())),
+                    first_face: self.faces.len(),
+                });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Resolves the corners of the chunk's faces against `positions` (the
+    /// file's vertices; `vertices_before` of them before the chunk, whose
+    /// first line is line `lines_before` of the file) and triangulates the
+    /// faces of three corners or more, spending from `budget`. An error is
+    /// the first corner out of range, among the faces and then the failed
+    /// face's corners read before its error.
+    fn triangulate(
+        &self,
+        positions: &[Point3<f64>],
+        vertices_before: usize,
+        lines_before: usize,
+        mut budget: WorkBudget,
+    ) -> Result<Triangulated, String> {
+        // The corners of `face` (at line `line`, after `vertices` of the
+        // chunk's vertices) as indices into `positions`, into `out`.
+        let resolve_all = |out: &mut Vec<u32>, face: &[i64], vertices: usize, line: usize| {
+            out.clear();
+            for &i in face {
+                let v = resolve(i, vertices_before + vertices)
+                    .map_err(|m| line_error(lines_before + line, m))?;
+                out.push(v);
+            }
+            Ok::<_, String>(())
+        };
+        let mut corners: Vec<u32> = Vec::new();
+        let mut polygon: Vec<Point3<f64>> = Vec::new();
+        let mut ran_out = false;
+        let mut corner = 0;
+        let mut triangles = Vec::with_capacity(self.groups.len());
+        for (g, group) in self.groups.iter().enumerate() {
+            let end = self
+                .groups
+                .get(g + 1)
+                .map_or(self.faces.len(), |n| n.first_face);
+            let mut out = Vec::new();
+            for face in &self.faces[group.first_face..end] {
+                let written = &self.corners[corner..face.corners_end];
+                resolve_all(&mut corners, written, face.vertices, face.line)?;
+                corner = face.corners_end;
+                if corners.len() < 3 {
+                    continue;
+                }
+                polygon.clear();
+                polygon.extend(corners.iter().map(|&i| positions[i as usize]));
+                out.extend(
+                    triangulate_within(&polygon, &mut budget)
+                        .into_iter()
+                        .map(|t| t.map(|k| corners[k])),
+                );
+                ran_out |= budget.remaining() == 0;
+            }
+            triangles.push(out);
+        }
+        if let Some(stop) = &self.stop {
+            resolve_all(
+                &mut corners,
+                &self.corners[corner..],
+                stop.vertices,
+                stop.line,
+            )?;
+        }
+        Ok(Triangulated {
+            triangles,
+            budget_left: budget.remaining(),
+            ran_out,
+        })
+    }
+}
+
+/// The position index of a face corner `v`, `v/vt`, `v//vn` or `v/vt/vn`,
+/// as written: 1-based, or negative = relative to the vertices so far.
+fn corner_index(word: &str) -> Result<i64, String> {
     let v = word.split('/').next().unwrap_or_default();
-    let i: i64 = v
-        .parse()
-        .map_err(|_| format!("face corner '{word}' has no integer vertex index"))?;
+    v.parse()
+        .map_err(|_| format!("face corner '{word}' has no integer vertex index"))
+}
+
+/// The 0-based vertex of corner index `i` ([`corner_index`]), given
+/// `count` vertices read so far.
+fn resolve(i: i64, count: usize) -> Result<u32, String> {
     let resolved = if i > 0 { i - 1 } else { count as i64 + i };
     if i == 0 || resolved < 0 || resolved >= count as i64 || resolved > u32::MAX as i64 {
         return Err(format!(
@@ -263,12 +507,13 @@ mod tests {
 
     #[test]
     fn indices() {
-        assert_eq!(position_index("1", 3), Ok(0));
-        assert_eq!(position_index("3/7/1", 3), Ok(2));
-        assert_eq!(position_index("-1//2", 3), Ok(2));
-        assert_eq!(position_index("-3", 3), Ok(0));
+        let index = |word: &str, count| corner_index(word).and_then(|i| resolve(i, count));
+        assert_eq!(index("1", 3), Ok(0));
+        assert_eq!(index("3/7/1", 3), Ok(2));
+        assert_eq!(index("-1//2", 3), Ok(2));
+        assert_eq!(index("-3", 3), Ok(0));
         for bad in ["0", "4", "-4", "", "/1", "a"] {
-            assert!(position_index(bad, 3).is_err(), "{bad}");
+            assert!(index(bad, 3).is_err(), "{bad}");
         }
     }
 }

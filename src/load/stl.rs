@@ -13,10 +13,12 @@
 //! Vertices are kept unindexed: three per triangle, in file order, triangle
 //! k = (3k, 3k+1, 3k+2) with the file's winding. Facet normals are ignored.
 
+use super::chunks;
 use super::obj::decode_text;
 use crate::error::{Error, Result};
 use crate::mesh::{Format, Geometry, MeshInstance, Scene};
 use nalgebra::Point3;
+use rayon::prelude::*;
 use std::path::Path;
 
 /// Bytes before the first binary triangle: 80-byte header, u32 count.
@@ -31,8 +33,12 @@ const RECORD: usize = 50;
 /// Errors (one line, naming the file): a size that fits
 /// neither format, a malformed ASCII statement (with its line number), a
 /// facet without exactly three vertices, a non-finite coordinate.
-pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Scene> {
-    let solids = read_solids(bytes).map_err(|m| Error::load(path, m))?;
+///
+/// Binary records are decoded in parallel, ASCII text in chunks of about
+/// `chunk_bytes` ([`read_ascii`]); the scene and the errors do not depend
+/// on the chunk size.
+pub fn from_bytes(path: &Path, bytes: &[u8], chunk_bytes: usize) -> Result<Scene> {
+    let solids = read_solids(bytes, chunk_bytes).map_err(|m| Error::load(path, m))?;
     let instances = solids
         .into_iter()
         .enumerate()
@@ -65,7 +71,7 @@ struct Solid {
 }
 
 /// The solids of an STL file of either kind.
-fn read_solids(bytes: &[u8]) -> Result<Vec<Solid>, String> {
+fn read_solids(bytes: &[u8], chunk_bytes: usize) -> Result<Vec<Solid>, String> {
     let count = bytes
         .get(80..HEADER)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as u64);
@@ -78,7 +84,7 @@ fn read_solids(bytes: &[u8]) -> Result<Vec<Solid>, String> {
     let start = bytes.trim_ascii_start();
     if start.len() >= 5 && start[..5].eq_ignore_ascii_case(b"solid") && !bytes.contains(&0) {
         let text = decode_text(bytes)?;
-        return read_ascii(&text).map_err(|m| {
+        return read_ascii(&text, chunk_bytes).map_err(|m| {
             format!("{m} (read as ASCII STL: the size does not fit a binary STL's count)")
         });
     }
@@ -95,24 +101,28 @@ fn read_solids(bytes: &[u8]) -> Result<Vec<Solid>, String> {
     })
 }
 
-/// Binary triangle records (the caller checked the length is 50·n).
+/// Binary triangle records (the caller checked the length is 50·n),
+/// decoded in parallel; the error names the first triangle with a
+/// non-finite coordinate.
 fn read_binary(records: &[u8]) -> Result<Solid, String> {
-    let mut positions = Vec::with_capacity(records.len() / RECORD * 3);
-    for (t, rec) in records.chunks_exact(RECORD).enumerate() {
-        for v in 0..3 {
-            let xyz: [f64; 3] = std::array::from_fn(|c| {
-                let at = 12 + 12 * v + 4 * c;
-                f32::from_le_bytes([rec[at], rec[at + 1], rec[at + 2], rec[at + 3]]) as f64
-            });
-            if xyz.iter().any(|x| !x.is_finite()) {
-                return Err(format!("triangle {t}: non-finite vertex coordinate"));
-            }
-            positions.push(Point3::from(xyz));
-        }
+    let triangles: Vec<[Point3<f64>; 3]> = records
+        .par_chunks_exact(RECORD)
+        .map(|rec| {
+            std::array::from_fn(|v| {
+                Point3::from(std::array::from_fn(|c| {
+                    let at = 12 + 12 * v + 4 * c;
+                    f32::from_le_bytes([rec[at], rec[at + 1], rec[at + 2], rec[at + 3]]) as f64
+                }))
+            })
+        })
+        .collect();
+    let finite = |t: &[Point3<f64>; 3]| t.iter().all(|p| p.iter().all(|x| x.is_finite()));
+    if let Some(t) = triangles.par_iter().position_first(|t| !finite(t)) {
+        return Err(format!("triangle {t}: non-finite vertex coordinate"));
     }
     Ok(Solid {
         name: None,
-        positions,
+        positions: triangles.into_flattened(),
     })
 }
 
@@ -120,13 +130,88 @@ fn read_binary(records: &[u8]) -> Result<Solid, String> {
 /// `vertex x y z` (three per loop), `endloop`, `endfacet`, `endsolid`.
 /// Keywords in any case. Several solids may follow each other; a facet outside any `solid` or a
 /// missing `endsolid` at the end of the file is tolerated.
-fn read_ascii(text: &str) -> Result<Vec<Solid>, String> {
+///
+/// Read in chunks of about `chunk_bytes` in parallel, each starting at an
+/// `outer` line (which resets the state of a facet, so a chunk reads as it
+/// would in the whole file), then joined in order: a chunk's solid lines
+/// and facets are replayed, so facets before a chunk's first `solid` go to
+/// the solid left open (or a new unnamed one), and the error is the first
+/// in file order.
+fn read_ascii(text: &str, chunk_bytes: usize) -> Result<Vec<Solid>, String> {
+    let pieces = chunks::cut(text, chunk_bytes, |_, line| {
+        line.split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("outer"))
+    });
+    let read: Vec<Result<AsciiChunk, (usize, String)>> =
+        pieces.par_iter().map(|t| read_ascii_chunk(t)).collect();
     let mut solids: Vec<Solid> = Vec::new();
     let mut open = false;
+    let mut lines_before = 0;
+    let mut in_loop = false;
+    for chunk in read {
+        let chunk = chunk.map_err(|(line, m)| format!("line {}: {m}", lines_before + line + 1))?;
+        lines_before += chunk.lines;
+        for event in chunk.events {
+            match event {
+                Event::Solid(name) => {
+                    solids.push(Solid {
+                        name,
+                        positions: Vec::new(),
+                    });
+                    open = true;
+                }
+                Event::EndSolid => open = false,
+                Event::Facets(mut positions) => {
+                    if !open {
+                        solids.push(Solid::default());
+                        open = true;
+                    }
+                    if let Some(solid) = solids.last_mut() {
+                        solid.positions.append(&mut positions);
+                    }
+                }
+            }
+        }
+        // Only the last chunk's counts: the next chunk's `outer` line
+        // starts a facet afresh, as it does in a single pass.
+        in_loop = chunk.in_loop;
+    }
+    if in_loop {
+        return Err("unexpected end of file inside a facet".into());
+    }
+    Ok(solids)
+}
+
+/// What a chunk of an ASCII STL file says, in order.
+enum Event {
+    /// A `solid` line and its name.
+    Solid(Option<String>),
+    /// An `endsolid` line.
+    EndSolid,
+    /// Facets in a row, three positions each.
+    Facets(Vec<Point3<f64>>),
+}
+
+/// A chunk of an ASCII STL file, read.
+struct AsciiChunk {
+    lines: usize,
+    events: Vec<Event>,
+    /// Whether it ends inside a facet (an error at the end of the file;
+    /// the next chunk's first line starts a facet afresh).
+    in_loop: bool,
+}
+
+/// Reads the lines of one chunk (starting at the file's start or at an
+/// `outer` line); an error is its line in the chunk and what is wrong.
+fn read_ascii_chunk(text: &str) -> Result<AsciiChunk, (usize, String)> {
+    let mut events: Vec<Event> = Vec::new();
     let mut corners: Vec<Point3<f64>> = Vec::with_capacity(3);
     let mut in_loop = false;
+    let mut lines = 0;
     for (number, line) in text.lines().enumerate() {
-        let at = |msg: String| format!("line {}: {msg}", number + 1);
+        lines = number + 1;
+        let at = |msg: String| (number, msg);
         let mut words = line.split_whitespace();
         let Some(keyword) = words.next() else {
             continue;
@@ -135,13 +220,9 @@ fn read_ascii(text: &str) -> Result<Vec<Solid>, String> {
         match keyword.to_ascii_lowercase().as_str() {
             "solid" => {
                 let name = line.trim_start()["solid".len()..].trim();
-                solids.push(Solid {
-                    name: (!name.is_empty()).then(|| name.to_string()),
-                    positions: Vec::new(),
-                });
-                open = true;
+                events.push(Event::Solid((!name.is_empty()).then(|| name.to_string())));
             }
-            "endsolid" => open = false,
+            "endsolid" => events.push(Event::EndSolid),
             "facet" | "endfacet" => {}
             "outer" => {
                 corners.clear();
@@ -172,22 +253,20 @@ fn read_ascii(text: &str) -> Result<Vec<Solid>, String> {
                         corners.len()
                     )));
                 }
-                if !open {
-                    solids.push(Solid::default());
-                    open = true;
-                }
-                if let Some(solid) = solids.last_mut() {
-                    solid.positions.append(&mut corners);
+                match events.last_mut() {
+                    Some(Event::Facets(positions)) => positions.append(&mut corners),
+                    _ => events.push(Event::Facets(std::mem::take(&mut corners))),
                 }
                 in_loop = false;
             }
             other => return Err(at(format!("unexpected '{}'", truncate(other)))),
         }
     }
-    if in_loop {
-        return Err("unexpected end of file inside a facet".into());
-    }
-    Ok(solids)
+    Ok(AsciiChunk {
+        lines,
+        events,
+        in_loop,
+    })
 }
 
 /// At most 20 characters of `word`, for error messages about binary junk.

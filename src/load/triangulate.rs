@@ -70,6 +70,21 @@ impl Default for WorkBudget {
     }
 }
 
+impl WorkBudget {
+    /// A budget with `remaining` examinations left: a chunk of a file read
+    /// in parallel starts from a lower bound of what the faces before it
+    /// left (`load::obj`).
+    pub(crate) fn with_remaining(remaining: usize) -> WorkBudget {
+        WorkBudget(remaining)
+    }
+
+    /// The examinations left. A polygon that leaves more than 0 never ran
+    /// out, so it was clipped as it would have been with any larger budget.
+    pub(crate) fn remaining(&self) -> usize {
+        self.0
+    }
+}
+
 /// [`triangulate`], spending from (and adding this polygon's share to) a
 /// `budget` shared with other polygons, e.g. every face of one file.
 pub fn triangulate_within(points: &[Point3<f64>], budget: &mut WorkBudget) -> Vec<[usize; 3]> {

@@ -12,6 +12,7 @@ pub mod weld;
 
 use crate::error::{Error, Result};
 use nalgebra::{Matrix4, Point3};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -381,26 +382,65 @@ impl Scene {
     /// # Ok::<(), bvtool::Error>(())
     /// ```
     pub fn flatten(&self) -> TriMesh {
-        let mut mesh = TriMesh::default();
-        for inst in &self.instances {
-            let base = mesh.vertices.len() as u32;
-            let g = &inst.geometry;
-            mesh.vertices
-                .extend(g.positions.iter().map(|p| inst.to_world(p)));
-            let flip = inst.is_mirrored();
-            for (k, t) in g.triangles.iter().enumerate() {
-                let t = if flip { [t[0], t[2], t[1]] } else { *t };
-                mesh.triangles.push([t[0] + base, t[1] + base, t[2] + base]);
-                mesh.sources.push(TriangleSource {
+        // Every vertex and triangle is placed on its own, in parallel
+        // (rayon): the instance of the `i`-th one is found among the
+        // running counts, so one large instance is shared between the
+        // threads as well as many small ones, and the order is the
+        // instances' whatever the threads.
+        let running = |count: fn(&Geometry) -> usize| -> Vec<usize> {
+            let mut before = 0;
+            let mut out: Vec<usize> = self
+                .instances
+                .iter()
+                .map(|inst| {
+                    let at = before;
+                    before += count(&inst.geometry);
+                    at
+                })
+                .collect();
+            out.push(before);
+            out
+        };
+        let vertex_base = running(|g| g.positions.len());
+        let triangle_base = running(|g| g.triangles.len());
+        let mirrored: Vec<bool> = self.instances.iter().map(|i| i.is_mirrored()).collect();
+        // The instance holding item `i` of those counted in `base`: the last
+        // whose range starts at or before it (an empty instance's range
+        // starts where the next one's does).
+        let owner = |base: &[usize], i: usize| base.partition_point(|&b| b <= i) - 1;
+        let vertices = (0..vertex_base[self.instances.len()])
+            .into_par_iter()
+            .map(|i| {
+                let k = owner(&vertex_base, i);
+                let inst = &self.instances[k];
+                inst.to_world(&inst.geometry.positions[i - vertex_base[k]])
+            })
+            .collect();
+        let (mut triangles, mut sources) = (Vec::new(), Vec::new());
+        (0..triangle_base[self.instances.len()])
+            .into_par_iter()
+            .map(|i| {
+                let k = owner(&triangle_base, i);
+                let inst = &self.instances[k];
+                let local = i - triangle_base[k];
+                let t = inst.geometry.triangles[local];
+                let t = if mirrored[k] { [t[0], t[2], t[1]] } else { t };
+                let base = vertex_base[k] as u32;
+                let source = TriangleSource {
                     node: inst.node,
                     instance: inst.instance,
                     mesh: inst.mesh,
                     primitive: inst.primitive,
-                    triangle: k as u32,
-                });
-            }
+                    triangle: local as u32,
+                };
+                ([t[0] + base, t[1] + base, t[2] + base], source)
+            })
+            .unzip_into_vecs(&mut triangles, &mut sources);
+        TriMesh {
+            vertices,
+            triangles,
+            sources,
         }
-        mesh
     }
 }
 

@@ -194,6 +194,27 @@ impl Sums {
         s
     }
 
+    /// [`Sums::of`] `items`, in chunks of [`PARALLEL_MIN`] summed on the
+    /// pool and then added in order when there are that many: the chunks
+    /// and the order of the additions depend on the items alone, so the
+    /// sums — their rounding included — are the same whatever the number
+    /// of threads (a `reduce` would add the chunks in an order that
+    /// depends on which thread finished what, and the tree's boxes would
+    /// differ in their last bits from one run to the next).
+    fn in_chunks(items: &[Item], origin: &Point3<f64>) -> Sums {
+        if items.len() < PARALLEL_MIN {
+            return Sums::of(items, origin);
+        }
+        let parts: Vec<Sums> = items
+            .par_chunks(PARALLEL_MIN)
+            .map(|chunk| Sums::of(chunk, origin))
+            .collect();
+        parts.iter().fold(Sums::default(), |mut all, part| {
+            all.merge(part);
+            all
+        })
+    }
+
     fn merge(&mut self, o: &Sums) {
         self.moments.add(&o.moments);
         self.corners += o.corners;
@@ -331,13 +352,7 @@ impl ObbTree {
         let (origin, reach) = origin_and_reach(bounds);
         let mut nodes = Vec::with_capacity(node_bound(items.len()));
         if !items.is_empty() {
-            let sums = items
-                .par_chunks(PARALLEL_MIN)
-                .map(|chunk| Sums::of(chunk, &origin))
-                .reduce(Sums::default, |mut a, b| {
-                    a.merge(&b);
-                    a
-                });
+            let sums = Sums::in_chunks(&items, &origin);
             let build = Build {
                 origin,
                 leaf_size,
@@ -840,10 +855,10 @@ fn split(items: &mut [Item], obb: &Obb, sums: &Sums, origin: &Point3<f64>) -> (u
     // Sum the smaller side; the larger is the rest of the node's sums, at
     // least half of them, so the subtraction loses at most a bit.
     if i <= items.len() - i {
-        let left = Sums::of(&items[..i], origin);
+        let left = Sums::in_chunks(&items[..i], origin);
         (i, left, sums.minus(&left))
     } else {
-        let right = Sums::of(&items[i..], origin);
+        let right = Sums::in_chunks(&items[i..], origin);
         (i, sums.minus(&right), right)
     }
 }

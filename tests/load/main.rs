@@ -8,3 +8,4 @@ mod gltf;
 mod hostile;
 mod nodes;
 mod obj_stl;
+mod parallel;

@@ -16,6 +16,7 @@ mod grid_scene;
 mod load;
 mod motion;
 mod obj_stl;
+mod parallel_load;
 mod point_queries;
 mod points;
 mod render;

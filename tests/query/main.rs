@@ -15,4 +15,5 @@ mod rays;
 mod sat;
 mod tree_build;
 mod tree_bytes;
+mod tree_threads;
 mod triangle;

@@ -78,6 +78,14 @@ impl Pose {
         }
     }
 
+    /// The pose of frame `b` in frame `a` (both given in one common frame):
+    /// `a⁻¹·b`, the relative pose a query between the shapes framed `a` and
+    /// `b` takes.
+    pub fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
+        let r = a.inverse() * b;
+        Pose::new(r.translation.vector, r.rotation)
+    }
+
     /// As an nalgebra isometry.
     pub fn to_isometry(&self) -> Isometry3<f64> {
         Isometry3::from_parts(Translation3::from(self.translation), self.rotation)

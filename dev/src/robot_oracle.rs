@@ -2,7 +2,8 @@
 //! broad phase: every shape pair of the two links, bvtool's exact `collide`
 //! (every triangle pair, no early exit) and unpruned `distance` at the
 //! relative pose of the link poses. Used by `tests/robots/acm.rs` and
-//! `tests/models/robots.rs` to check allowed-collision matrices.
+//! `tests/models/robots.rs` to check allowed-collision matrices; and the
+//! seeded random configurations the robot tests draw.
 
 use bvtool::Pose;
 use bvtool::query::{ContactMode, DistanceOptions, collide, distance};
@@ -31,4 +32,26 @@ pub fn link_pair(
         }
     }
     (hit, least)
+}
+
+/// Seeded random configurations of `robot` within its limits (continuous
+/// joints over ±π), `n × dof` values.
+pub fn random_configurations(robot: &bvtool::robots::Robot, n: usize, seed: u64) -> Vec<f64> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let limits = robot.joint_limits();
+    (0..n)
+        .flat_map(|_| {
+            limits
+                .iter()
+                .map(|l| {
+                    let (lo, hi) = match *l {
+                        Some((lo, hi)) if hi > lo => (lo, hi),
+                        _ => (-std::f64::consts::PI, std::f64::consts::PI),
+                    };
+                    rng.random_range(lo..=hi)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

@@ -14,8 +14,9 @@
 
 use super::Robot;
 use super::adjacency::Adjacency;
-use super::check::{ball_gap, placed, relative};
+use super::check::{ball_gap, placed};
 use crate::error::{Error, Result};
+use crate::pose::Pose;
 use crate::query::{ContactMode, DistanceOptions, DistanceScratch, distance_with, within};
 use nalgebra::Isometry3;
 use rayon::prelude::*;
@@ -419,7 +420,7 @@ impl Robot {
                 if ball_gap(&ca, sa.radius, &cb, sb.radius) > t.min {
                     continue;
                 }
-                let pose = relative(&wa, &wb);
+                let pose = Pose::relative(&wa, &wb);
                 let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
                 if t.min.is_finite() && !within(ta, tb, &pose, t.min, ContactMode::First).within {
                     continue;

@@ -42,12 +42,6 @@ pub(super) fn placed(link: &Isometry3<f64>, s: &Shape) -> (Isometry3<f64>, Point
     (link * s.origin, link * s.center)
 }
 
-/// The pose of B's shape in A's shape frame.
-pub(super) fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
-    let r = a.inverse() * b;
-    Pose::new(r.translation.vector, r.rotation)
-}
-
 /// The least distance the two balls allow between their shapes, less a
 /// margin for the rounding of the placed centres (so that it never exceeds
 /// the true distance); ≤ 0 when the balls may meet.
@@ -122,7 +116,7 @@ impl Robot {
                 collide(
                     &self.trees[sa.tree],
                     &self.trees[sb.tree],
-                    &relative(&wa, &wb),
+                    &Pose::relative(&wa, &wb),
                     ContactMode::First,
                 )
                 .intersecting
@@ -184,7 +178,7 @@ impl Robot {
             let (a, b) = self.pairs[k];
             let (wa, _) = placed(&poses[a], sa);
             let (wb, _) = placed(&poses[b], sb);
-            let pose = relative(&wa, &wb);
+            let pose = Pose::relative(&wa, &wb);
             let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
             // A pair that does not come within the best distance found
             // cannot improve it: the clearance query decides that with

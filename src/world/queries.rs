@@ -36,12 +36,6 @@ pub struct WorldDistance {
 /// groups' shape counts): 2^22 (40 bytes each while they are sorted).
 pub const MAX_DISTANCE_PAIRS: usize = 1 << 22;
 
-/// The pose of the shape framed `b` in the shape framed `a`.
-fn relative(a: &Isometry3<f64>, b: &Isometry3<f64>) -> Pose {
-    let r = a.inverse() * b;
-    Pose::new(r.translation.vector, r.rotation)
-}
-
 /// The least distance two boxes allow between what they hold (0 when they
 /// meet).
 fn box_gap(a: &crate::fit::Aabb, b: &crate::fit::Aabb) -> f64 {
@@ -66,8 +60,13 @@ impl World {
         ba.placed.iter().zip(&ba.shapes).any(|((wa, xa), sa)| {
             bb.placed.iter().zip(&bb.shapes).any(|((wb, xb), sb)| {
                 super::broad::near(xa, xb, 0.0)
-                    && collide(&sa.tree, &sb.tree, &relative(wa, wb), ContactMode::First)
-                        .intersecting
+                    && collide(
+                        &sa.tree,
+                        &sb.tree,
+                        &Pose::relative(wa, wb),
+                        ContactMode::First,
+                    )
+                    .intersecting
             })
         })
     }
@@ -78,7 +77,14 @@ impl World {
         ba.placed.iter().zip(&ba.shapes).any(|((wa, xa), sa)| {
             bb.placed.iter().zip(&bb.shapes).any(|((wb, xb), sb)| {
                 super::broad::near(xa, xb, d)
-                    && within(&sa.tree, &sb.tree, &relative(wa, wb), d, ContactMode::First).within
+                    && within(
+                        &sa.tree,
+                        &sb.tree,
+                        &Pose::relative(wa, wb),
+                        d,
+                        ContactMode::First,
+                    )
+                    .within
             })
         })
     }
@@ -183,7 +189,8 @@ impl World {
             let body = &self.bodies[j];
             let hit = body.placed.iter().zip(&body.shapes).any(|((w, x), s)| {
                 super::broad::near(&b, x, 0.0)
-                    && collide(tree, &s.tree, &relative(place, w), ContactMode::First).intersecting
+                    && collide(tree, &s.tree, &Pose::relative(place, w), ContactMode::First)
+                        .intersecting
             });
             hit && visit(j)
         });
@@ -247,7 +254,7 @@ impl World {
                 &self.bodies[a].shapes[ka].tree,
                 &self.bodies[b].shapes[kb].tree,
             );
-            let pose = relative(wa, wb);
+            let pose = Pose::relative(wa, wb);
             if let Some(w) = best
                 && !within(ta, tb, &pose, w.distance, ContactMode::First).within
             {

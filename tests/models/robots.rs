@@ -12,6 +12,7 @@ use bvtool::Pose;
 use bvtool::query::{ContactMode, DistanceOptions, collide, distance};
 use bvtool::robots::{Robot, RobotOptions};
 use bvtool_dev as common;
+pub(super) use bvtool_dev::robot_oracle::random_configurations;
 use nalgebra::{Isometry3, Matrix4};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -105,23 +106,6 @@ fn double_pendulum_poses_equal_hand_computed_ones() {
             );
         }
     }
-}
-
-pub(super) fn random_configurations(robot: &Robot, n: usize, seed: u64) -> Vec<f64> {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let limits = robot.joint_limits();
-    (0..n)
-        .flat_map(|_| {
-            limits
-                .iter()
-                .map(|l| match *l {
-                    Some((lo, hi)) if hi > lo => rng.random_range(lo..=hi),
-                    _ => rng.random_range(-std::f64::consts::PI..=std::f64::consts::PI),
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! and two fingers (one a mimic of the other), found through
 //! `package://arm/...` and the folder's `package.xml`.
 
+pub use bvtool_dev::robot_oracle::random_configurations;
 use std::path::{Path, PathBuf};
 
 /// A folder of its own for one test.
@@ -114,26 +115,4 @@ pub fn write_arm(dir: &Path, urdf: &str) -> PathBuf {
     let path = dir.join("urdf/arm.urdf");
     std::fs::write(&path, urdf).unwrap();
     path
-}
-
-/// Seeded random configurations of `robot` within its limits (continuous
-/// joints over ±π), `n × dof` values.
-pub fn random_configurations(robot: &bvtool::robots::Robot, n: usize, seed: u64) -> Vec<f64> {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let limits = robot.joint_limits();
-    (0..n)
-        .flat_map(|_| {
-            limits
-                .iter()
-                .map(|l| {
-                    let (lo, hi) = match *l {
-                        Some((lo, hi)) if hi > lo => (lo, hi),
-                        _ => (-std::f64::consts::PI, std::f64::consts::PI),
-                    };
-                    rng.random_range(lo..=hi)
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }

@@ -41,7 +41,7 @@ pub fn read_rows(path: &Path, width: usize) -> Result<Vec<f64>> {
         return Err(Error::load(
             path,
             format!(
-                "row {}: {} is not a finite number within ±2^50",
+                "row {}: {:e} is not a finite number within ±2^50",
                 i / width,
                 values[i]
             ),

@@ -210,7 +210,7 @@ impl Robot {
         let limit = crate::mesh::MAX_COORDINATE;
         if let Some(v) = q.iter().find(|v| !v.is_finite() || v.abs() > limit) {
             return Err(Error::Input(format!(
-                "a configuration of {} holds {v}, not a finite number within ±2^50",
+                "a configuration of {} holds {v:e}, not a finite number within ±2^50",
                 self.name
             )));
         }

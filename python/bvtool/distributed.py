@@ -1,4 +1,5 @@
-"""Fanning bvtool's work out on a Dask cluster (``dask.distributed``).
+"""Fanning bvtool's work out on a Dask cluster (``dask.distributed``) or
+on Ray.
 
 Three shapes of work, each equal to the single-process answer
 (docs/python.md, "Scale-out"):
@@ -13,28 +14,137 @@ Three shapes of work, each equal to the single-process answer
   whose world boxes overlap) and :func:`collide_pairs` (the trees scattered
   once, the pairs split into chunks).
 
-Every helper takes a ``distributed.Client``: ``Client(LocalCluster(...))``
-on one machine, ``Client("tcp://scheduler:8786")`` on a cluster — the code is
-the same. Trees and meshes travel as their pickles (the built tree, not a
-recipe: ``ObbTree.to_bytes``). Dask is imported only by the helpers that
-need it, so ``import bvtool.distributed`` works without it.
+Every helper takes an engine as its first argument: a
+``distributed.Client`` (``Client(LocalCluster(...))`` on one machine,
+``Client("tcp://scheduler:8786")`` on a cluster — the code is the same), or
+the ``ray`` module itself after ``ray.init(...)`` (local, or
+``ray.init(address="auto")`` on a Ray cluster). Trees and meshes travel as
+their pickles (the built tree, not a recipe: ``ObbTree.to_bytes``), put in
+the cluster once (Dask: scattered with ``broadcast=True``; Ray:
+``ray.put``) and named by reference in every task. Neither Dask nor Ray is
+imported by this module, so ``import bvtool.distributed`` works without
+them.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import time
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import bvtool as _bv
 
-#: Poses per task when none is asked for: large enough that a task's work
-#: (about 2 ms for 20,000 near-contact poses on two cores for small meshes,
-#: more for large ones) dwarfs Dask's per-task cost (about 1 ms a task).
-DEFAULT_POSE_CHUNK = 50_000
+#: The least work a task is given when no chunk size is asked for, in
+#: seconds of one thread: an empty task costs 1–3 ms on Dask and Ray
+#: (``python/bench/scale_out.py``), so a task of 50 ms spends at most
+#: about 5 % of its time being scheduled.
+TASK_SECONDS = 0.05
 
-#: Mesh pairs per task when none is asked for.
-DEFAULT_PAIR_CHUNK = 2_000
+#: The most poses a task is given (56 MB of ``(N, 7)`` poses).
+MAX_POSE_CHUNK = 1_000_000
+
+#: The most mesh pairs a task is given.
+MAX_PAIR_CHUNK = 100_000
+
+
+class _Dask:
+    """The three operations the helpers need, on a ``distributed.Client``."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def broadcast(self, obj: Any) -> Any:
+        # Every worker gets the object once; tasks name it by future.
+        [future] = self.client.scatter([obj], broadcast=True, hash=False)
+        return future
+
+    def put_all(self, objs: List[Any]) -> List[Any]:
+        # Each object once, on some worker; others fetch it when a task needs it.
+        return self.client.scatter(objs, hash=False) if objs else []
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return self.client.submit(fn, *args, pure=False, **kwargs)
+
+    def gather(self, futures: List[Any]) -> List[Any]:
+        return self.client.gather(futures)
+
+
+class _Ray:
+    """The same three operations on Ray (the ``ray`` module, initialised)."""
+
+    def __init__(self, ray: Any) -> None:
+        self.ray = ray
+        self.remote: Dict[Callable[..., Any], Any] = {}
+
+    def broadcast(self, obj: Any) -> Any:
+        # One copy in the object store; an ObjectRef passed as a task's
+        # argument arrives as the object itself.
+        return self.ray.put(obj)
+
+    def put_all(self, objs: List[Any]) -> List[Any]:
+        return [self.ray.put(o) for o in objs]
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if fn not in self.remote:
+            self.remote[fn] = self.ray.remote(fn)
+        return self.remote[fn].remote(*args, **kwargs)
+
+    def gather(self, futures: List[Any]) -> List[Any]:
+        return self.ray.get(futures)
+
+
+def _engine(client: Any) -> Any:
+    """The engine behind ``client``: a Dask client, or the ``ray`` module."""
+    if all(hasattr(client, name) for name in ("scatter", "submit", "gather")):
+        return _Dask(client)
+    if all(hasattr(client, name) for name in ("put", "get", "remote")):
+        if not client.is_initialized():
+            raise ValueError("ray is not initialised: call ray.init(...) first")
+        return _Ray(client)
+    raise TypeError(
+        f"{type(client).__name__}: expected a distributed.Client or the ray module"
+    )
+
+
+def _workers(engine: Any) -> int:
+    """Threads the cluster runs tasks on (at least 1)."""
+    if isinstance(engine, _Dask):
+        info = engine.client.scheduler_info()["workers"].values()
+        return max(1, sum(int(w.get("nthreads", 1)) for w in info))
+    return max(1, int(engine.ray.cluster_resources().get("CPU", 1)))
+
+
+def _local_threads() -> int:
+    """The threads of this process's bvtool pool (as many as CPUs, or
+    ``RAYON_NUM_THREADS``)."""
+    given = os.environ.get("RAYON_NUM_THREADS", "")
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _auto_chunk(n: int, engine: Any, cost: Callable[[int], None], largest: int) -> int:
+    """Items a task when no chunk size is asked for: enough that a task
+    holds :data:`TASK_SECONDS` of one thread's work, measured here by
+    running ``cost(m)`` (the first ``m`` items, answers dropped) on this
+    process's pool for a few milliseconds; as few as give every worker
+    thread four tasks when there is more work than that; at most
+    ``largest``."""
+    m, elapsed = 0, 0.0
+    while elapsed < 0.01 and m < n:
+        m = min(n, max(16, 2 * m))
+        t = time.perf_counter()
+        cost(m)
+        elapsed = time.perf_counter() - t
+    # A batch runs on the whole local pool: one thread's time is about
+    # `threads` times the wall time (an overestimate, so chunks err large).
+    per_item = max(elapsed * _local_threads() / max(m, 1), 1e-9)
+    by_cost = math.ceil(TASK_SECONDS / per_item)
+    by_balance = math.ceil(n / (4 * _workers(engine)))
+    return max(1, min(max(by_cost, by_balance), largest))
 
 
 def _chunks(n: int, size: int) -> List[Tuple[int, int]]:
@@ -88,15 +198,15 @@ def map_files(
     task: Callable[..., Any] = fit_record,
     **options: Any,
 ) -> List[Any]:
-    """``task(path, **options)`` for every path, one Dask task per file, the
+    """``task(path, **options)`` for every path, one task per file, the
     answers gathered in the order of ``paths`` (with :func:`fit_record`, a
     list of records: ``pandas.DataFrame(records)`` makes it a table). An
-    error in a task is raised here, naming nothing else (Dask re-raises the
-    task's exception). ``task`` must be importable by the workers (a
-    module-level function)."""
-    paths = [str(p) for p in paths]
-    futures = client.map(task, paths, pure=False, **options)
-    return client.gather(futures)
+    error in a task is raised here, naming nothing else (Dask and Ray
+    re-raise the task's exception). ``task`` must be importable by the
+    workers (a module-level function)."""
+    engine = _engine(client)
+    futures = [engine.submit(task, str(p), **options) for p in paths]
+    return engine.gather(futures)
 
 
 # --- many poses ---------------------------------------------------------------
@@ -115,16 +225,22 @@ def _batch(
     chunk: Optional[int],
     options: Dict[str, Any],
 ) -> List[Any]:
+    engine = _engine(client)
     poses = _as_pose_array(poses)
     n = len(poses)
-    size = chunk or DEFAULT_POSE_CHUNK
-    # The trees go to every worker once; each task names them by future.
-    fa, fb = client.scatter([tree_a, tree_b], broadcast=True, hash=False)
+    size = chunk or _auto_chunk(
+        n,
+        engine,
+        lambda m: getattr(tree_a, method)(tree_b, poses[:m], **options),
+        MAX_POSE_CHUNK,
+    )
+    # The trees go to the cluster once; each task names them by reference.
+    fa, fb = engine.broadcast(tree_a), engine.broadcast(tree_b)
     futures = [
-        client.submit(_chunk_batch, method, fa, fb, poses[i:j], options, pure=False)
+        engine.submit(_chunk_batch, method, fa, fb, poses[i:j], options)
         for i, j in _chunks(n, size)
     ]
-    return client.gather(futures)
+    return engine.gather(futures)
 
 
 def collide_batch(
@@ -139,7 +255,9 @@ def collide_batch(
     """``tree_a.collide_batch(tree_b, poses, mode)`` on the cluster: the
     trees scattered to every worker once, the poses (an ``(N, 7)`` or
     ``(N, 4, 4)`` array or a sequence of poses) split into chunks of
-    ``chunk`` (default :data:`DEFAULT_POSE_CHUNK`), one task a chunk. The
+    ``chunk`` (by default: enough poses that a task holds
+    :data:`TASK_SECONDS` of work, measured on the first poses here, and
+    four tasks a worker thread when there are more), one task a chunk. The
     same answer as the single call: an ``(N,)`` bool array, or
     ``(hits, counts)`` with ``mode="all"``."""
     parts = _batch(client, "collide_batch", tree_a, tree_b, poses, chunk, {"mode": mode})
@@ -198,7 +316,9 @@ def candidate_pairs(meshes: Sequence[Any]) -> np.ndarray:
     return out
 
 
-def _chunk_pairs(trees: Sequence[Any], pairs: np.ndarray, mode: str) -> np.ndarray:
+def _chunk_pairs(pairs: np.ndarray, mode: str, *trees: Any) -> np.ndarray:
+    """The task of :func:`collide_pairs`: ``pairs`` index ``trees``, the
+    trees this chunk uses."""
     return np.array(
         [len(trees[i].collide(trees[j], None, mode).pairs) for i, j in pairs],
         dtype=np.uint64,
@@ -217,24 +337,36 @@ def collide_pairs(
     instance :func:`candidate_pairs`), the meeting triangle pairs of
     ``trees[i]`` and ``trees[j]`` (one frame, identity pose):
     ``len(trees[i].collide(trees[j], None, mode).pairs)`` — with
-    ``mode="first"`` 0 or 1, so nonzero means they meet. The trees are
-    scattered to every worker once; the pairs split into chunks of
-    ``chunk`` (default :data:`DEFAULT_PAIR_CHUNK`). A ``(k,)`` uint64
-    array."""
+    ``mode="first"`` 0 or 1, so nonzero means they meet. The pairs are
+    split into chunks of ``chunk`` (by default sized as the batches are);
+    each tree a chunk uses is put in the cluster once (only trees some pair
+    names move) and reaches a worker only when a task there needs it. A
+    ``(k,)`` uint64 array."""
+    engine = _engine(client)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-    size = chunk or DEFAULT_PAIR_CHUNK
-    [ft] = client.scatter([list(trees)], broadcast=True, hash=False)
+    if len(pairs) and (pairs.min() < 0 or pairs.max() >= len(trees)):
+        raise ValueError(f"a pair names a tree out of range (there are {len(trees)})")
+    size = chunk or _auto_chunk(
+        len(pairs), engine, lambda m: _chunk_pairs(pairs[:m], mode, *trees), MAX_PAIR_CHUNK
+    )
+    spans = _chunks(len(pairs), size)
+    used = [np.unique(pairs[i:j]) for i, j in spans]
+    named = np.unique(np.concatenate(used)) if used else np.zeros(0, np.int64)
+    refs = dict(zip(named.tolist(), engine.put_all([trees[k] for k in named])))
     futures = [
-        client.submit(_chunk_pairs, ft, pairs[i:j], mode, pure=False)
-        for i, j in _chunks(len(pairs), size)
+        engine.submit(
+            _chunk_pairs, np.searchsorted(u, pairs[i:j]), mode, *[refs[k] for k in u.tolist()]
+        )
+        for (i, j), u in zip(spans, used)
     ]
-    parts = client.gather(futures)
+    parts = engine.gather(futures)
     return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
 
 
 __all__ = [
-    "DEFAULT_PAIR_CHUNK",
-    "DEFAULT_POSE_CHUNK",
+    "MAX_PAIR_CHUNK",
+    "MAX_POSE_CHUNK",
+    "TASK_SECONDS",
     "candidate_pairs",
     "collide_batch",
     "collide_pairs",

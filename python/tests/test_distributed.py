@@ -1,6 +1,9 @@
-"""bvtool.distributed on a local Dask cluster of two worker processes: the
-three shapes of work (many files, many poses, many pairs) give the
-single-process answers exactly."""
+"""bvtool.distributed on a local Dask cluster of two worker processes, and
+on a local Ray of two CPUs where Ray is installed: the three shapes of
+work (many files, many poses, many pairs) give the single-process answers
+exactly."""
+
+import time
 
 import numpy as np
 import pytest
@@ -9,18 +12,28 @@ import bvtool
 from bvtool import distributed as bd
 from mp_tasks import poses, tetra_grid
 
-distributed = pytest.importorskip("distributed")
+
+@pytest.fixture(scope="module", params=["dask", "ray"])
+def client(request):
+    if request.param == "dask":
+        distributed = pytest.importorskip("distributed")
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        c = distributed.Client(cluster, timeout=60)
+        yield c
+        c.close(timeout=30)
+        cluster.close(timeout=30)
+    else:
+        ray = pytest.importorskip("ray")
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        yield ray
+        ray.shutdown()
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    )
-    c = distributed.Client(cluster, timeout=60)
-    yield c
-    c.close(timeout=30)
-    cluster.close(timeout=30)
+def test_engine_refuses_what_is_not_one():
+    with pytest.raises(TypeError, match="expected a distributed.Client or the ray module"):
+        bd.collide_batch(object(), None, None, np.zeros((0, 7)))
 
 
 def test_many_files_one_table(client, models):
@@ -65,3 +78,29 @@ def test_many_pairs_equal_single_process(client):
     got = bd.collide_pairs(client, trees, pairs, mode="all", chunk=7)
     expected = [len(trees[i].collide(trees[j], None, "all").pairs) for i, j in pairs]
     assert got.tolist() == expected and any(expected) and not all(expected)
+
+
+def test_default_chunks_hold_enough_work_and_balance(client):
+    """The default chunk: every task holds at least TASK_SECONDS of one
+    thread's work (so an empty task's 1–3 ms is at most a few percent), and
+    when there is more work than that, every worker thread gets four tasks."""
+    engine = bd._engine(client)
+    threads = bd._workers(engine)
+    assert threads == 2
+
+    # The cost is measured as a batch on this process's pool would run: the
+    # wall time of `wall` an item is `wall * pool threads` of one thread's.
+    pool = bd._local_threads()
+
+    def sleepy(wall):
+        return lambda m: time.sleep(m * wall)
+
+    # 1 ms an item: 1,000 items are over 1 s of work, enough for 4 tasks a thread.
+    chunk = bd._auto_chunk(1000, engine, sleepy(1e-3), 10**6)
+    # (sleeps overrun what they ask, so the measured cost is a little more)
+    assert chunk * 1e-3 * pool >= 0.9 * bd.TASK_SECONDS and -(-1000 // chunk) >= 4 * threads
+    # 1 µs an item: 100,000 items are 0.1–0.2 s, so fewer, fuller tasks.
+    chunk = bd._auto_chunk(100_000, engine, sleepy(1e-6), 10**6)
+    assert chunk * 1e-6 * pool >= 0.9 * bd.TASK_SECONDS
+    # Never more than the cap.
+    assert bd._auto_chunk(10**7, engine, lambda m: None, 5000) == 5000

@@ -111,6 +111,10 @@ fn vec_of<'py, T: numpy::Element>(
     arrays::vector(py, answers.iter().map(f).collect())
 }
 
+/// A contact as pickled: t, B's pose, triangles, the witness points and
+/// the distance.
+type ContactState<'py> = (f64, PyRef<'py, Pose>, (u32, u32), [f64; 3], [f64; 3], f64);
+
 /// The answer of `ObbTree.time_of_impact`. Certified: no contact for `t`
 /// in `[0, free_until)`; on a hit, contact at `t` and
 /// `t − tol ≤ free_until ≤ t`; `status` "free" means no contact on all
@@ -127,7 +131,7 @@ impl Impact {
     fn _unpickle(
         status: &str,
         free_until: f64,
-        contact: Option<(f64, PyRef<'_, Pose>, (u32, u32), [f64; 3], [f64; 3], f64)>,
+        contact: Option<ContactState<'_>>,
         distance_calls: u64,
         tol: f64,
     ) -> PyResult<Impact> {

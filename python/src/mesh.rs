@@ -141,9 +141,12 @@ impl Mesh {
                     a.shape()
                 )));
             }
-            let sources = a
-                .rows()
-                .into_iter()
+            let rows: Vec<u32> = match s.as_slice() {
+                Ok(flat) => flat.to_vec(),
+                Err(_) => a.iter().copied().collect(),
+            };
+            let sources = rows
+                .chunks_exact(5)
                 .map(|r| bvtool::TriangleSource {
                     node: (r[0] != u32::MAX).then_some(r[0]),
                     instance: r[1],

@@ -229,7 +229,14 @@ robot = bvtool.Robot(urdf)
 qs = np.random.default_rng(1).uniform(-2.5, 2.5, (64, robot.dof))
 want_robot = robot.self_collision(qs).tolist()
 assert expected[0] and expected[1], "the world has colliding pairs"
-# Every thread the calls started is a bvtool-N worker: no global pool.
+# Every thread the calls started is a bvtool-N worker: no global pool
+# (whose workers would stay; a short-lived helper thread may take a moment
+# to end).
+import time
+for _ in range(50):
+    if others() == before:
+        break
+    time.sleep(0.02)
 assert others() == before, (before, others())
 with mp.get_context("fork").Pool(2) as pool:
     got = [r.get(timeout=50) for r in [pool.apply_async(world_and_robot_in_child, ((3, urdf, qs),)) for _ in range(4)]]

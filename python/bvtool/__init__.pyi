@@ -260,6 +260,11 @@ class ObbTree:
     @staticmethod
     def from_bytes(data: bytes, mesh: Optional[MeshLike] = None) -> "ObbTree":
         """The tree `to_bytes` wrote, validated (ValueError otherwise); `mesh` checked against it."""
+    def save(self, path: StrPath) -> None:
+        """Writes `to_bytes()` to `path` atomically (WriteError, an OSError, when it cannot)."""
+    @staticmethod
+    def load(path: StrPath, mesh: Optional[MeshLike] = None) -> "ObbTree":
+        """The tree `save` wrote (a regular file; FileNotFoundError, or ValueError naming the file)."""
     @property
     def mesh(self) -> Mesh: ...
     @property
@@ -693,9 +698,13 @@ class WorldDistance:
         """The exact minimum over the f64 triangles is within this of distance."""
 
 class World:
-    """Bodies with their own poses (docs/world.md): exact collisions, clearance and distance, a broad phase updated when they move."""
+    """Bodies with their own poses (docs/world.md): exact collisions, clearance and distance, a broad phase updated when they move.
+
+    Pickles as its built state (each distinct tree once, as its bytes); copy.copy/deepcopy share the immutable trees."""
 
     def __init__(self) -> None: ...
+    def __copy__(self) -> World: ...
+    def __deepcopy__(self, memo: Any) -> World: ...
     @staticmethod
     def from_scene(scene: Union[Scene, StrPath]) -> World:
         """A body per node (OBJ object, STL solid), at the identity pose, its meshes placed as the file places them."""

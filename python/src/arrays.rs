@@ -9,7 +9,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyAny;
+use pyo3::types::{IntoPyDict, PyAny};
 
 /// `numpy.asarray(obj)`, and the one-letter kind of its dtype
 /// (`b`ool, `i`nt, `u`int, `f`loat, `c`omplex, `O`bject, `U`nicode, …).
@@ -24,12 +24,15 @@ fn asarray<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<(Bound<'py, PyA
     Ok((arr, kind.chars().next().unwrap_or('?')))
 }
 
-/// `arr` as `dtype`, read-only and of any layout.
+/// `arr` as `dtype`, read-only and of any layout: `arr` itself when it is
+/// of that dtype already (no copy).
 fn cast<'py, T: numpy::Element>(
     arr: &Bound<'py, PyAny>,
     dtype: &str,
 ) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
-    arr.call_method1("astype", (dtype,))?.extract()
+    let py = arr.py();
+    let copy = [("copy", false)].into_py_dict(py)?;
+    arr.call_method("astype", (dtype,), Some(&copy))?.extract()
 }
 
 /// `obj` as a `float64` array of any shape, from any real dtype.
@@ -72,16 +75,17 @@ fn rows<'py, T: numpy::Element>(
 pub fn read_points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Point3<f64>>> {
     let a = real_array(obj, what)?;
     let n = rows(&a, &[3], what)?;
-    let view = a.as_array();
-    let mut out = Vec::with_capacity(n);
-    for (i, row) in view.rows().into_iter().enumerate().take(n) {
-        let p = Point3::new(row[0], row[1], row[2]);
-        if let Some(v) = p.iter().find(|v| v.is_nan() || v.abs() > MAX_COORDINATE) {
-            return Err(value_error(format!(
-                "{what}: row {i} has coordinate {v:e}, outside the accepted range [-{MAX_COORDINATE:e}, {MAX_COORDINATE:e}] (|x| <= 2^50)"
-            )));
-        }
-        out.push(p);
+    let out: Vec<Point3<f64>> = flat(&a)
+        .chunks_exact(3)
+        .take(n)
+        .map(|r| Point3::new(r[0], r[1], r[2]))
+        .collect();
+    let bad = |v: &f64| v.is_nan() || v.abs() > MAX_COORDINATE;
+    if let Some(i) = out.iter().position(|p| p.iter().any(bad)) {
+        let v = out[i].iter().find(|v| bad(v)).expect("found");
+        return Err(value_error(format!(
+            "{what}: row {i} has coordinate {v:e}, outside the accepted range [-{MAX_COORDINATE:e}, {MAX_COORDINATE:e}] (|x| <= 2^50)"
+        )));
     }
     Ok(out)
 }
@@ -109,7 +113,24 @@ pub fn read_triangles(obj: &Bound<'_, PyAny>, vertices: usize) -> PyResult<Vec<[
         }
     };
     let mut out = Vec::new();
-    if kind == 'u' {
+    let itemsize: usize = arr.getattr("dtype")?.getattr("itemsize")?.extract()?;
+    if kind == 'u' && itemsize <= 4 {
+        // Every value fits a u32 (a Mesh's own triangles are uint32: read
+        // without a conversion).
+        let a = cast::<u32>(&arr, "uint32")?;
+        let m = rows(&a, &[3], what)?;
+        out = flat(&a)
+            .chunks_exact(3)
+            .take(m)
+            .map(|r| [r[0], r[1], r[2]])
+            .collect();
+        if let Some(i) = out
+            .iter()
+            .position(|t| t.iter().any(|&v| v as usize >= vertices))
+        {
+            read(i, out[i].map(i128::from))?;
+        }
+    } else if kind == 'u' {
         let a = cast::<u64>(&arr, "uint64")?;
         let m = rows(&a, &[3], what)?;
         out.reserve(m);

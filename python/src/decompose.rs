@@ -87,6 +87,35 @@ pub struct Decomposition {
 
 #[pymethods]
 impl Decomposition {
+    /// Rebuilds a pickled decomposition (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        parts: Vec<ConvexPart>,
+        vertices_added: usize,
+        parts_volume: f64,
+        hull_volume: f64,
+        mesh_volume: Option<f64>,
+    ) -> Decomposition {
+        Decomposition {
+            parts,
+            vertices_added,
+            parts_volume,
+            hull_volume,
+            mesh_volume,
+        }
+    }
+    /// Pickles as its parts (each pickled as itself) and numbers.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let s = self;
+        let args = (
+            s.parts.clone(),
+            s.vertices_added,
+            s.parts_volume,
+            s.hull_volume,
+            s.mesh_volume,
+        );
+        crate::state::reduce::<Decomposition>(py, "_unpickle", args)
+    }
     fn __repr__(&self) -> String {
         format!(
             "Decomposition({} parts, volume {} of the hull's {})",
@@ -119,6 +148,29 @@ pub struct ConvexPart {
 
 #[pymethods]
 impl ConvexPart {
+    /// Rebuilds a pickled part (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        vertices: Vec<[f64; 3]>,
+        faces: Vec<Vec<u32>>,
+        volume: f64,
+        grown: bool,
+        budgeted: bool,
+    ) -> ConvexPart {
+        ConvexPart {
+            vertices,
+            faces,
+            volume,
+            grown,
+            budgeted,
+        }
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let s = self.clone();
+        let args = (s.vertices, s.faces, s.volume, s.grown, s.budgeted);
+        crate::state::reduce::<ConvexPart>(py, "_unpickle", args)
+    }
     /// The vertices, `(n, 3)`.
     #[getter]
     fn vertices<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {

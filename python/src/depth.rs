@@ -14,6 +14,10 @@ use pyo3::prelude::*;
 #[pyclass(frozen, module = "bvtool")]
 pub struct SignedDistance(depth::SignedDistance);
 
+/// A protrusion as pickled: depth, deep point, nearest point, bound,
+/// splits, capped, triangles.
+type ProtrusionState = (f64, Option<[f64; 3]>, [f64; 3], f64, u64, bool, u64);
+
 /// One side of the signed query: its OBB tree and its point tree.
 pub type Side<'t> = (&'t bvtool::tree::ObbTree, &'t PointTree);
 
@@ -54,6 +58,87 @@ pub fn signed(
 
 #[pymethods]
 impl SignedDistance {
+    /// Rebuilds a pickled answer (`__reduce__`).
+    #[staticmethod]
+    // One argument per pickled field.
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        distance: f64,
+        depth: f64,
+        side: Option<&str>,
+        normal: Option<[f64; 3]>,
+        point_a: [f64; 3],
+        point_b: [f64; 3],
+        tolerance: f64,
+        bound: f64,
+        capped: bool,
+        unsigned: PyRef<'_, crate::tree::Distance>,
+        protrusions: [ProtrusionState; 2],
+    ) -> PyResult<SignedDistance> {
+        use depth::Protruding;
+        let side = match side {
+            None => None,
+            Some("a") => Some(Protruding::A),
+            Some("b") => Some(Protruding::B),
+            Some(s) => return Err(value_error(format!("pickled side {s:?}"))),
+        };
+        Ok(SignedDistance(depth::SignedDistance {
+            signed_distance: distance,
+            depth,
+            side,
+            normal: normal.map(Into::into),
+            point_a: point_a.into(),
+            point_b: point_b.into(),
+            tolerance,
+            bound,
+            capped,
+            unsigned: unsigned.0,
+            protrusions: protrusions.map(
+                |(depth, deep, nearest, bound, splits, capped, triangles)| depth::Protrusion {
+                    depth,
+                    deep: deep.map(Into::into),
+                    nearest: nearest.into(),
+                    bound,
+                    splits,
+                    capped,
+                    triangles,
+                },
+            ),
+        }))
+    }
+
+    /// Pickles as its fields (floats bit for bit; the unsigned answer as
+    /// a `Distance`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let s = &self.0;
+        let p = |p: &nalgebra::Point3<f64>| -> [f64; 3] { p.coords.into() };
+        let args = (
+            s.signed_distance,
+            s.depth,
+            self.side(),
+            s.normal.map(<[f64; 3]>::from),
+            p(&s.point_a),
+            p(&s.point_b),
+            s.tolerance,
+            s.bound,
+            s.capped,
+            crate::tree::Distance(s.unsigned),
+            s.protrusions.map(|q| {
+                let deep = q.deep.map(|d| p(&d));
+                (
+                    q.depth,
+                    deep,
+                    p(&q.nearest),
+                    q.bound,
+                    q.splits,
+                    q.capped,
+                    q.triangles,
+                )
+            }),
+        );
+        crate::state::reduce::<SignedDistance>(py, "_unpickle", args)
+    }
+
     /// The distance when apart; minus the protrusion depth when the meshes
     /// overlap or one contains the other.
     #[getter]

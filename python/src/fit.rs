@@ -4,6 +4,7 @@
 use crate::arrays;
 use crate::errors::{to_py, value_error};
 use crate::mesh::{Mesh, Scene, mesh_arg};
+use crate::state::{Reduced, one_of, reduce};
 use crate::work;
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::{Format, Geometry};
@@ -151,6 +152,38 @@ pub struct Round {
 
 #[pymethods]
 impl Round {
+    /// Rebuilds a pickled capsule or cylinder (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        center: [f64; 3],
+        axis: [f64; 3],
+        radius: f64,
+        half_length: f64,
+        quaternion: [f64; 4],
+        volume: f64,
+    ) -> Round {
+        Round {
+            center,
+            axis,
+            radius,
+            half_length,
+            quaternion,
+            volume,
+        }
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let s = self;
+        let args = (
+            s.center,
+            s.axis,
+            s.radius,
+            s.half_length,
+            s.quaternion,
+            s.volume,
+        );
+        reduce::<Round>(py, "_unpickle", args)
+    }
     /// The centre, `(3,)`.
     #[getter]
     fn center<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
@@ -201,6 +234,38 @@ pub struct BudgetHull {
 
 #[pymethods]
 impl BudgetHull {
+    /// Rebuilds a pickled hull (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        vertices: Vec<[f64; 3]>,
+        faces: Vec<Vec<u32>>,
+        max: usize,
+        exact: bool,
+        volume: f64,
+        extra_volume_ratio: Option<f64>,
+    ) -> BudgetHull {
+        BudgetHull {
+            vertices,
+            faces,
+            max,
+            exact,
+            volume,
+            extra_volume_ratio,
+        }
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let s = self.clone();
+        let args = (
+            s.vertices,
+            s.faces,
+            s.max,
+            s.exact,
+            s.volume,
+            s.extra_volume_ratio,
+        );
+        reduce::<BudgetHull>(py, "_unpickle", args)
+    }
     /// The vertices, `(n, 3)`.
     #[getter]
     fn vertices<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
@@ -249,6 +314,64 @@ pub struct Fit {
 
 #[pymethods]
 impl Fit {
+    /// Rebuilds a pickled fit (`__reduce__`).
+    #[staticmethod]
+    // One argument per pickled field.
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        aabb: Aabb,
+        obb: Obb,
+        sphere: Sphere,
+        capsule: Option<Round>,
+        cylinder: Option<Round>,
+        hull_budget: Option<BudgetHull>,
+        best: Option<&str>,
+        hull_volume: f64,
+        hull_vertices: usize,
+        triangles: usize,
+        vertices: usize,
+    ) -> PyResult<Fit> {
+        let best = best
+            .map(|b| {
+                one_of(
+                    "best shape",
+                    b,
+                    &["aabb", "obb", "sphere", "capsule", "cylinder"],
+                )
+            })
+            .transpose()?;
+        Ok(Fit {
+            aabb,
+            obb,
+            sphere,
+            capsule,
+            cylinder,
+            hull_budget,
+            best,
+            hull_volume,
+            hull_vertices,
+            triangles,
+            vertices,
+        })
+    }
+    /// Pickles as its volumes (each pickled as itself) and numbers.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let s = self;
+        let args = (
+            s.aabb.clone(),
+            s.obb.clone(),
+            s.sphere.clone(),
+            s.capsule.clone(),
+            s.cylinder.clone(),
+            s.hull_budget.clone(),
+            s.best,
+            s.hull_volume,
+            s.hull_vertices,
+            s.triangles,
+            s.vertices,
+        );
+        reduce::<Fit>(py, "_unpickle", args)
+    }
     fn __repr__(&self) -> String {
         format!(
             "Fit(aabb volume {}, obb volume {}, sphere radius {}, hull volume {})",
@@ -273,6 +396,21 @@ pub struct Aabb {
 
 #[pymethods]
 impl Aabb {
+    /// Rebuilds a pickled box (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(min: [f64; 3], max: [f64; 3], volume: f64, surface_area: f64) -> Aabb {
+        Aabb {
+            min,
+            max,
+            volume,
+            surface_area,
+        }
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let args = (self.min, self.max, self.volume, self.surface_area);
+        reduce::<Aabb>(py, "_unpickle", args)
+    }
     /// The lowest corner, `(3,)`.
     #[getter]
     fn min<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
@@ -340,6 +478,45 @@ impl From<&ObbFit> for Obb {
 
 #[pymethods]
 impl Obb {
+    /// Rebuilds a pickled box (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        method: &str,
+        center: [f64; 3],
+        axes: [[f64; 3]; 3],
+        half_extents: [f64; 3],
+        quaternion: [f64; 4],
+        volume: f64,
+        surface_area: f64,
+    ) -> PyResult<Obb> {
+        let method = method
+            .parse::<ObbMethod>()
+            .map_err(|_| value_error(format!("pickled box method {method:?}")))?
+            .as_str();
+        Ok(Obb {
+            method,
+            center,
+            axes,
+            half_extents,
+            quaternion,
+            volume,
+            surface_area,
+        })
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let s = self;
+        let args = (
+            s.method,
+            s.center,
+            s.axes,
+            s.half_extents,
+            s.quaternion,
+            s.volume,
+            s.surface_area,
+        );
+        reduce::<Obb>(py, "_unpickle", args)
+    }
     /// The centre, `(3,)`.
     #[getter]
     fn center<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
@@ -403,6 +580,33 @@ impl From<&SphereFit> for Sphere {
 
 #[pymethods]
 impl Sphere {
+    /// Rebuilds a pickled sphere (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        method: &str,
+        center: [f64; 3],
+        radius: f64,
+        volume: f64,
+        surface_area: f64,
+    ) -> PyResult<Sphere> {
+        let method = method
+            .parse::<SphereMethod>()
+            .map_err(|_| value_error(format!("pickled sphere method {method:?}")))?
+            .as_str();
+        Ok(Sphere {
+            method,
+            center,
+            radius,
+            volume,
+            surface_area,
+        })
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let s = self;
+        let args = (s.method, s.center, s.radius, s.volume, s.surface_area);
+        reduce::<Sphere>(py, "_unpickle", args)
+    }
     /// The centre, `(3,)`.
     #[getter]
     fn center<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {

@@ -141,9 +141,12 @@ impl Mesh {
                     a.shape()
                 )));
             }
-            let sources = a
-                .rows()
-                .into_iter()
+            let rows: Vec<u32> = match s.as_slice() {
+                Ok(flat) => flat.to_vec(),
+                Err(_) => a.iter().copied().collect(),
+            };
+            let sources = rows
+                .chunks_exact(5)
                 .map(|r| bvtool::TriangleSource {
                     node: (r[0] != u32::MAX).then_some(r[0]),
                     instance: r[1],
@@ -342,6 +345,24 @@ pub fn load_mesh(
     Ok(Mesh::wrap(work::run(py, move |_| scene.flatten())?))
 }
 
+/// A 4×4 matrix's numbers, row by row.
+fn row_major(m: &Matrix4<f64>) -> [f64; 16] {
+    std::array::from_fn(|k| m[(k / 4, k % 4)])
+}
+
+/// An instance as pickled: node, node name, GPU instance, mesh index,
+/// mesh name, primitive, transform (row by row), geometry index.
+type InstanceState = (
+    Option<u32>,
+    Option<String>,
+    u32,
+    u32,
+    Option<String>,
+    u32,
+    [f64; 16],
+    usize,
+);
+
 /// A loaded model file: every primitive placed by a node (and GPU
 /// instance), each with its local geometry and world transform.
 #[pyclass(frozen, module = "bvtool")]
@@ -400,6 +421,114 @@ impl Scene {
 
 #[pymethods]
 impl Scene {
+    /// Rebuilds a pickled scene (`__reduce__`): each distinct geometry a
+    /// `Mesh` (checked as `Mesh(…)` checks it), each instance `(node,
+    /// node_name, gpu_instance, mesh_index, mesh_name, primitive, transform
+    /// — 16 numbers, row by row —, geometry index)`.
+    #[staticmethod]
+    fn _unpickle(
+        path: PathBuf,
+        format: &str,
+        skipped_primitives: usize,
+        extensions: Vec<String>,
+        meshes: Vec<PyRef<'_, Mesh>>,
+        instances: Vec<InstanceState>,
+    ) -> PyResult<Scene> {
+        use bvtool::mesh::{Format, MeshInstance};
+        let format = match format {
+            "gltf" => Format::Gltf,
+            "glb" => Format::Glb,
+            "obj" => Format::Obj,
+            "stl" => Format::Stl,
+            _ => return Err(value_error(format!("pickled scene: format {format:?}"))),
+        };
+        let geometries: Vec<Arc<Geometry>> = meshes
+            .iter()
+            .map(|m| {
+                Arc::new(Geometry {
+                    positions: m.inner.vertices.clone(),
+                    triangles: m.inner.triangles.clone(),
+                })
+            })
+            .collect();
+        let instances = instances
+            .into_iter()
+            .map(
+                |(node, node_name, instance, mesh, mesh_name, primitive, t, g)| {
+                    let geometry = geometries.get(g).cloned().ok_or_else(|| {
+                        value_error(format!(
+                            "pickled scene: geometry {g} of {}",
+                            geometries.len()
+                        ))
+                    })?;
+                    if !t.iter().all(|x| x.is_finite()) {
+                        return Err(value_error("pickled scene: a transform is not finite"));
+                    }
+                    Ok(MeshInstance {
+                        node,
+                        node_name: node_name.map(Arc::from),
+                        instance,
+                        mesh,
+                        mesh_name: mesh_name.map(Arc::from),
+                        primitive,
+                        transform: Matrix4::from_row_slice(&t),
+                        geometry,
+                        skin: None,
+                    })
+                },
+            )
+            .collect::<PyResult<_>>()?;
+        Ok(Scene::new(bvtool::Scene {
+            path,
+            format,
+            instances,
+            skipped_primitives,
+            extensions,
+        }))
+    }
+
+    /// Pickles as its geometry (each distinct one once, as a `Mesh`) and
+    /// its instances. A scene with a skinned mesh does not pickle (its
+    /// skin is not kept): a `ValueError` says so.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let s = &self.inner;
+        if s.instances.iter().any(|i| i.skin.is_some()) {
+            return Err(value_error(format!(
+                "{}: a scene with a skinned mesh does not pickle (pickle scene.flatten(), its bind pose, or the path)",
+                s.path.display()
+            )));
+        }
+        let instances: Vec<InstanceState> = s
+            .instances
+            .iter()
+            .zip(&self.geometry)
+            .map(|(i, &g)| {
+                let t = row_major(&i.transform);
+                let name = |n: &Option<Arc<str>>| n.as_deref().map(str::to_owned);
+                let (node, inst, mesh, prim) = (i.node, i.instance, i.mesh, i.primitive);
+                (
+                    node,
+                    name(&i.node_name),
+                    inst,
+                    mesh,
+                    name(&i.mesh_name),
+                    prim,
+                    t,
+                    g,
+                )
+            })
+            .collect();
+        let args = (
+            s.path.clone(),
+            self.format(),
+            s.skipped_primitives,
+            s.extensions.clone(),
+            self.meshes(py),
+            instances,
+        );
+        crate::state::reduce::<Scene>(py, "_unpickle", args)
+    }
+
     /// The file the scene was read from.
     #[getter]
     fn path(&self) -> PathBuf {
@@ -521,12 +650,56 @@ pub struct Instance {
 
 #[pymethods]
 impl Instance {
+    /// Rebuilds a pickled instance (`__reduce__`); `transform` 16
+    /// numbers, row by row.
+    #[staticmethod]
+    // One argument per pickled field.
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        node: Option<u32>,
+        node_name: Option<String>,
+        gpu_instance: u32,
+        mesh_index: u32,
+        mesh_name: Option<String>,
+        primitive: u32,
+        transform: [f64; 16],
+        mesh: Py<Mesh>,
+    ) -> PyResult<Instance> {
+        if !transform.iter().all(|x| x.is_finite()) {
+            return Err(value_error("pickled instance: the transform is not finite"));
+        }
+        Ok(Instance {
+            node,
+            node_name,
+            gpu_instance,
+            mesh_index,
+            mesh_name,
+            primitive,
+            transform: Matrix4::from_row_slice(&transform),
+            mesh,
+        })
+    }
+
+    /// Pickles as its fields (the transform bit for bit; its mesh pickled
+    /// as itself).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let args = (
+            self.node,
+            self.node_name.clone(),
+            self.gpu_instance,
+            self.mesh_index,
+            self.mesh_name.clone(),
+            self.primitive,
+            row_major(&self.transform),
+            self.mesh.clone_ref(py),
+        );
+        crate::state::reduce::<Instance>(py, "_unpickle", args)
+    }
+
     /// Local → world transform, a 4×4 `float64` array.
     #[getter]
     fn transform<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
-        let m = &self.transform;
-        let flat = (0..16).map(|k| m[(k / 4, k % 4)]).collect();
-        arrays::rows_array(py, flat, 4)
+        arrays::rows_array(py, row_major(&self.transform).to_vec(), 4)
     }
 
     fn __repr__(&self) -> String {

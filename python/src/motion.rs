@@ -111,6 +111,10 @@ fn vec_of<'py, T: numpy::Element>(
     arrays::vector(py, answers.iter().map(f).collect())
 }
 
+/// A contact as pickled: t, B's pose, triangles, the witness points and
+/// the distance.
+type ContactState<'py> = (f64, PyRef<'py, Pose>, (u32, u32), [f64; 3], [f64; 3], f64);
+
 /// The answer of `ObbTree.time_of_impact`. Certified: no contact for `t`
 /// in `[0, free_until)`; on a hit, contact at `t` and
 /// `t − tol ≤ free_until ≤ t`; `status` "free" means no contact on all
@@ -121,6 +125,64 @@ pub struct Impact(motion::Impact);
 
 #[pymethods]
 impl Impact {
+    /// Rebuilds a pickled answer (`__reduce__`): `contact` `None` or
+    /// `(t, pose, triangles, point_a, point_b, distance)`.
+    #[staticmethod]
+    fn _unpickle(
+        status: &str,
+        free_until: f64,
+        contact: Option<ContactState<'_>>,
+        distance_calls: u64,
+        tol: f64,
+    ) -> PyResult<Impact> {
+        let status = match status {
+            "hit" => Status::Hit,
+            "free" => Status::Free,
+            "undecided" => Status::Undecided,
+            _ => return Err(value_error(format!("pickled impact status {status:?}"))),
+        };
+        let contact = contact.map(|(t, pose, triangles, a, b, distance)| motion::Contact {
+            t,
+            pose: pose.inner,
+            triangles,
+            point_a: a.into(),
+            point_b: b.into(),
+            distance,
+        });
+        Ok(Impact(motion::Impact {
+            status,
+            free_until,
+            contact,
+            distance_calls,
+            tol,
+        }))
+    }
+
+    /// Pickles as its fields (floats bit for bit, the pose as a `Pose`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let i = &self.0;
+        let p = |p: &nalgebra::Point3<f64>| -> [f64; 3] { p.coords.into() };
+        let contact = i.contact.map(|c| {
+            let pose = Pose { inner: c.pose };
+            (
+                c.t,
+                pose,
+                c.triangles,
+                p(&c.point_a),
+                p(&c.point_b),
+                c.distance,
+            )
+        });
+        let args = (
+            self.status(),
+            i.free_until,
+            contact,
+            i.distance_calls,
+            i.tol,
+        );
+        crate::state::reduce::<Impact>(py, "_unpickle", args)
+    }
+
     /// Whether a contact (or, with a clearance, a pair within it) was found.
     #[getter]
     fn hit(&self) -> bool {

@@ -87,7 +87,7 @@ impl Pose {
     /// they are (no renormalisation, so bit for bit): finite, the
     /// quaternion `(x, y, z, w)` of unit length within 1e-9.
     #[staticmethod]
-    fn _unpickle(translation: [f64; 3], rotation: [f64; 4]) -> PyResult<Pose> {
+    pub fn _unpickle(translation: [f64; 3], rotation: [f64; 4]) -> PyResult<Pose> {
         let norm = rotation.iter().map(|x| x * x).sum::<f64>().sqrt();
         let finite = translation.iter().chain(&rotation).all(|x| x.is_finite());
         if !finite || (norm - 1.0).abs() > 1e-9 {
@@ -105,10 +105,7 @@ impl Pose {
 
     /// Pickles as its translation and quaternion, bit for bit.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
-        let t: [f64; 3] = self.inner.translation.into();
-        let c = self.inner.rotation.coords;
-        let q = [c.x, c.y, c.z, c.w];
-        crate::state::reduce::<Pose>(py, "_unpickle", (t, q))
+        crate::state::reduce::<Pose>(py, "_unpickle", pose_state(&self.inner))
     }
 
     /// The inverse motion.
@@ -190,6 +187,13 @@ fn from_seven(v: &[f64]) -> PyResult<bvtool::Pose> {
 }
 
 const POSE_FORMS: &str = "a Pose, a 4×4 matrix, a (translation, quaternion) pair or 7 numbers (tx, ty, tz, qx, qy, qz, qw)";
+
+/// A pose's stored numbers, bit for bit: translation and quaternion
+/// `(x, y, z, w)` (what `Pose._unpickle` takes back).
+pub fn pose_state(p: &bvtool::Pose) -> ([f64; 3], [f64; 4]) {
+    let c = p.rotation.coords;
+    (p.translation.into(), [c.x, c.y, c.z, c.w])
+}
 
 /// One pose from any of its forms; `None` is the identity.
 pub fn pose_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bvtool::Pose> {

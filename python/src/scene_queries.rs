@@ -5,6 +5,7 @@
 use crate::arrays;
 use crate::errors::{GeometryError, InputError, to_py};
 use crate::mesh::{Scene, TriangleSource, mesh_arg};
+use crate::state::{Reduced, reduce};
 use crate::work;
 use bvtool::clash::{ClashOptions, ClashScene, Grouping};
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
@@ -135,6 +136,35 @@ pub struct Clashes {
 
 #[pymethods]
 impl Clashes {
+    /// Rebuilds a pickled answer (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        parts: Vec<PyRef<'_, Part>>,
+        clashes: Vec<PyRef<'_, Clash>>,
+        candidate_pairs: usize,
+        touching_dropped: usize,
+        open_containers: usize,
+    ) -> Clashes {
+        Clashes {
+            parts: parts.iter().map(|p| Part(p.0.clone())).collect(),
+            clashes: clashes.iter().map(|c| Clash(c.0.clone())).collect(),
+            candidate_pairs,
+            touching_dropped,
+            open_containers,
+        }
+    }
+    /// Pickles as its parts and clashes (each pickled as itself) and counts.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let s = self;
+        let args = (
+            s.parts(py)?,
+            s.clashes(py)?,
+            s.candidate_pairs,
+            s.touching_dropped,
+            s.open_containers,
+        );
+        reduce::<Clashes>(py, "_unpickle", args)
+    }
     /// Every part, in scene order (`Clash.a` and `Clash.b` index it).
     #[getter]
     fn parts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -168,6 +198,55 @@ pub struct Part(bvtool::clash::Part);
 
 #[pymethods]
 impl Part {
+    /// Rebuilds a pickled part (`__reduce__`).
+    #[staticmethod]
+    // One argument per pickled field.
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        index: usize,
+        name: String,
+        file: String,
+        node: Option<u32>,
+        node_name: Option<String>,
+        instance: Option<u32>,
+        mesh: Option<u32>,
+        mesh_name: Option<String>,
+        primitive: Option<u32>,
+        triangles: usize,
+    ) -> Part {
+        Part(bvtool::clash::Part {
+            index,
+            name,
+            file,
+            node,
+            node_name,
+            instance,
+            mesh,
+            mesh_name,
+            primitive,
+            triangles,
+            // Which scene instances make it: the clash's own bookkeeping,
+            // never shown in Python.
+            members: Vec::new(),
+        })
+    }
+    /// Pickles as the fields Python sees, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let p = self.0.clone();
+        let args = (
+            p.index,
+            p.name,
+            p.file,
+            p.node,
+            p.node_name,
+            p.instance,
+            p.mesh,
+            p.mesh_name,
+            p.primitive,
+            p.triangles,
+        );
+        reduce::<Part>(py, "_unpickle", args)
+    }
     /// Position in the part list.
     #[getter]
     fn index(&self) -> usize {
@@ -230,6 +309,57 @@ pub struct Clash(bvtool::clash::Clash);
 
 #[pymethods]
 impl Clash {
+    /// Rebuilds a pickled clash (`__reduce__`).
+    #[staticmethod]
+    // One argument per pickled field.
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        a: usize,
+        b: usize,
+        kind: &str,
+        triangle_pairs: usize,
+        clearance_pairs: Option<usize>,
+        min_distance: Option<f64>,
+        crossing_pairs: usize,
+        depth: f64,
+        inside: Option<usize>,
+        pairs: Option<Vec<PyRef<'_, TrianglePair>>>,
+    ) -> PyResult<Clash> {
+        use bvtool::clash::ClashKind::*;
+        let kind = [Intersecting, Touching, Contained, Clearance]
+            .into_iter()
+            .find(|k| k.name() == kind)
+            .ok_or_else(|| crate::errors::value_error(format!("pickled clash kind {kind:?}")))?;
+        Ok(Clash(bvtool::clash::Clash {
+            a,
+            b,
+            kind,
+            triangle_pairs,
+            clearance_pairs,
+            min_distance,
+            crossing_pairs,
+            depth,
+            inside,
+            pairs: pairs.map(|p| p.iter().map(|t| t.0).collect()),
+        }))
+    }
+    /// Pickles as its fields (its triangle pairs each pickled as itself).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let c = &self.0;
+        let args = (
+            c.a,
+            c.b,
+            c.kind.name(),
+            c.triangle_pairs,
+            c.clearance_pairs,
+            c.min_distance,
+            c.crossing_pairs,
+            c.depth,
+            c.inside,
+            self.pairs(),
+        );
+        reduce::<Clash>(py, "_unpickle", args)
+    }
     /// The first part (index into `Clashes.parts`; `a < b`).
     #[getter]
     fn a(&self) -> usize {
@@ -303,6 +433,29 @@ pub struct TrianglePair(bvtool::clash::TrianglePair);
 
 #[pymethods]
 impl TrianglePair {
+    /// Rebuilds a pickled pair (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        a: PyRef<'_, TriangleSource>,
+        b: PyRef<'_, TriangleSource>,
+        intersecting: bool,
+        crossing: bool,
+        distance: Option<f64>,
+    ) -> TrianglePair {
+        TrianglePair(bvtool::clash::TrianglePair {
+            a: a.0,
+            b: b.0,
+            intersecting,
+            crossing,
+            distance,
+        })
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let t = &self.0;
+        let args = (self.a(), self.b(), t.intersecting, t.crossing, t.distance);
+        reduce::<TrianglePair>(py, "_unpickle", args)
+    }
     /// The triangle of part `a`.
     #[getter]
     fn a(&self) -> TriangleSource {
@@ -368,6 +521,32 @@ pub struct SelfIntersections(bvtool::clash::SelfIntersections);
 
 #[pymethods]
 impl SelfIntersections {
+    /// Rebuilds a pickled answer (`__reduce__`): `pairs` a `(k, 2)`
+    /// `uint32` array, `degenerate` a `uint32` vector.
+    #[staticmethod]
+    fn _unpickle(
+        pairs: numpy::PyReadonlyArray2<'_, u32>,
+        degenerate: Vec<u32>,
+        welded_vertices: usize,
+    ) -> PyResult<SelfIntersections> {
+        let a = pairs.as_array();
+        if a.ncols() != 2 {
+            return Err(crate::errors::value_error(format!(
+                "pickled self-intersections: pairs of shape {:?}, expected (k, 2)",
+                a.shape()
+            )));
+        }
+        Ok(SelfIntersections(bvtool::clash::SelfIntersections {
+            pairs: a.rows().into_iter().map(|r| (r[0], r[1])).collect(),
+            degenerate,
+            welded_vertices,
+        }))
+    }
+    /// Pickles as its arrays and count.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let args = (self.pairs(py), self.degenerate(py), self.0.welded_vertices);
+        reduce::<SelfIntersections>(py, "_unpickle", args)
+    }
     /// Intersecting pairs `(i, j)`, `i < j`, then `(d, d)` for each
     /// degenerate triangle `d`: a `(k, 2)` `uint32` array, sorted.
     #[getter]

@@ -21,3 +21,11 @@ pub fn reduce<'py, T: pyo3::PyTypeInfo>(
     let args = args.into_bound_py_any(py)?;
     Ok((f, args))
 }
+
+/// The one of `names` equal to `s` (a pickled name of a fixed set), or a
+/// `ValueError` naming `what`.
+pub fn one_of(what: &str, s: &str, names: &[&'static str]) -> PyResult<&'static str> {
+    names.iter().find(|n| **n == s).copied().ok_or_else(|| {
+        crate::errors::value_error(format!("pickled {what} {s:?}: expected one of {names:?}"))
+    })
+}

@@ -3,7 +3,7 @@
 
 use crate::arrays;
 use crate::depth;
-use crate::errors::{GeometryError, value_error};
+use crate::errors::{GeometryError, to_py, unreadable, value_error};
 use crate::mesh::{Mesh, mesh_arg};
 use crate::point_queries::{self, ClosestArrays};
 use crate::pose::{pose_from, poses_from};
@@ -15,6 +15,7 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::cell::RefCell;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 /// The OBB tree of a mesh: what every pair query runs on.
@@ -41,6 +42,35 @@ pub struct ObbTree {
 }
 
 impl ObbTree {
+    /// A tree of `data` (`from_bytes`), its mesh `mesh` (checked against
+    /// the tree) or rebuilt from the tree; errors start with `context`.
+    /// Validation and the mesh comparison run on this process's pool.
+    fn read(
+        py: Python<'_>,
+        data: &[u8],
+        mesh: Option<&Bound<'_, PyAny>>,
+        context: &str,
+    ) -> PyResult<ObbTree> {
+        let tree = py
+            .detach(|| bvtool::threads::pool().install(|| bvtool::tree::ObbTree::from_bytes(data)))
+            .map_err(|e| value_error(format!("{context}tree bytes: {e}")))?;
+        let mesh = match mesh {
+            Some(m) => {
+                let m = mesh_arg(m)?;
+                let inner = m.get().inner.clone();
+                py.detach(|| bvtool::threads::pool().install(|| same_triangles(&tree, &inner)))
+                    .map_err(|e| value_error(format!("{context}tree bytes and mesh: {e}")))?;
+                m.unbind()
+            }
+            None => Py::new(py, Mesh::wrap(mesh_of(&tree)))?,
+        };
+        Ok(ObbTree {
+            inner: Arc::new(tree),
+            mesh,
+            points: OnceLock::new(),
+        })
+    }
+
     /// The point queries' tree, built on first use (with the GIL released).
     fn point_tree(&self, py: Python<'_>) -> &PointTree {
         if let Some(t) = self.points.get() {
@@ -508,24 +538,31 @@ impl ObbTree {
         data: &[u8],
         mesh: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ObbTree> {
-        let tree = py
-            .detach(|| bvtool::tree::ObbTree::from_bytes(data))
-            .map_err(|e| value_error(format!("tree bytes: {e}")))?;
-        let mesh = match mesh {
-            Some(m) => {
-                let m = mesh_arg(m)?;
-                let inner = m.get().inner.clone();
-                py.detach(|| same_triangles(&tree, &inner))
-                    .map_err(|e| value_error(format!("tree bytes and mesh: {e}")))?;
-                m.unbind()
-            }
-            None => Py::new(py, Mesh::wrap(mesh_of(&tree)))?,
-        };
-        Ok(ObbTree {
-            inner: Arc::new(tree),
-            mesh,
-            points: OnceLock::new(),
-        })
+        ObbTree::read(py, data, mesh, "")
+    }
+
+    /// Writes `to_bytes()` to the file `path`, atomically (a temporary file
+    /// in the same folder renamed over it: a reader never sees half a
+    /// tree); an `OSError` (`bvtool.WriteError`) when it cannot.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let tree = self.inner.clone();
+        py.detach(move || bvtool::files::write_atomic(&path, &tree.to_bytes()))
+            .map_err(to_py)
+    }
+
+    /// The tree `save` wrote to `path` (read as `from_bytes` reads bytes,
+    /// `mesh` likewise optional): the file must be a regular file (its size
+    /// is checked against the memory it needs before a byte is read); a
+    /// missing one raises `FileNotFoundError`, bytes that are not a tree
+    /// `ValueError` naming the file.
+    #[staticmethod]
+    #[pyo3(signature = (path, mesh = None))]
+    fn load(py: Python<'_>, path: PathBuf, mesh: Option<&Bound<'_, PyAny>>) -> PyResult<ObbTree> {
+        std::fs::metadata(&path).map_err(|e| unreadable(&path, &e))?;
+        let data = py
+            .detach(|| bvtool::files::read_regular(&path, None))
+            .map_err(|m| value_error(format!("{}: {m}", path.display())))?;
+        ObbTree::read(py, &data, mesh, &format!("{}: ", path.display()))
     }
 
     /// Pickles as `to_bytes()` and the mesh (not a recipe to rebuild: the
@@ -559,12 +596,16 @@ fn same_triangles(tree: &bvtool::tree::ObbTree, mesh: &bvtool::TriMesh) -> Resul
             mesh.triangles.len()
         ));
     }
-    for (k, &o) in tree.original.iter().enumerate() {
-        if tree.corners(k) != mesh.triangle(o as usize) {
-            return Err(format!("triangle {o} differs"));
-        }
+    // In parallel on the current pool: a million triangles are a million
+    // scattered reads of the mesh.
+    use rayon::prelude::*;
+    let differs = (0..tree.original.len())
+        .into_par_iter()
+        .find_first(|&k| tree.corners(k) != mesh.triangle(tree.original[k] as usize));
+    match differs {
+        Some(k) => Err(format!("triangle {} differs", tree.original[k])),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// A mesh for a tree read without one: its welded vertices, and its
@@ -662,7 +703,7 @@ impl Collision {
 
 /// The answer of `ObbTree.distance`.
 #[pyclass(frozen, module = "bvtool")]
-pub struct Distance(query::Distance);
+pub struct Distance(pub query::Distance);
 
 #[pymethods]
 impl Distance {

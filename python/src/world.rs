@@ -1,14 +1,31 @@
 //! `World`: bodies with their own poses (meshes and primitives), a broad
 //! phase updated when they move, and exact queries with the GIL released
 //! (`docs/world.md` has the conventions).
+//!
+//! Every call that builds a tree or queries runs on this process's own pool
+//! ([`work`]: never rayon's global one, so a forked child works): a query
+//! on a snapshot of the world (an `Arc` clone, so the pool's `'static` task
+//! owns it and a signal can abandon it), a tree build on its owned mesh.
+//! Moving a body stays on the calling thread (no parallel work); adding a
+//! primitive builds its small tree on the pool in place.
 
 use crate::errors::{GeometryError, to_py, value_error};
 use crate::mesh::{Scene, mesh_arg};
-use crate::pose::{Pose, pose_from, poses_from};
+use crate::pose::{Pose, pose_from, pose_state, poses_from};
 use crate::tree::ObbTree;
+use crate::work;
 use bvtool::world::Primitive;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::collections::HashMap;
 use std::sync::Arc;
+
+/// A pose as pickled: translation and quaternion `(x, y, z, w)`.
+type PoseState = ([f64; 3], [f64; 4]);
+/// A body as pickled: name, pose, and its shapes (tree index, origin).
+type BodyState = (String, PoseState, Vec<(usize, PoseState)>);
+/// A primitive as pickled: kind, dimensions, tree index.
+type PrimitiveState = (String, Vec<f64>, usize);
 
 /// A world of bodies, each with a name, a pose and shapes.
 ///
@@ -44,6 +61,36 @@ pub struct WorldDistance {
 
 #[pymethods]
 impl WorldDistance {
+    /// Rebuilds a pickled answer (`__reduce__`).
+    #[staticmethod]
+    fn _unpickle(
+        distance: f64,
+        bodies: (String, String),
+        point_a: (f64, f64, f64),
+        point_b: (f64, f64, f64),
+        rounding_bound: f64,
+    ) -> WorldDistance {
+        WorldDistance {
+            distance,
+            bodies,
+            point_a,
+            point_b,
+            rounding_bound,
+        }
+    }
+
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let args = (
+            self.distance,
+            self.bodies.clone(),
+            self.point_a,
+            self.point_b,
+            self.rounding_bound,
+        );
+        crate::state::reduce::<WorldDistance>(py, "_unpickle", args)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "WorldDistance({:e}, bodies=({:?}, {:?}))",
@@ -55,6 +102,17 @@ impl WorldDistance {
 impl World {
     fn world(&mut self) -> &mut bvtool::world::World {
         Arc::make_mut(&mut self.inner)
+    }
+
+    /// `f` on a snapshot of the world, on this process's pool with the GIL
+    /// released ([`work::run`]: a signal raises at once).
+    fn query<R: Send + 'static>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&bvtool::world::World) -> R + Send + 'static,
+    ) -> PyResult<R> {
+        let w = self.inner.clone();
+        work::run(py, move |_| f(&w))
     }
 
     /// A body named by its name or index.
@@ -74,6 +132,33 @@ impl World {
         self.inner.find(&name).map_err(to_py)
     }
 
+    /// A primitive's kind and dimensions, as pickled.
+    fn primitive_state(p: Primitive) -> (String, Vec<f64>) {
+        let (kind, dims) = match p {
+            Primitive::Box(s) => ("box", s.to_vec()),
+            Primitive::Sphere(r) => ("sphere", vec![r]),
+            Primitive::Capsule { radius, length } => ("capsule", vec![radius, length]),
+            Primitive::Cylinder { radius, length } => ("cylinder", vec![radius, length]),
+        };
+        (kind.to_string(), dims)
+    }
+
+    /// The primitive of a pickled kind and dimensions.
+    fn primitive_of(kind: &str, dims: &[f64]) -> PyResult<Primitive> {
+        Ok(match (kind, dims) {
+            ("box", &[x, y, z]) => Primitive::Box([x, y, z]),
+            ("sphere", &[radius]) => Primitive::Sphere(radius),
+            ("capsule", &[radius, length]) => Primitive::Capsule { radius, length },
+            ("cylinder", &[radius, length]) => Primitive::Cylinder { radius, length },
+            _ => {
+                return Err(value_error(format!(
+                    "pickled world: primitive {kind:?} with {} dimensions",
+                    dims.len()
+                )));
+            }
+        })
+    }
+
     fn bodies(&self, keys: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
         keys.try_iter()?.map(|k| self.body(&k?)).collect()
     }
@@ -91,12 +176,16 @@ impl World {
 
     fn add(
         &mut self,
+        py: Python<'_>,
         name: &str,
         p: Primitive,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
         let pose = pose_from(pose)?;
-        self.world().add_primitive(name, p, pose).map_err(to_py)
+        let w = self.world();
+        // Its tree (small) is built on this process's pool, in place.
+        py.detach(|| bvtool::threads::pool().install(|| w.add_primitive(name, p, pose)))
+            .map_err(to_py)
     }
 }
 
@@ -112,19 +201,16 @@ impl World {
     /// A body per node of `scene` (a `Scene`, or a path to load).
     #[staticmethod]
     fn from_scene(py: Python<'_>, scene: &Bound<'_, PyAny>) -> PyResult<World> {
-        let scene: Arc<bvtool::Scene> = match scene.cast::<Scene>() {
-            Ok(s) => s.get().inner.clone(),
-            Err(_) => {
-                let path: std::path::PathBuf = scene.extract()?;
-                let s = py
-                    .detach(|| bvtool::load::load(&path, &Default::default()))
-                    .map_err(to_py)?;
-                Arc::new(s)
-            }
+        let scene = match scene.cast::<Scene>() {
+            Ok(s) => Ok(s.get().inner.clone()),
+            Err(_) => Err(scene.extract::<std::path::PathBuf>()?),
         };
-        let world = py
-            .detach(|| bvtool::world::World::from_scene(&scene))
-            .map_err(to_py)?;
+        let world = work::run(py, move |_| match scene {
+            Ok(s) => bvtool::world::World::from_scene(&s),
+            Err(path) => bvtool::load::load(&path, &Default::default())
+                .and_then(|s| bvtool::world::World::from_scene(&s)),
+        })?
+        .map_err(to_py)?;
         Ok(World {
             inner: Arc::new(world),
         })
@@ -150,7 +236,7 @@ impl World {
                         "body '{name}': the mesh has no triangles"
                     )));
                 }
-                Arc::new(py.detach(|| bvtool::tree::ObbTree::build(&m)))
+                Arc::new(work::run(py, move |_| bvtool::tree::ObbTree::build(&m))?)
             }
         };
         self.world().add_mesh(name, tree, pose).map_err(to_py)
@@ -160,22 +246,24 @@ impl World {
     #[pyo3(signature = (name, size, pose = None))]
     fn add_box(
         &mut self,
+        py: Python<'_>,
         name: &str,
         size: (f64, f64, f64),
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
-        self.add(name, Primitive::Box([size.0, size.1, size.2]), pose)
+        self.add(py, name, Primitive::Box([size.0, size.1, size.2]), pose)
     }
 
     /// Adds a sphere of `radius` about its origin.
     #[pyo3(signature = (name, radius, pose = None))]
     fn add_sphere(
         &mut self,
+        py: Python<'_>,
         name: &str,
         radius: f64,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
-        self.add(name, Primitive::Sphere(radius), pose)
+        self.add(py, name, Primitive::Sphere(radius), pose)
     }
 
     /// Adds a capsule: a segment `length` long on z, swept by a ball of
@@ -183,24 +271,26 @@ impl World {
     #[pyo3(signature = (name, radius, length, pose = None))]
     fn add_capsule(
         &mut self,
+        py: Python<'_>,
         name: &str,
         radius: f64,
         length: f64,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
-        self.add(name, Primitive::Capsule { radius, length }, pose)
+        self.add(py, name, Primitive::Capsule { radius, length }, pose)
     }
 
     /// Adds a cylinder of `radius`, `length` long on z.
     #[pyo3(signature = (name, radius, length, pose = None))]
     fn add_cylinder(
         &mut self,
+        py: Python<'_>,
         name: &str,
         radius: f64,
         length: f64,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
-        self.add(name, Primitive::Cylinder { radius, length }, pose)
+        self.add(py, name, Primitive::Cylinder { radius, length }, pose)
     }
 
     /// Moves one body (named or by index).
@@ -244,25 +334,24 @@ impl World {
     /// Every pair of bodies that touch or cross, `[(name, name), …]`, by
     /// index (each pair in index order).
     fn colliding_pairs(&self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
-        let w = &self.inner;
-        let pairs = py
-            .detach(|| bvtool::threads::on_pool(|| w.colliding_pairs()))
-            .map_err(to_py)?;
+        let pairs = self.query(py, |w| w.colliding_pairs())?.map_err(to_py)?;
         Ok(self.names_of(pairs))
     }
 
     /// The bodies that `body` touches or crosses, by index.
     fn collide_one(&self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let i = self.body(body)?;
-        let w = &self.inner;
-        let hits = py.detach(|| w.colliding_with_body(i)).map_err(to_py)?;
+        let hits = self
+            .query(py, move |w| w.colliding_with_body(i))?
+            .map_err(to_py)?;
         Ok(hits.into_iter().map(|j| self.name(j)).collect())
     }
 
     /// Every pair of bodies within `clearance` (touching included).
     fn within(&self, py: Python<'_>, clearance: f64) -> PyResult<Vec<(String, String)>> {
-        let w = &self.inner;
-        let pairs = py.detach(|| w.pairs_within(clearance)).map_err(to_py)?;
+        let pairs = self
+            .query(py, move |w| w.pairs_within(clearance))?
+            .map_err(to_py)?;
         Ok(self.names_of(pairs))
     }
 
@@ -276,8 +365,9 @@ impl World {
         group_b: &Bound<'_, PyAny>,
     ) -> PyResult<Option<WorldDistance>> {
         let (a, b) = (self.bodies(group_a)?, self.bodies(group_b)?);
-        let w = &self.inner;
-        let d = py.detach(|| w.distance(&a, &b)).map_err(to_py)?;
+        let d = self
+            .query(py, move |w| w.distance(&a, &b))?
+            .map_err(to_py)?;
         Ok(d.map(|d| WorldDistance {
             distance: d.distance,
             bodies: (self.name(d.bodies.0), self.name(d.bodies.1)),
@@ -285,6 +375,123 @@ impl World {
             point_b: (d.point_b.x, d.point_b.y, d.point_b.z),
             rounding_bound: d.rounding_bound,
         }))
+    }
+
+    /// Rebuilds a pickled world (`__reduce__`): the trees from their bytes
+    /// (validated as `ObbTree.from_bytes` validates them), then each body,
+    /// allowed pair and primitive checked as the methods that made them
+    /// check them; a `ValueError` for anything else.
+    #[staticmethod]
+    fn _unpickle(
+        py: Python<'_>,
+        trees: Vec<Bound<'_, PyBytes>>,
+        bodies: Vec<BodyState>,
+        allowed: Vec<(usize, usize)>,
+        primitives: Vec<PrimitiveState>,
+    ) -> PyResult<World> {
+        let bytes: Vec<&[u8]> = trees.iter().map(|b| b.as_bytes()).collect();
+        let trees = py
+            .detach(|| {
+                bytes
+                    .iter()
+                    .map(|b| bvtool::tree::ObbTree::from_bytes(b).map(Arc::new))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(|e| value_error(format!("pickled world: tree bytes: {e}")))?;
+        let tree = |k: usize| {
+            trees
+                .get(k)
+                .cloned()
+                .ok_or_else(|| value_error(format!("pickled world: tree {k} of {}", trees.len())))
+        };
+        let pose = |(t, q): PoseState| Pose::_unpickle(t, q).map(|p| p.inner);
+        let invalid = |e: bvtool::Error| value_error(format!("pickled world: {e}"));
+        let mut w = bvtool::world::World::new();
+        for (name, at, shapes) in bodies {
+            let shapes = shapes
+                .into_iter()
+                .map(|(k, origin)| {
+                    Ok(bvtool::world::BodyShape {
+                        tree: tree(k)?,
+                        origin: pose(origin)?,
+                    })
+                })
+                .collect::<PyResult<_>>()?;
+            w.add_body(&name, shapes, pose(at)?).map_err(invalid)?;
+        }
+        for (a, b) in allowed {
+            w.allow(a, b).map_err(invalid)?;
+        }
+        for (kind, dims, k) in primitives {
+            w.share_primitive_tree(World::primitive_of(&kind, &dims)?, tree(k)?)
+                .map_err(invalid)?;
+        }
+        Ok(World { inner: Arc::new(w) })
+    }
+
+    /// Pickles as its built state: each distinct tree once, as its bytes
+    /// (`ObbTree.to_bytes`: not a recipe, nothing is built again), the
+    /// bodies (names, poses bit for bit, shapes as tree indices and
+    /// origins), the allowed pairs and the primitives' shared trees.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        let w = &self.inner;
+        let mut index: HashMap<*const bvtool::tree::ObbTree, usize> = HashMap::new();
+        let mut distinct = Vec::new();
+        let mut tree_index = |t: &Arc<bvtool::tree::ObbTree>| {
+            *index.entry(Arc::as_ptr(t)).or_insert_with(|| {
+                distinct.push(t.clone());
+                distinct.len() - 1
+            })
+        };
+        let bodies: Vec<BodyState> = w
+            .bodies()
+            .iter()
+            .map(|b| {
+                let shapes = b
+                    .shapes
+                    .iter()
+                    .map(|s| (tree_index(&s.tree), pose_state(&s.origin)))
+                    .collect();
+                (b.name.clone(), pose_state(&b.pose), shapes)
+            })
+            .collect();
+        // Only the primitives some body uses: a primitive whose body was
+        // refused (a name in use) counts in no tolerance.
+        let used = index.clone();
+        let primitives: Vec<PrimitiveState> = w
+            .primitive_trees()
+            .into_iter()
+            .filter_map(|(p, t)| {
+                let k = *used.get(&Arc::as_ptr(&t))?;
+                let (kind, dims) = World::primitive_state(p);
+                Some((kind, dims, k))
+            })
+            .collect();
+        let trees: Vec<Bound<'py, PyBytes>> = distinct
+            .iter()
+            .map(|t| {
+                let t = t.clone();
+                PyBytes::new(py, &py.detach(move || t.to_bytes()))
+            })
+            .collect();
+        crate::state::reduce::<World>(
+            py,
+            "_unpickle",
+            (trees, bodies, w.allowed_pairs(), primitives),
+        )
+    }
+
+    /// A copy sharing the trees (they never change); moving a body of
+    /// either copies the bodies then (copy on write).
+    fn __copy__(&self) -> World {
+        World {
+            inner: self.inner.clone(),
+        }
+    }
+
+    /// As `__copy__`: a world shares nothing mutable with its copy.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> World {
+        self.__copy__()
     }
 
     /// The bodies' names, by index.

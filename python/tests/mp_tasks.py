@@ -51,3 +51,33 @@ def answer_with_trees(args):
     """In the child: answer with trees sent pickled from the parent."""
     a, b, p = args
     return answers(a, b, p) + (os.getpid(),)
+
+
+def small_world(seed):
+    """A World of 12 bodies (a shared tetrahedron grid and boxes) at seeded
+    poses, some touching."""
+    rng = np.random.default_rng(seed)
+    grid = bvtool.ObbTree(bvtool.Mesh(*tetra_grid(2)))
+    w = bvtool.World()
+    for i, p in enumerate(poses(12, seed)):
+        p[:3] *= 0.6
+        if i % 3:
+            w.add_mesh(f"g{i}", grid, p)
+        else:
+            w.add_box(f"x{i}", tuple(0.5 + rng.random(3)), p)
+    w.allow("g1", "g2")
+    return w
+
+
+def world_answers(w):
+    """What a World answers: its colliding pairs, the pairs within 0.2 and
+    the least distance between its even and its odd bodies."""
+    d = w.distance(range(0, len(w), 2), range(1, len(w), 2))
+    return w.colliding_pairs(), w.within(0.2), (d.distance, d.bodies, d.point_a, d.point_b)
+
+
+def world_and_robot_in_child(args):
+    """In the child: build and query a World, and a Robot of `urdf`."""
+    seed, urdf, qs = args
+    robot = bvtool.Robot(urdf)
+    return world_answers(small_world(seed)), robot.self_collision(qs).tolist(), os.getpid()

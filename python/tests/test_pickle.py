@@ -136,3 +136,29 @@ def test_corrupted_tree_bytes_raise_value_error():
     # A pose that is not rigid, as a pickle could carry it.
     with pytest.raises(ValueError):
         bvtool.Pose._unpickle([0.0, 0, 0], [0.0, 0, 0, 2.0])
+
+
+def test_save_and_load_a_tree(tmp_path):
+    a = bvtool.ObbTree(torus())
+    path = tmp_path / "torus.bvtr"
+    a.save(path)
+    a.save(str(path))  # over the old file, atomically
+    assert path.read_bytes() == a.to_bytes()
+    for b in (bvtool.ObbTree.load(path), bvtool.ObbTree.load(str(path), a.mesh)):
+        assert b.to_bytes() == a.to_bytes()
+        p = poses(50, seed=4)
+        assert same_bits(b.distance_batch(a, p), a.distance_batch(a, p))
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["torus.bvtr"], "no temporary file left"
+    with pytest.raises(FileNotFoundError):
+        bvtool.ObbTree.load(tmp_path / "missing.bvtr")
+    with pytest.raises(ValueError, match="not a regular file"):
+        bvtool.ObbTree.load(tmp_path)
+    bad = bytearray(a.to_bytes())
+    bad[300] ^= 1
+    (tmp_path / "bad.bvtr").write_bytes(bytes(bad))
+    with pytest.raises(ValueError, match=r"bad\.bvtr: tree bytes: checksum"):
+        bvtool.ObbTree.load(tmp_path / "bad.bvtr")
+    with pytest.raises(ValueError, match="mesh"):
+        bvtool.ObbTree.load(path, bvtool.Mesh(*tetra_grid(2)))
+    with pytest.raises(OSError):
+        a.save(tmp_path / "no-such-folder" / "t.bvtr")

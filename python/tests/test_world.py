@@ -3,6 +3,8 @@ body pair tested with bvtool's own ObbTree.collide / within / distance at
 the pair's relative pose, over random pose updates of 30 bodies; and
 against trimesh's CollisionManager (python-fcl) when it is importable."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -205,3 +207,51 @@ def test_robot_world_collision(models):
     assert all(len(p) == 0 for p in robot.world_collision(qs, world))
     world.add_box("room", (10.0, 10.0, 10.0))
     assert all(len(p) == 0 for p in robot.world_collision(qs, world))
+
+
+FORK_SCENARIO = """
+import multiprocessing as mp, os, sys
+import numpy as np  # its own threads (BLAS) are not bvtool's
+
+def others():  # the threads not named bvtool-N (the pool's)
+    names = [open(f"/proc/self/task/{t}/comm").read().strip() for t in os.listdir("/proc/self/task")]
+    return sorted(n for n in names if not n.startswith("bvtool-"))
+
+before = others()
+import bvtool
+from mp_tasks import small_world, world_answers, world_and_robot_in_child
+
+urdf = sys.argv[1]
+# The parent builds and queries a World (and a Robot) before forking: the
+# case that used to hang a forked child (rayon's global pool).
+expected = world_answers(small_world(3))
+robot = bvtool.Robot(urdf)
+qs = np.random.default_rng(1).uniform(-2.5, 2.5, (64, robot.dof))
+want_robot = robot.self_collision(qs).tolist()
+assert expected[0] and expected[1], "the world has colliding pairs"
+# Every thread the calls started is a bvtool-N worker: no global pool
+# (whose workers would stay; a short-lived helper thread may take a moment
+# to end).
+import time
+for _ in range(50):
+    if others() == before:
+        break
+    time.sleep(0.02)
+assert others() == before, (before, others())
+with mp.get_context("fork").Pool(2) as pool:
+    got = [r.get(timeout=50) for r in [pool.apply_async(world_and_robot_in_child, ((3, urdf, qs),)) for _ in range(4)]]
+for world, hits, pid in got:
+    assert world == expected and hits == want_robot and pid != os.getpid()
+print("ok", len(got))
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc and fork")
+def test_forked_children_of_a_parent_that_queried_a_world(tmp_path):
+    from test_processes import run_script
+    from test_robot_acm import URDF
+
+    urdf = tmp_path / "boxes.urdf"
+    urdf.write_text(URDF)
+    out = run_script(f"import sys; sys.argv = ['x', {str(urdf)!r}]\n" + FORK_SCENARIO)
+    assert out.split() == ["ok", "4"]

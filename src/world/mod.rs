@@ -105,6 +105,23 @@ impl Primitive {
             Primitive::Cylinder { radius, length } => [3, b(radius), b(length), 0],
         }
     }
+
+    /// The primitive of a [`Primitive::key`].
+    fn from_key(k: &[u64; 4]) -> Primitive {
+        let f = f64::from_bits;
+        match k[0] {
+            0 => Primitive::Box([f(k[1]), f(k[2]), f(k[3])]),
+            1 => Primitive::Sphere(f(k[1])),
+            2 => Primitive::Capsule {
+                radius: f(k[1]),
+                length: f(k[2]),
+            },
+            _ => Primitive::Cylinder {
+                radius: f(k[1]),
+                length: f(k[2]),
+            },
+        }
+    }
 }
 
 /// One tree of a body, placed in the body's frame.
@@ -365,5 +382,52 @@ impl World {
     /// Whether the pair `a`, `b` is tested.
     pub fn tested(&self, a: usize, b: usize) -> bool {
         a != b && !self.allowed.contains(&(a.min(b) as u32, a.max(b) as u32))
+    }
+
+    /// The pairs never tested ([`World::allow`]), `(a, b)` with `a < b`,
+    /// sorted: with [`World::bodies`] and [`World::primitive_trees`], what
+    /// a copy of the world needs (the Python module's pickling).
+    pub fn allowed_pairs(&self) -> Vec<(usize, usize)> {
+        let mut pairs: Vec<_> = self
+            .allowed
+            .iter()
+            .map(|&(a, b)| (a as usize, b as usize))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// Each primitive kind and size added ([`World::add_primitive`]) with
+    /// its shared tree, in no particular order.
+    pub fn primitive_trees(&self) -> Vec<(Primitive, Arc<ObbTree>)> {
+        self.primitive_trees
+            .iter()
+            .map(|(k, (tree, _))| (Primitive::from_key(k), tree.clone()))
+            .collect()
+    }
+
+    /// Makes `tree` primitive `p`'s shared tree, as [`World::add_primitive`]
+    /// leaves it (later primitives of the same kind and size share it, and
+    /// its tessellation tolerance counts in
+    /// [`World::tessellation_tolerance`]): to rebuild a world whose bodies
+    /// are added by [`World::add_body`] without building trees again.
+    ///
+    /// # Errors
+    /// Bad dimensions ([`World::add_primitive`]'s), or a tree that is not
+    /// the tessellation of `p` (every triangle's corners compared).
+    pub fn share_primitive_tree(&mut self, p: Primitive, tree: Arc<ObbTree>) -> Result<()> {
+        p.check()?;
+        let (mesh, tol) = p.mesh();
+        let same = tree.triangle_count() == mesh.triangles.len()
+            && (tree.original.iter().enumerate())
+                .all(|(k, &o)| tree.corners(k) == mesh.triangle(o as usize));
+        if !same {
+            return Err(Error::Input(format!(
+                "{p:?}: the tree is not this primitive's tessellation"
+            )));
+        }
+        self.primitive_trees.insert(p.key(), (tree, tol));
+        self.tessellation_tolerance = self.tessellation_tolerance.max(tol);
+        Ok(())
     }
 }

@@ -53,16 +53,15 @@ fn agree(bytes: &[u8]) -> Result<String, String> {
     one
 }
 
+/// What [`document`] makes: the GLB bytes, the float and the dequantized
+/// short positions written, the TRIANGLES and the strip indices.
+type Made = (Vec<u8>, Vec<[f64; 3]>, Vec<[f64; 3]>, Vec<u32>, Vec<u32>);
+
 /// A GLB of three primitives over `n` vertices (the strip over at most
 /// 60,000), with the first primitive's indices `bad_index` (position,
 /// value) replaced and its vertices `nan_at` given a NaN; also the values
 /// written (positions as f64, shorts dequantized) and the index lists.
-fn document(
-    rng: &mut Rng,
-    n: usize,
-    bad_index: &[(usize, u32)],
-    nan_at: &[usize],
-) -> (Vec<u8>, Vec<[f64; 3]>, Vec<[f64; 3]>, Vec<u32>, Vec<u32>) {
+fn document(rng: &mut Rng, n: usize, bad_index: &[(usize, u32)], nan_at: &[usize]) -> Made {
     let mut d = Doc::default();
     // 1: float positions interleaved with a 4-byte pad (stride 16).
     let floats: Vec<[f32; 3]> = (0..n)

@@ -5,6 +5,7 @@
 
 mod budgets;
 mod gltf;
+mod gltf_parallel;
 mod hostile;
 mod nodes;
 mod obj_stl;

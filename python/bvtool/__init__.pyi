@@ -61,7 +61,8 @@ class Mesh:
     def source(self, i: int) -> TriangleSource: ...
 
 MeshLike = Union[Mesh, Any]
-"""A `Mesh`, or anything with `vertices` and `faces` arrays (a `trimesh.Trimesh`)."""
+"""A `Mesh`, a `Scene` (flattened to world coordinates), or anything with
+`vertices` and `faces` arrays (a `trimesh.Trimesh`)."""
 
 class Instance:
     """One primitive placed in the world by a node (and GPU instance)."""
@@ -467,6 +468,13 @@ class Fit:
     @property
     def hull_budget(self) -> Optional[BudgetHull]: ...
     @property
+    def kdops(self) -> Optional[List[Kdop]]:
+        """With a k-DOP in `shapes`: the k-DOP in the mesh's frame, then in
+        the oriented box's frame."""
+    @property
+    def decomposition(self) -> Optional[Decomposition]:
+        """With `decompose` in `shapes`: the convex parts."""
+    @property
     def best(self) -> Optional[Literal["aabb", "obb", "sphere", "capsule", "cylinder"]]:
         """With `best=True`: the smallest primitive by volume."""
     @property
@@ -487,7 +495,123 @@ def fit(
     cylinder: bool = False,
     hull_max: Optional[int] = None,
     best: bool = False,
-) -> Fit: ...
+    shapes: Optional[Union[str, Sequence[str]]] = None,
+) -> Fit:
+    """`shapes`: the shape grammar of `bvtool fit --shapes` (`box:METHOD`,
+    `sphere:METHOD`, `capsule`, `cylinder`, `kdopK`, `kdopK-obb`,
+    `hull[:N]`, `decompose`, `best`); an unknown shape raises `InputError`."""
+
+class Kdop:
+    """A k-DOP: the slabs `min[i] <= directions[i]·p <= max[i]` (bounds
+    rounded outward), with its polytope."""
+
+    @property
+    def kind(self) -> Literal["6", "10x", "10y", "10z", "14", "18", "26"]: ...
+    @property
+    def frame(self) -> Literal["mesh", "obb"]: ...
+    @property
+    def quaternion(self) -> F64:
+        """The frame's rotation (x, y, z, w), `(4,)`: identity for `"mesh"`."""
+    @property
+    def directions(self) -> F64:
+        """Unit directions in the mesh's frame, `(k/2, 3)`."""
+    @property
+    def min(self) -> F64:
+        """`(k/2,)`, rounded down."""
+    @property
+    def max(self) -> F64:
+        """`(k/2,)`, rounded up."""
+    @property
+    def vertices(self) -> F64:
+        """The polytope's vertices, `(n, 3)`."""
+    @property
+    def faces(self) -> List[List[int]]:
+        """Convex polygons of vertex indices, counter-clockwise from outside."""
+    @property
+    def volume(self) -> float: ...
+    @property
+    def surface_area(self) -> float: ...
+
+Source = Union[str, "PathLike[str]", Scene, MeshLike]
+"""A model: a path (loaded as `load` loads it), a `Scene`, or a mesh (a
+one-instance scene named `<mesh>`)."""
+
+@overload
+def export(
+    source: Source,
+    format: Literal["json", "bin", "c", "gltf", "obj"],
+    *,
+    shapes: Optional[Union[str, Sequence[str]]] = None,
+    path: None = None,
+    tree: bool = False,
+    per_mesh: bool = False,
+    obb: Literal["tight", "fast", "hull", "pca"] = "tight",
+    sphere: Literal["exact", "ritter", "centroid"] = "exact",
+    whole: bool = False,
+    hull_max: int = 255,
+    naming: Optional[Literal["unreal", "godot"]] = None,
+    debug_lines: bool = False,
+    binary: Optional[bool] = None,
+    allow_external_uris: bool = False,
+) -> bytes: ...
+@overload
+def export(
+    source: Source,
+    format: Literal["json", "bin", "c", "gltf", "obj"],
+    *,
+    shapes: Optional[Union[str, Sequence[str]]] = None,
+    path: Union[str, "PathLike[str]"],
+    tree: bool = False,
+    per_mesh: bool = False,
+    obb: Literal["tight", "fast", "hull", "pca"] = "tight",
+    sphere: Literal["exact", "ritter", "centroid"] = "exact",
+    whole: bool = False,
+    hull_max: int = 255,
+    naming: Optional[Literal["unreal", "godot"]] = None,
+    debug_lines: bool = False,
+    binary: Optional[bool] = None,
+    allow_external_uris: bool = False,
+) -> None:
+    """`bvtool export`'s bytes, returned or written atomically to `path`."""
+
+def compare(
+    sources: Union[Source, List[Source]],
+    *,
+    rotations: int = 100,
+    poses: int = 50,
+    seed: int = 0,
+    trees: bool = True,
+    allow_external_uris: bool = False,
+) -> List[Dict[str, Any]]:
+    """One record per source: the fields of `bvtool compare --json`'s
+    `files` entries (the table is each record's `"volumes"`)."""
+
+@overload
+def render(
+    source: Source,
+    volumes: Optional[Union[str, Sequence[str]]] = None,
+    *,
+    path: None = None,
+    view: Literal["iso", "front", "side", "top", "grid"] = "iso",
+    size: Optional[Union[str, Tuple[int, int]]] = None,
+    up: Literal["y", "z"] = "y",
+    per_mesh: bool = False,
+    allow_external_uris: bool = False,
+) -> npt.NDArray[np.uint8]: ...
+@overload
+def render(
+    source: Source,
+    volumes: Optional[Union[str, Sequence[str]]] = None,
+    *,
+    path: Union[str, "PathLike[str]"],
+    view: Literal["iso", "front", "side", "top", "grid"] = "iso",
+    size: Optional[Union[str, Tuple[int, int]]] = None,
+    up: Literal["y", "z"] = "y",
+    per_mesh: bool = False,
+    allow_external_uris: bool = False,
+) -> None:
+    """`bvtool render`'s picture: an `(H, W, 3)` `uint8` RGB array, or a
+    PNG written atomically to `path`."""
 
 class ConvexPart:
     """One convex part of a `Decomposition`."""

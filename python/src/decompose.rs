@@ -3,9 +3,10 @@
 
 use crate::arrays;
 use crate::errors::{GeometryError, value_error};
-use crate::mesh::{Scene, mesh_arg};
+use crate::mesh::mesh_arg;
 use crate::work;
 use bvtool::fit::polytope::decompose::{DecomposeError, DecomposeOptions};
+use bvtool::volumes::DecompositionFit;
 use numpy::PyArray2;
 use pyo3::prelude::*;
 
@@ -27,13 +28,7 @@ pub fn decompose(
     max_vertices: usize,
     resolution: u32,
 ) -> PyResult<Decomposition> {
-    let flat = match mesh.cast::<Scene>() {
-        Ok(s) => {
-            let scene = s.get().inner.clone();
-            std::sync::Arc::new(work::run(py, move |_| scene.flatten())?)
-        }
-        Err(_) => mesh_arg(mesh)?.get().inner.clone(),
-    };
+    let flat = mesh_arg(mesh)?.get().inner.clone();
     let opts = DecomposeOptions {
         max_hulls,
         max_vertices,
@@ -83,6 +78,30 @@ pub struct Decomposition {
     /// The volume a closed mesh encloses (`None` when it is open).
     #[pyo3(get)]
     mesh_volume: Option<f64>,
+}
+
+impl Decomposition {
+    /// The decomposition `fit` made (`decompose` in its shapes), with the
+    /// convex hull's volume.
+    pub fn of_fit(d: &DecompositionFit, hull_volume: f64) -> Decomposition {
+        Decomposition {
+            parts: d
+                .parts
+                .iter()
+                .map(|p| ConvexPart {
+                    vertices: p.vertices.clone(),
+                    faces: p.faces.clone(),
+                    volume: p.volume,
+                    grown: p.grown,
+                    budgeted: p.budgeted,
+                })
+                .collect(),
+            vertices_added: d.vertices_added,
+            parts_volume: d.parts_volume,
+            hull_volume,
+            mesh_volume: d.mesh_volume,
+        }
+    }
 }
 
 #[pymethods]

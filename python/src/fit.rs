@@ -2,26 +2,33 @@
 //! them.
 
 use crate::arrays;
+use crate::decompose::Decomposition;
 use crate::errors::{to_py, value_error};
-use crate::mesh::{Mesh, Scene, mesh_arg};
+use crate::export::shape_list;
+use crate::source::{file_name, scene_arg};
 use crate::state::{Reduced, one_of, reduce};
 use crate::work;
 use bvtool::fit::{ObbMethod, SphereMethod};
-use bvtool::mesh::{Format, Geometry};
-use bvtool::volumes::{FileVolumes, FitOptions, ObbFit, SphereFit};
+use bvtool::volumes::{FileVolumes, FitOptions, KdopFit, ObbFit, SphereFit};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
-use std::path::PathBuf;
-use std::sync::Arc;
 
-/// A one-instance scene of a mesh made in code (named `<mesh>` in errors).
-fn scene_of(mesh: &Mesh) -> bvtool::Scene {
-    let m = &mesh.inner;
-    let geometry = Geometry {
-        positions: m.vertices.clone(),
-        triangles: m.triangles.clone(),
-    };
-    bvtool::Scene::of_geometry(PathBuf::from("<mesh>"), Format::Obj, geometry)
+/// An OBB method by name (`tight`, `fast`, `hull`, `pca`).
+pub fn obb_method(name: &str) -> PyResult<ObbMethod> {
+    name.parse().map_err(|_| {
+        value_error(format!(
+            "obb {name:?}: expected \"tight\", \"fast\", \"hull\" or \"pca\""
+        ))
+    })
+}
+
+/// A sphere method by name (`exact`, `ritter`, `centroid`).
+pub fn sphere_method(name: &str) -> PyResult<SphereMethod> {
+    name.parse().map_err(|_| {
+        value_error(format!(
+            "sphere {name:?}: expected \"exact\", \"ritter\" or \"centroid\""
+        ))
+    })
 }
 
 /// The bounding volumes of `mesh` — a `Scene` (world frame, node
@@ -43,7 +50,7 @@ fn scene_of(mesh: &Mesh) -> bvtool::Scene {
 /// contains every vertex (rounded outward). Boxes carry half extents;
 /// quaternions are (x, y, z, w).
 #[pyfunction]
-#[pyo3(signature = (mesh, obb = "tight", sphere = "exact", *, capsule = false, cylinder = false, hull_max = None, best = false))]
+#[pyo3(signature = (mesh, obb = "tight", sphere = "exact", *, capsule = false, cylinder = false, hull_max = None, best = false, shapes = None))]
 // One argument per Python keyword: the signature is the API.
 #[allow(clippy::too_many_arguments)]
 pub fn fit(
@@ -55,6 +62,7 @@ pub fn fit(
     cylinder: bool,
     hull_max: Option<usize>,
     best: bool,
+    shapes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Fit> {
     use bvtool::fit::polytope::budget_hull::{MAX_BUDGET, MIN_BUDGET};
     if let Some(n) = hull_max.filter(|n| !(MIN_BUDGET..=MAX_BUDGET).contains(n)) {
@@ -62,30 +70,21 @@ pub fn fit(
             "hull_max {n}: expected {MIN_BUDGET} to {MAX_BUDGET}"
         )));
     }
-    let obb: ObbMethod = obb.parse().map_err(|_| {
-        value_error(format!(
-            "obb {obb:?}: expected \"tight\", \"fast\", \"hull\" or \"pca\""
-        ))
-    })?;
-    let sphere: SphereMethod = sphere.parse().map_err(|_| {
-        value_error(format!(
-            "sphere {sphere:?}: expected \"exact\", \"ritter\" or \"centroid\""
-        ))
-    })?;
-    let opts = FitOptions {
+    let mut opts = FitOptions {
         capsule: capsule || best,
         cylinder: cylinder || best,
         hull_max,
         best,
-        ..FitOptions::of(obb, sphere)
+        ..FitOptions::of(obb_method(obb)?, sphere_method(sphere)?)
     };
-    let scene = match mesh.cast::<Scene>() {
-        Ok(s) => s.get().inner.clone(),
-        Err(_) => Arc::new(scene_of(mesh_arg(mesh)?.get())),
-    };
-    let file = scene.path.display().to_string();
-    let v = work::run(py, move |_| {
-        FileVolumes::new(&file, &scene, &opts).map(|f| f.volumes)
+    opts.add_shapes(&shape_list(shapes)?);
+    let scene = scene_arg(py, mesh, false)?;
+    let FileVolumes {
+        volumes: v,
+        decomposition,
+        ..
+    } = work::run(py, move |_| {
+        FileVolumes::new(&file_name(&scene), &scene, &opts)
     })?
     .map_err(to_py)?;
     let aabb = &v.aabb;
@@ -122,6 +121,13 @@ pub fn fit(
             volume: h.volume,
             extra_volume_ratio: h.extra_volume_ratio,
         }),
+        kdops: v
+            .kdops
+            .map(|k| k.into_iter().map(|k| Py::new(py, Kdop(k))).collect())
+            .transpose()?,
+        decomposition: decomposition
+            .map(|d| Py::new(py, Decomposition::of_fit(&d, v.hull_volume)))
+            .transpose()?,
         best: v.best.as_ref().map(|b| b.shape),
         hull_volume: v.hull_volume,
         hull_vertices: v.hull_vertices,
@@ -298,6 +304,13 @@ pub struct Fit {
     cylinder: Option<Round>,
     /// With `hull_max=N`: the convex hull under that budget, else `None`.
     hull_budget: Option<BudgetHull>,
+    /// With a k-DOP in `shapes` (`kdop26`, `kdop14-obb`, ...): the k-DOP of
+    /// that family in the mesh's frame, then in the oriented box's frame
+    /// (both are fitted, as `bvtool fit --kdop K`), else `None`.
+    kdops: Option<Vec<Py<Kdop>>>,
+    /// With `decompose` in `shapes`: the convex parts (as `decompose` with
+    /// its defaults), else `None`.
+    decomposition: Option<Py<Decomposition>>,
     /// With `best=True`: the smallest primitive by volume, `"aabb"`,
     /// `"obb"`, `"sphere"`, `"capsule"` or `"cylinder"` (on equal volumes
     /// the earlier), else `None`.
@@ -325,12 +338,12 @@ impl Fit {
         capsule: Option<Round>,
         cylinder: Option<Round>,
         hull_budget: Option<BudgetHull>,
+        kdops: Option<Vec<Py<Kdop>>>,
+        decomposition: Option<Py<Decomposition>>,
         best: Option<&str>,
-        hull_volume: f64,
-        hull_vertices: usize,
-        triangles: usize,
-        vertices: usize,
+        numbers: (f64, usize, usize, usize),
     ) -> PyResult<Fit> {
+        let (hull_volume, hull_vertices, triangles, vertices) = numbers;
         let best = best
             .map(|b| {
                 one_of(
@@ -347,6 +360,8 @@ impl Fit {
             capsule,
             cylinder,
             hull_budget,
+            kdops,
+            decomposition,
             best,
             hull_volume,
             hull_vertices,
@@ -364,11 +379,10 @@ impl Fit {
             s.capsule.clone(),
             s.cylinder.clone(),
             s.hull_budget.clone(),
+            s.kdops.as_ref().map(|k| k.iter().map(|x| x.clone_ref(py)).collect::<Vec<_>>()),
+            s.decomposition.as_ref().map(|d| d.clone_ref(py)),
             s.best,
-            s.hull_volume,
-            s.hull_vertices,
-            s.triangles,
-            s.vertices,
+            (s.hull_volume, s.hull_vertices, s.triangles, s.vertices),
         );
         reduce::<Fit>(py, "_unpickle", args)
     }
@@ -616,6 +630,132 @@ impl Sphere {
         format!(
             "Sphere({}, center={:?}, radius={})",
             self.method, self.center, self.radius
+        )
+    }
+}
+
+/// A k-DOP: the intersection of the slabs `min[i] <= d·p <= max[i]` along
+/// its fixed unit directions `d` (as `bvtool fit --kdop K --json` reports
+/// it; the bounds rounded outward), with its polytope.
+#[pyclass(frozen, module = "bvtool")]
+pub struct Kdop(KdopFit);
+
+#[pymethods]
+impl Kdop {
+    /// Rebuilds a pickled k-DOP (`__reduce__`).
+    #[staticmethod]
+    // One argument per pickled field.
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        kind: &str,
+        frame: &str,
+        rotation_xyzw: [f64; 4],
+        directions: Vec<[f64; 3]>,
+        min: Vec<f64>,
+        max: Vec<f64>,
+        vertices: Vec<[f64; 3]>,
+        faces: Vec<Vec<u32>>,
+        volume: f64,
+        surface_area: f64,
+    ) -> PyResult<Kdop> {
+        let kind = kind
+            .parse()
+            .map_err(|_| value_error(format!("pickled k-DOP kind {kind:?}: unknown")))?;
+        let frame = one_of("k-DOP frame", frame, &["mesh", "obb"])?;
+        if directions.len() != min.len() || min.len() != max.len() {
+            return Err(value_error(
+                "pickled k-DOP: directions, min and max differ in length",
+            ));
+        }
+        Ok(Kdop(KdopFit {
+            kind,
+            frame,
+            rotation_xyzw,
+            directions,
+            min,
+            max,
+            vertices,
+            faces,
+            volume,
+            surface_area,
+            air: None,
+        }))
+    }
+    /// Pickles as its fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let k = &self.0;
+        let args = (
+            k.kind.as_str(),
+            k.frame,
+            k.rotation_xyzw,
+            k.directions.clone(),
+            k.min.clone(),
+            k.max.clone(),
+            k.vertices.clone(),
+            k.faces.clone(),
+            k.volume,
+            k.surface_area,
+        );
+        reduce::<Kdop>(py, "_unpickle", args)
+    }
+    /// The family: `"6"`, `"10x"`, `"10y"`, `"10z"`, `"14"`, `"18"` or `"26"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.0.kind.as_str()
+    }
+    /// `"mesh"` (directions along the mesh's axes) or `"obb"` (along the
+    /// oriented box's).
+    #[getter]
+    fn frame(&self) -> &'static str {
+        self.0.frame
+    }
+    /// The frame's rotation (x, y, z, w), `(4,)`: identity for `"mesh"`.
+    #[getter]
+    fn quaternion<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.rotation_xyzw.to_vec())
+    }
+    /// The unit directions (in the mesh's frame), `(k/2, 3)`.
+    #[getter]
+    fn directions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        arrays::rows_array(py, self.0.directions.concat(), 3)
+    }
+    /// Per direction, the least `d·p` over the points (rounded down), `(k/2,)`.
+    #[getter]
+    fn min<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.min.clone())
+    }
+    /// Per direction, the greatest `d·p` (rounded up), `(k/2,)`.
+    #[getter]
+    fn max<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        arrays::vector(py, self.0.max.clone())
+    }
+    /// The polytope's vertices, `(n, 3)`.
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        arrays::rows_array(py, self.0.vertices.concat(), 3)
+    }
+    /// Its faces: convex polygons of vertex indices, counter-clockwise seen
+    /// from outside.
+    #[getter]
+    fn faces(&self) -> Vec<Vec<u32>> {
+        self.0.faces.clone()
+    }
+    /// Volume.
+    #[getter]
+    fn volume(&self) -> f64 {
+        self.0.volume
+    }
+    /// Surface area.
+    #[getter]
+    fn surface_area(&self) -> f64 {
+        self.0.surface_area
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Kdop({}, frame {}, volume {})",
+            self.0.kind.as_str(),
+            self.0.frame,
+            self.0.volume
         )
     }
 }

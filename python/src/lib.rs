@@ -18,21 +18,27 @@
 //! - `errors`: the exception types and the mapping of library errors;
 //! - `arrays`: numpy input checks and outputs;
 //! - `state`: what pickling shares (each class's `__reduce__`);
+//! - `export`, `compare`, `render`: `bvtool export`, `compare` and `render`
+//!   (bytes, records, pictures); `source`: their model argument;
 //! - `work`: the pool the parallel work runs on (this process's own, built
 //!   on first use, fork-safe) and the interruptible wait for it.
 
 mod arrays;
+mod compare;
 mod decompose;
 mod depth;
 mod errors;
+mod export;
 mod fit;
 mod mesh;
 mod motion;
 mod point_queries;
 mod pose;
+mod render;
 mod robot;
 mod robot_acm;
 mod scene_queries;
+mod source;
 mod state;
 mod tree;
 mod work;
@@ -70,6 +76,10 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<fit::Round>()?;
     m.add_class::<fit::BudgetHull>()?;
     m.add_function(wrap_pyfunction!(fit::fit, m)?)?;
+    m.add_class::<fit::Kdop>()?;
+    m.add_function(wrap_pyfunction!(export::export, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(render::render, m)?)?;
     m.add_class::<decompose::Decomposition>()?;
     m.add_class::<decompose::ConvexPart>()?;
     m.add_function(wrap_pyfunction!(decompose::decompose, m)?)?;

@@ -285,7 +285,7 @@ impl TriangleSource {
 
 /// How to load: the command line's `--allow-external-uris`,
 /// `--max-triangles` and `--max-instances`.
-fn load_options(
+pub fn load_options(
     allow_external_uris: bool,
     max_triangles: Option<u64>,
     max_instances: Option<usize>,
@@ -298,7 +298,7 @@ fn load_options(
 }
 
 /// Reads and loads `path` with the GIL released.
-fn load_scene(py: Python<'_>, path: PathBuf, opts: LoadOptions) -> PyResult<bvtool::Scene> {
+pub fn load_scene(py: Python<'_>, path: PathBuf, opts: LoadOptions) -> PyResult<bvtool::Scene> {
     work::run(py, move |_| {
         let bytes = crate::errors::read_model(&path)?;
         bvtool::load::load_bytes(&path, &bytes, &opts).map_err(to_py)
@@ -717,16 +717,24 @@ impl Instance {
     }
 }
 
-/// A mesh argument: a `Mesh`, or anything with `vertices` and `faces`
-/// arrays (a `trimesh.Trimesh`), converted.
+/// A mesh argument: a `Mesh`, a `Scene` (flattened into world
+/// coordinates with the GIL released, as `load_mesh` flattens a file; its
+/// instance and triangle limits were checked when it was loaded), or
+/// anything with `vertices` and `faces` arrays (a `trimesh.Trimesh`),
+/// converted.
 pub fn mesh_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Mesh>> {
     if let Ok(m) = obj.cast::<Mesh>() {
         return Ok(m.clone());
     }
+    if let Ok(s) = obj.cast::<Scene>() {
+        let scene = s.get().inner.clone();
+        let flat = work::run(obj.py(), move |_| scene.flatten())?;
+        return Bound::new(obj.py(), Mesh::wrap(flat));
+    }
     match (obj.getattr("vertices"), obj.getattr("faces")) {
         (Ok(v), Ok(f)) => Bound::new(obj.py(), Mesh::from_arrays(&v, &f)?),
         _ => Err(value_error(format!(
-            "expected a bvtool.Mesh or an object with vertices and faces arrays (a trimesh.Trimesh), got {}",
+            "expected a bvtool.Mesh, a bvtool.Scene or an object with vertices and faces arrays (a trimesh.Trimesh), got {}",
             obj.get_type().name()?
         ))),
     }

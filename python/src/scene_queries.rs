@@ -499,13 +499,7 @@ impl TrianglePair {
 /// for the one mesh given.
 #[pyfunction]
 pub fn self_intersections(py: Python<'_>, mesh: &Bound<'_, PyAny>) -> PyResult<SelfIntersections> {
-    let m = match mesh.cast::<Scene>() {
-        Ok(s) => {
-            let scene = s.get().inner.clone();
-            std::sync::Arc::new(work::run(py, move |_| scene.flatten())?)
-        }
-        Err(_) => mesh_arg(mesh)?.get().inner.clone(),
-    };
+    let m = mesh_arg(mesh)?.get().inner.clone();
     if m.triangles.is_empty() {
         return Err(GeometryError::new_err("the mesh has no triangles to test"));
     }

@@ -59,7 +59,7 @@ def examples(tmp_path):
     tree = bvtool.ObbTree(mesh)
     pose = bvtool.Pose((0.3, 0.1, 0.0), (0.0, 0.0, 0.6, 0.8))
     scene = bvtool.load(obj)
-    fit = bvtool.fit(mesh, capsule=True, cylinder=True, hull_max=16, best=True)
+    fit = bvtool.fit(mesh, shapes="capsule,cylinder,hull:16,best,kdop18,decompose")
     dec = bvtool.decompose(mesh, max_hulls=4, max_vertices=16, resolution=24)
     clashes = bvtool.clash(obj, all_pairs=True, clearance=0.05)
     crossing = bvtool.load_mesh(obj)
@@ -83,6 +83,7 @@ def examples(tmp_path):
         "Sphere": fit.sphere,
         "Round": fit.capsule,
         "BudgetHull": fit.hull_budget,
+        "Kdop": fit.kdops[1],
         "Decomposition": dec,
         "ConvexPart": dec.parts[0],
         "Clashes": clashes,

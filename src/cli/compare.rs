@@ -5,7 +5,7 @@ use super::output::{Failure, Outcome, wrote};
 use bvtool::load::LoadOptions;
 use bvtool::render::chart::Bar;
 use bvtool::render::{bar_chart, save_png};
-use bvtool::volumes::{CompareOptions, Comparison};
+use bvtool::volumes::{CompareOptions, Comparison, MAX_POSES, MAX_ROTATIONS};
 use std::path::PathBuf;
 
 /// Compare how tight each bounding volume is and what it costs.
@@ -31,10 +31,10 @@ pub struct Args {
     #[command(flatten)]
     files: Files,
     /// Random rotations for the AABB-under-rotation figure (1 to 100000).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=MAX_ROTATIONS as i64))]
     rotations: u32,
     /// Near-contact poses for the tree figure (1 to 10000).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=MAX_POSES as i64))]
     poses: u32,
     /// Seed for the rotations and poses.
     #[arg(long, default_value_t = 0)]

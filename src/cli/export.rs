@@ -1,16 +1,14 @@
 //! `bvtool export`.
 
 use super::output::{Failure, Outcome, out_bytes, wrote};
-use bvtool::Error;
-use bvtool::export::collider::export_shapes;
 use bvtool::export::collider_mesh::Naming;
 use bvtool::export::gltf::GltfOptions;
-use bvtool::export::{self, DEFAULT_HULL_MAX, ExportDoc, ExportOptions, Format};
+use bvtool::export::request::gltf_binary;
+use bvtool::export::{DEFAULT_HULL_MAX, ExportRequest, Format};
 use bvtool::fit::ShapeSpec;
 use bvtool::fit::polytope::budget_hull::{MAX_BUDGET, MIN_BUDGET};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::load::{LoadOptions, load};
-use bvtool::volumes::FitOptions;
 use std::path::PathBuf;
 
 /// Export the fitted volumes (and optionally the OBB tree) for a runtime,
@@ -97,64 +95,34 @@ pub struct Args {
 
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let binary = match (args.format, &args.output) {
-        (Format::Gltf, Some(out)) => {
-            match out
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase)
-            {
-                Some(e) if e == "glb" => true,
-                Some(e) if e == "gltf" => false,
-                _ => {
-                    return Err(Failure::Usage(format!(
-                        "{}: glTF output must end in .glb or .gltf",
-                        out.display()
-                    )));
-                }
-            }
-        }
+        (Format::Gltf, Some(out)) => gltf_binary(out).ok_or_else(|| {
+            Failure::Usage(format!(
+                "{}: glTF output must end in .glb or .gltf",
+                out.display()
+            ))
+        })?,
         _ => false,
     };
-    let shapes = match args.format {
-        _ if !args.shape.is_empty() => args.shape.clone(),
-        Format::Bin | Format::C if !args.whole => Vec::new(),
-        _ => vec![ShapeSpec::Box(None)],
-    };
-    let fit = FitOptions {
+    let plan = ExportRequest {
+        shapes: args.shape.clone(),
+        whole: args.whole,
+        tree: args.tree,
         per_mesh: args.per_mesh,
-        ..FitOptions::of(
-            args.obb.parse::<ObbMethod>().expect("clap checked"),
-            args.sphere.parse::<SphereMethod>().expect("clap checked"),
-        )
-    };
-    let (mut fit, mut hull_max) = (fit, usize::from(args.hull_max));
-    let shapes = export_shapes(&shapes, &mut fit, &mut hull_max)
-        .map_err(|e| Failure::Usage(format!("--shape: {e}")))?;
-    let scene = load(&args.file, opts)?;
-    if !args.shape.is_empty() && !args.whole && scene.triangle_count() == 0 {
-        return Err(Error::geometry(
-            &scene.path,
-            "a point cloud has no mesh instance to fit a collider to (add --whole)",
-        )
-        .into());
-    }
-    let doc = ExportDoc::new(
-        &args.file.display().to_string(),
-        &scene,
-        &ExportOptions {
-            shapes,
-            whole: args.whole,
-            hull_max,
-            ..ExportOptions::volumes(fit, args.tree)
+        obb: args.obb.parse::<ObbMethod>().expect("clap checked"),
+        sphere: args.sphere.parse::<SphereMethod>().expect("clap checked"),
+        hull_max: usize::from(args.hull_max),
+        gltf: GltfOptions {
+            binary,
+            debug_lines: args.debug_lines,
+            allow_external_uris: opts.allow_external_uris,
+            naming: args.naming,
         },
-    )?;
-    let gltf = GltfOptions {
-        binary,
-        debug_lines: args.debug_lines,
-        allow_external_uris: opts.allow_external_uris,
-        naming: args.naming,
-    };
-    let bytes = export::render(&scene, &doc, args.format, &gltf)?;
+        ..ExportRequest::new(args.format)
+    }
+    .plan()
+    .map_err(|e| Failure::Usage(format!("--shape: {e}")))?;
+    let scene = load(&args.file, opts)?;
+    let bytes = plan.bytes(&args.file.display().to_string(), &scene)?;
     match &args.output {
         Some(path) => {
             bvtool::files::write_atomic(path, &bytes)?;

@@ -33,10 +33,12 @@ pub(crate) mod gltf_input;
 pub mod json;
 pub mod npy;
 pub mod obj;
+pub mod request;
 pub(crate) mod volume_records;
 
 pub use collider::ColliderDoc;
 pub use document::{DEFAULT_HULL_MAX, ExportDoc, ExportOptions};
+pub use request::{ExportPlan, ExportRequest};
 
 use crate::error::{Error, Result};
 use crate::mesh::Scene;

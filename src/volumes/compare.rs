@@ -150,6 +150,11 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (v, t.elapsed().as_secs_f64() * 1e3)
 }
 
+/// The most random rotations a comparison takes (`compare --rotations`).
+pub const MAX_ROTATIONS: usize = 100_000;
+/// The most near-contact poses a comparison takes (`compare --poses`).
+pub const MAX_POSES: usize = 10_000;
+
 /// Options of a comparison.
 #[derive(Clone, Copy, Debug)]
 pub struct CompareOptions {
@@ -161,6 +166,26 @@ pub struct CompareOptions {
     pub seed: u64,
     /// Measure the trees too (the expensive part on big models).
     pub trees: bool,
+}
+
+impl CompareOptions {
+    /// Checks the counts before any work: 1 to [`MAX_ROTATIONS`] rotations
+    /// and 1 to [`MAX_POSES`] poses.
+    pub fn check(&self) -> Result<()> {
+        if !(1..=MAX_ROTATIONS).contains(&self.rotations) {
+            return Err(Error::Input(format!(
+                "rotations {}: expected 1 to {MAX_ROTATIONS}",
+                self.rotations
+            )));
+        }
+        if !(1..=MAX_POSES).contains(&self.poses) {
+            return Err(Error::Input(format!(
+                "poses {}: expected 1 to {MAX_POSES}",
+                self.poses
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Comparison {

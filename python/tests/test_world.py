@@ -197,8 +197,10 @@ def test_robot_world_collision(models):
     # The plate cuts the standing arm's column: some link touches it.
     assert len(batch[0]) > 0
     # Moved away, nothing touches; a box holding the whole arm touches no
-    # triangle either (surfaces, as ObbTree.collide).
+    # triangle, but bodies are solids: every link with a shape lies in it.
     world.set_pose("plate", [0, 0, -5.0, 0, 0, 0, 1])
     assert all(len(p) == 0 for p in robot.world_collision(qs, world))
     world.add_box("room", (10.0, 10.0, 10.0))
-    assert all(len(p) == 0 for p in robot.world_collision(qs, world))
+    inside = robot.world_collision(qs, world)
+    assert len(inside[0]) > 5
+    assert all(np.array_equal(p, inside[0]) and set(p[:, 1].tolist()) == {2} for p in inside)

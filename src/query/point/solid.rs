@@ -3,9 +3,9 @@
 //! surfaces never meet.
 //!
 //! A mesh whose welded edges are each used an even number of times
-//! ([`crate::mesh::closed::is_closed`]) is **closed** and bounds the solid
+//! (the test of `clash::contain`) is **closed** and bounds the solid
 //! of the points with an odd number of crossings along a ray (the parity,
-//! as `clash`'s containment, [`crate::clash::contain`], counts it — an
+//! as `clash`'s containment counts it — an
 //! inward-facing closed mesh is as solid as an outward one). An **open**
 //! mesh is its surface only: nothing is ever inside it, but it can lie
 //! inside a closed one.

@@ -145,3 +145,26 @@ pub fn brute_distance(tris: &[[Point3<f64>; 3]], p: &Point3<f64>) -> f64 {
         .map(|t| triangle_distance(&[*p, *p, *p], t).distance)
         .fold(f64::INFINITY, f64::min)
 }
+
+/// Whether two surfaces of one piece each that do not meet, their
+/// triangles in one frame, are nested as solids: a corner of one inside
+/// the other by [`parity_inside`] (over every triangle), the other closed
+/// (`closed_a`, `closed_b`). A piece that does not meet a surface lies
+/// wholly on one side of it, so one corner decides.
+pub fn nested(
+    a: &[[Point3<f64>; 3]],
+    closed_a: bool,
+    b: &[[Point3<f64>; 3]],
+    closed_b: bool,
+    rng: &mut ChaCha8Rng,
+) -> bool {
+    let mut inside = |outer: &[[Point3<f64>; 3]], p: &Point3<f64>| {
+        // Outside the outer's box: not inside.
+        let boxed = (0..3).all(|k| {
+            let mut it = outer.iter().flatten();
+            it.clone().any(|c| c[k] <= p[k]) && it.any(|c| c[k] >= p[k])
+        });
+        boxed && parity_inside(outer, p, rng)
+    };
+    (closed_a && inside(a, &b[0][0])) || (closed_b && inside(b, &a[0][0]))
+}

@@ -849,7 +849,7 @@ class World:
     def allow(self, a: BodyKey, b: BodyKey) -> None:
         """Never test bodies a and b against each other."""
     def colliding_pairs(self) -> List[Tuple[str, str]]:
-        """Every tested pair of bodies that touch or cross (in index order). Exact."""
+        """Every tested pair of bodies that touch, cross or hold one another (bodies are solids: docs/world.md, Containment), in index order. Exact."""
     def collide_one(self, body: BodyKey) -> List[str]:
         """The bodies this body touches or crosses, by index."""
     def within(self, clearance: float) -> List[Tuple[str, str]]:

@@ -124,7 +124,14 @@ fn round_mesh(r: f64, h: f64) -> (TriMesh, f64) {
     let unit = |i: f64, j: usize| {
         let t = std::f64::consts::PI * i / m as f64;
         let a = std::f64::consts::TAU * j as f64 / n as f64;
-        Vector3::new(t.sin() * a.cos(), t.sin() * a.sin(), t.cos())
+        // The poles exactly on the axis (sin π rounds to 1.2e-16, which
+        // left a ring-shaped hole at the south pole: not closed).
+        let s = if i == 0.0 || i == m as f64 {
+            0.0
+        } else {
+            t.sin()
+        };
+        Vector3::new(s * a.cos(), s * a.sin(), t.cos())
     };
     let mut dirs = Vec::new();
     let mut centre_z = Vec::new();

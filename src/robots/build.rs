@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::fit::sphere::Sphere;
 use crate::load::LoadOptions;
 use crate::mesh::TriMesh;
+use crate::query::point::solid::TreeSolid;
 use crate::tree::ObbTree;
 use nalgebra::{Point3, Unit};
 use std::collections::{HashMap, HashSet};
@@ -267,6 +268,7 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
         primitives: trees.primitives,
         tessellation_tolerance: trees.tolerance,
         notes: trees.notes,
+        solids: trees.trees.iter().map(TreeSolid::new).collect(),
         trees: trees.trees,
     })
 }

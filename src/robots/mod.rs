@@ -127,6 +127,9 @@ pub struct Robot {
     pub root: usize,
     /// One tree per distinct geometry (file and scale, or primitive).
     pub trees: Vec<ObbTree>,
+    /// Each tree's solid (whether it is closed, a vertex of each piece),
+    /// for containment against a world's bodies.
+    pub solids: Vec<crate::query::point::solid::TreeSolid>,
     /// The configuration's size (actuated joints).
     pub dof: usize,
     /// The link pairs tested, `(a, b)` with `a < b`: both links have

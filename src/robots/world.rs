@@ -15,7 +15,9 @@ impl Robot {
     ///
     /// # Guarantees
     /// Exact: a pair is reported if and only if a triangle of one of the
-    /// link's shapes touches or crosses a triangle of one of the body's,
+    /// link's shapes touches or crosses a triangle of one of the body's, or
+    /// one shape lies inside the other closed one (links and bodies are
+    /// solids: [`crate::world::solids_meet`]),
     /// the link placed by [`Robot::forward_kinematics`] and the two shapes
     /// at their relative pose (as [`crate::query::collide()`] places them);
     /// the world's broad phase only prunes boxes that are apart.
@@ -57,10 +59,14 @@ impl Robot {
             let mut bodies = Vec::new();
             for s in &link.shapes {
                 let place = poses[l] * s.origin;
-                world.colliding_with_tree(&self.trees[s.tree], &place, |b| {
-                    bodies.push(b);
-                    stop_at_first
-                });
+                world.colliding_with_tree(
+                    (&self.trees[s.tree], &self.solids[s.tree]),
+                    &place,
+                    |b| {
+                        bodies.push(b);
+                        stop_at_first
+                    },
+                );
                 if stop_at_first && !bodies.is_empty() {
                     return vec![(l, bodies[0])];
                 }

@@ -21,13 +21,14 @@ mod broad;
 mod queries;
 mod scene;
 
-pub use queries::{MAX_DISTANCE_PAIRS, WorldDistance};
+pub use queries::{MAX_DISTANCE_PAIRS, Solid, WorldDistance, solids_meet};
 
 use crate::error::{Error, Result};
 use crate::fit::Aabb;
 use crate::mesh::MAX_COORDINATE;
 use crate::mesh::primitives;
 use crate::pose::Pose;
+use crate::query::point::solid::TreeSolid;
 use crate::tree::ObbTree;
 use nalgebra::{Isometry3, Vector3};
 use std::collections::{HashMap, HashSet};
@@ -144,6 +145,8 @@ pub struct Body {
     pub shapes: Vec<BodyShape>,
     /// Each shape's frame in the world's and its world box (conservative).
     placed: Vec<(Isometry3<f64>, Aabb)>,
+    /// Each shape's solid (shared by the shapes of one tree).
+    solids: Vec<Arc<TreeSolid>>,
 }
 
 /// A world of bodies with their own poses, a broad phase kept up to date
@@ -159,6 +162,9 @@ pub struct World {
     primitive_trees: HashMap<[u64; 4], (Arc<ObbTree>, f64)>,
     /// The largest tessellation tolerance of any primitive added.
     tessellation_tolerance: f64,
+    /// Each distinct tree's solid, by the tree's address (the `Arc` kept,
+    /// so the address is not reused).
+    solids: HashMap<usize, (Arc<ObbTree>, Arc<TreeSolid>)>,
 }
 
 /// Checks that `pose` can place a body: a finite translation within
@@ -211,6 +217,11 @@ impl Body {
                 (w, b)
             })
             .collect();
+    }
+
+    /// Shape `k`'s tree and solid.
+    fn solid(&self, k: usize) -> (&ObbTree, &TreeSolid) {
+        (&self.shapes[k].tree, &self.solids[k])
     }
 
     /// The union of its shapes' world boxes.
@@ -292,11 +303,23 @@ impl World {
         for s in &shapes {
             check_pose(&s.origin)?;
         }
+        let solids = shapes
+            .iter()
+            .map(|s| {
+                let key = Arc::as_ptr(&s.tree) as usize;
+                let entry = self
+                    .solids
+                    .entry(key)
+                    .or_insert_with(|| (s.tree.clone(), Arc::new(TreeSolid::new(&s.tree))));
+                entry.1.clone()
+            })
+            .collect();
         let mut body = Body {
             name: name.to_string(),
             pose,
             shapes,
             placed: Vec::new(),
+            solids,
         };
         body.place();
         self.sweep.push(body.world_box());

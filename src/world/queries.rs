@@ -7,6 +7,7 @@
 use super::{World, placed_box};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
+use crate::query::point::solid::{TreeSolid, contained};
 use crate::query::{
     ContactMode, DistanceOptions, DistanceScratch, MAX_PAIRS, collide, distance_with, within,
 };
@@ -17,8 +18,8 @@ use nalgebra::{Isometry3, Point3};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldDistance {
     /// The least distance between a shape of a body of the first group and
-    /// one of the second (0 when two touch or cross, decided exactly), in
-    /// length units.
+    /// one of the second (0 when two touch, cross or one lies inside the
+    /// other, decided exactly), in length units.
     pub distance: f64,
     /// The bodies where it is reached: `(of the first group, of the
     /// second)`.
@@ -45,6 +46,16 @@ fn box_gap(a: &crate::fit::Aabb, b: &crate::fit::Aabb) -> f64 {
     d.norm()
 }
 
+/// A shape: its tree and its solid.
+pub type Solid<'a> = (&'a ObbTree, &'a TreeSolid);
+
+/// Whether two shapes, `b` at `pose` in `a`'s frame, meet as solids: their
+/// surfaces touch or cross ([`collide`], exact), or one lies inside the
+/// other ([`contained`]).
+pub fn solids_meet(a: Solid, b: Solid, pose: &Pose) -> bool {
+    collide(a.0, b.0, pose, ContactMode::First).intersecting || contained(a, b, pose).is_some()
+}
+
 /// "more than MAX_PAIRS …": an answer too large to keep.
 fn too_many(what: &str) -> Error {
     Error::Input(format!(
@@ -53,39 +64,37 @@ fn too_many(what: &str) -> Error {
 }
 
 impl World {
-    /// Whether bodies `a` and `b` touch or cross (an exact collide of each
-    /// pair of their shapes whose world boxes meet).
-    fn bodies_collide(&self, a: usize, b: usize) -> bool {
+    /// Whether some pair of shapes of bodies `a` and `b` whose world boxes
+    /// come within `d` passes `test(shape of a, shape of b, relative pose)`.
+    fn any_shape_pair(
+        &self,
+        a: usize,
+        b: usize,
+        d: f64,
+        test: impl Fn(Solid, Solid, &Pose) -> bool,
+    ) -> bool {
         let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
-        ba.placed.iter().zip(&ba.shapes).any(|((wa, xa), sa)| {
-            bb.placed.iter().zip(&bb.shapes).any(|((wb, xb), sb)| {
-                super::broad::near(xa, xb, 0.0)
-                    && collide(
-                        &sa.tree,
-                        &sb.tree,
-                        &Pose::relative(wa, wb),
-                        ContactMode::First,
-                    )
-                    .intersecting
+        ba.placed.iter().enumerate().any(|(i, (wa, xa))| {
+            bb.placed.iter().enumerate().any(|(j, (wb, xb))| {
+                super::broad::near(xa, xb, d)
+                    && test(ba.solid(i), bb.solid(j), &Pose::relative(wa, wb))
             })
         })
     }
 
-    /// Whether bodies `a` and `b` come within `d` of each other.
+    /// Whether bodies `a` and `b` touch, cross or one lies in the other
+    /// (an exact collide of each pair of their shapes whose world boxes
+    /// meet, then [`contained`]).
+    fn bodies_collide(&self, a: usize, b: usize) -> bool {
+        self.any_shape_pair(a, b, 0.0, solids_meet)
+    }
+
+    /// Whether bodies `a` and `b` come within `d` of each other (or one
+    /// lies in the other).
     fn bodies_within(&self, a: usize, b: usize, d: f64) -> bool {
-        let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
-        ba.placed.iter().zip(&ba.shapes).any(|((wa, xa), sa)| {
-            bb.placed.iter().zip(&bb.shapes).any(|((wb, xb), sb)| {
-                super::broad::near(xa, xb, d)
-                    && within(
-                        &sa.tree,
-                        &sb.tree,
-                        &Pose::relative(wa, wb),
-                        d,
-                        ContactMode::First,
-                    )
-                    .within
-            })
+        self.any_shape_pair(a, b, d, |ta, tb, pose| {
+            within(ta.0, tb.0, pose, d, ContactMode::First).within
+                || contained(ta, tb, pose).is_some()
         })
     }
 
@@ -94,7 +103,9 @@ impl World {
     ///
     /// # Guarantees
     /// Exact: a pair is reported if and only if a triangle of one body's
-    /// shapes touches or crosses a triangle of the other's, each shape's
+    /// shapes touches or crosses a triangle of the other's, or a piece of
+    /// one shape lies inside the other closed shape ([`contained`]), each
+    /// shape's
     /// `f64` corners placed in the other's frame at their relative pose
     /// (as [`crate::query::collide()`] places them). The broad phase only
     /// prunes pairs whose conservative world boxes are apart.
@@ -173,12 +184,13 @@ impl World {
         Ok(out)
     }
 
-    /// Calls `visit(body)` for each body that `tree`, placed in the world
-    /// by `place`, touches or crosses (exact, as [`crate::query::collide()`]),
-    /// until it returns `true`. What a robot link is tested with.
+    /// Calls `visit(body)` for each body that `tree` (with its `solid`),
+    /// placed in the world by `place`, touches, crosses, lies in or holds
+    /// ([`solids_meet`], exact), until it returns `true`. What a robot link
+    /// is tested with.
     pub fn colliding_with_tree(
         &self,
-        tree: &ObbTree,
+        (tree, solid): Solid,
         place: &Isometry3<f64>,
         mut visit: impl FnMut(usize) -> bool,
     ) {
@@ -187,10 +199,9 @@ impl World {
         };
         self.sweep.near_box(&b, 0.0, |j| {
             let body = &self.bodies[j];
-            let hit = body.placed.iter().zip(&body.shapes).any(|((w, x), s)| {
+            let hit = body.placed.iter().enumerate().any(|(k, (w, x))| {
                 super::broad::near(&b, x, 0.0)
-                    && collide(tree, &s.tree, &Pose::relative(place, w), ContactMode::First)
-                        .intersecting
+                    && solids_meet((tree, solid), body.solid(k), &Pose::relative(place, w))
             });
             hit && visit(j)
         });
@@ -206,7 +217,9 @@ impl World {
     /// `distance`: a body pair, then a shape pair, is skipped only when its
     /// world boxes' gap (a lower bound) cannot beat the least distance
     /// found, or when [`crate::query::within`] finds none of its triangles
-    /// within that distance.
+    /// within that distance. A pair one of whose shapes lies inside the
+    /// other ([`contained`]) is at 0, both points the vertex found inside,
+    /// `rounding_bound` 0.
     ///
     /// # Errors
     /// A body index out of range; more than [`MAX_DISTANCE_PAIRS`] shape
@@ -255,6 +268,16 @@ impl World {
                 &self.bodies[b].shapes[kb].tree,
             );
             let pose = Pose::relative(wa, wb);
+            if let Some(p) = contained(self.bodies[a].solid(ka), self.bodies[b].solid(kb), &pose) {
+                best = Some(WorldDistance {
+                    distance: 0.0,
+                    bodies: (a, b),
+                    point_a: wa * p,
+                    point_b: wa * p,
+                    rounding_bound: 0.0,
+                });
+                break;
+            }
             if let Some(w) = best
                 && !within(ta, tb, &pose, w.distance, ContactMode::First).within
             {

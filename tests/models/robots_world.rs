@@ -3,14 +3,20 @@
 //! sharing one tree, boxes, spheres and capsules) at 1000 seeded random
 //! configurations each, against the pairwise check without any broad
 //! phase: every link shape against every body shape with the exact
-//! `collide` at their relative pose.
+//! `collide` at their relative pose, and, where the surfaces do not meet
+//! and the boxes overlap, the oracle's nested-solids test (a corner of one
+//! inside the other closed mesh, `bvtool_dev::oracle::nested`).
 
 use super::robots::{package, random_configurations, robot};
 use bvtool::Pose;
+use bvtool::fit::Aabb;
+use bvtool::query::point::solid::TreeSolid;
 use bvtool::query::{ContactMode, collide};
 use bvtool::tree::ObbTree;
+use bvtool::world::placed_box;
 use bvtool::world::{Primitive, World};
 use bvtool_dev as common;
+use bvtool_dev::oracle::nested;
 use nalgebra::{UnitQuaternion, Vector3};
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -55,6 +61,13 @@ fn cell() -> World {
     world
 }
 
+/// Every triangle of `tree` as its corners.
+fn corners(tree: &ObbTree) -> Vec<[nalgebra::Point3<f64>; 3]> {
+    (0..tree.triangle_count())
+        .map(|k| tree.corners(k))
+        .collect()
+}
+
 #[test]
 #[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
@@ -76,18 +89,42 @@ fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
         let got = robot.world_collision_batch(&qs, &world, false).unwrap();
         let took = start.elapsed().as_secs_f64() * 1e6 / 1000.0;
         let mut touching = 0;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+        let tris = |t: &ObbTree| (corners(t), TreeSolid::new(t).closed);
+        let link_tris: Vec<_> = robot.trees.iter().map(tris).collect();
+        let body_tris: Vec<Vec<_>> = world
+            .bodies()
+            .iter()
+            .map(|b| b.shapes.iter().map(|s| tris(&s.tree)).collect())
+            .collect();
         for (k, q) in qs.chunks(robot.dof).enumerate() {
             let poses = robot.forward_kinematics(q).unwrap();
             let mut want = Vec::new();
             for (l, link) in robot.links.iter().enumerate() {
                 for (b, body) in world.bodies().iter().enumerate() {
                     let hit = link.shapes.iter().any(|s| {
-                        body.shapes.iter().any(|bs| {
+                        body.shapes.iter().enumerate().any(|(j, bs)| {
                             let w = body.pose.to_isometry() * bs.origin.to_isometry();
                             let r = (poses[l] * s.origin).inverse() * w;
                             let pose = Pose::new(r.translation.vector, r.rotation);
-                            collide(&robot.trees[s.tree], &bs.tree, &pose, ContactMode::All)
-                                .intersecting
+                            let link = &robot.trees[s.tree];
+                            let apart = |x: &Aabb, y: &Aabb| {
+                                (0..3).any(|k| x.max[k] < y.min[k] || y.max[k] < x.min[k])
+                            };
+                            collide(link, &bs.tree, &pose, ContactMode::All).intersecting
+                                || !apart(
+                                    &placed_box(link, &(poses[l] * s.origin)).unwrap(),
+                                    &placed_box(&bs.tree, &w).unwrap(),
+                                ) && {
+                                    // Solids: one inside the other.
+                                    let (lt, lc) = &link_tris[s.tree];
+                                    let (bt, bc) = &body_tris[b][j];
+                                    let placed: Vec<_> = bt
+                                        .iter()
+                                        .map(|t| t.map(|c| pose.transform_point(&c)))
+                                        .collect();
+                                    nested(lt, *lc, &placed, *bc, &mut rng)
+                                }
                         })
                     });
                     if hit {

@@ -1,16 +1,20 @@
 //! World collision: the arm's links against the bodies of a scene file
 //! (an OBJ of boxes around it), against the pairwise check without any
 //! broad phase (every link shape against each body's triangles placed in
-//! the world by the loader, one tree per body); and `robot --world` in
+//! the world by the loader, one tree per body; bodies are solids, so a
+//! link inside a box, or a box inside a closed link, collides:
+//! `bvtool_dev::oracle::nested`); and `robot --world` in
 //! JSON equal to the library's answers.
 
 use super::arm::{ARM, random_configurations, temp_dir, write_arm};
 use bvtool::Pose;
+use bvtool::query::point::solid::TreeSolid;
 use bvtool::query::{ContactMode, collide};
 use bvtool::robots::{Robot, RobotOptions};
 use bvtool::tree::ObbTree;
 use bvtool::world::World;
 use bvtool_dev::bvtool;
+use bvtool_dev::oracle::nested;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 
@@ -37,6 +41,13 @@ fn write_boxes(dir: &Path, n: usize) -> PathBuf {
     path
 }
 
+/// Every triangle of `tree` as its corners.
+fn corners(tree: &ObbTree) -> Vec<[nalgebra::Point3<f64>; 3]> {
+    (0..tree.triangle_count())
+        .map(|k| tree.corners(k))
+        .collect()
+}
+
 #[test]
 fn world_collision_equals_the_pairwise_check_and_the_command() {
     let dir = temp_dir("world");
@@ -53,6 +64,7 @@ fn world_collision_equals_the_pairwise_check_and_the_command() {
     let all = robot.world_collision_batch(&qs, &world, false).unwrap();
     let first = robot.world_collision_batch(&qs, &world, true).unwrap();
     let mut colliding = 0;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
     for (k, q) in qs.chunks(robot.dof).enumerate() {
         let poses = robot.forward_kinematics(q).unwrap();
         let mut want = Vec::new();
@@ -61,7 +73,16 @@ fn world_collision_equals_the_pairwise_check_and_the_command() {
                 let hit = link.shapes.iter().any(|s| {
                     let r = poses[l] * s.origin;
                     let pose = Pose::new(r.translation.vector, r.rotation);
-                    collide(body, &robot.trees[s.tree], &pose, ContactMode::All).intersecting
+                    let link = &robot.trees[s.tree];
+                    collide(body, link, &pose, ContactMode::All).intersecting || {
+                        // Solids: the link inside the box or the box in it.
+                        let placed: Vec<_> = corners(link)
+                            .iter()
+                            .map(|t| t.map(|c| pose.transform_point(&c)))
+                            .collect();
+                        let closed = TreeSolid::new(link).closed;
+                        nested(&corners(body), true, &placed, closed, &mut rng)
+                    }
                 });
                 if hit {
                     want.push((l, b));

@@ -6,6 +6,7 @@
 //! One test binary of modules (the files beside this one).
 
 mod common;
+mod contain;
 mod hostile;
 mod primitives;
 mod queries;

@@ -2,12 +2,15 @@
 //! between groups, against the all-pairs check without the broad phase:
 //! every body pair, every pair of their shapes, queried with bvtool's
 //! exact `collide`, `distance` (and on some rounds the brute-force
-//! triangle-pair check) at the shapes' relative pose, over many random
+//! triangle-pair check) at the shapes' relative pose, and for pairs
+//! whose surfaces do not meet the oracle's nested-solids test
+//! (`bvtool_dev::oracle::nested`), over many random
 //! pose updates; and the incrementally sorted broad phase against one
 //! sorted afresh.
 
 use super::common::{nudge, random_pose, random_world, rng, shape_pairs};
 use bvtool::query::{ContactMode, DistanceOptions, brute_force, collide, distance};
+use bvtool_dev::oracle::{nested, triangles};
 use rand::Rng;
 
 #[test]
@@ -59,8 +62,19 @@ fn world_queries_equal_the_all_pairs_check_over_random_pose_updates() {
                         assert_eq!(h, !brute_force(ma, mb, &pose).is_empty());
                     }
                     hit |= h;
+                    // Solids: one inside the other (surfaces apart) is at 0.
+                    let nest = !h && {
+                        let placed: Vec<_> = triangles(mb)
+                            .iter()
+                            .map(|t| t.map(|c| pose.transform_point(&c)))
+                            .collect();
+                        // Every mesh of the random world is closed.
+                        nested(&triangles(ma), true, &placed, true, &mut rng)
+                    };
+                    hit |= nest;
                     let d = distance(ta, tb, &pose, &DistanceOptions::default()).unwrap();
-                    dist[at(a, b)] = dist[at(a, b)].min(d.distance);
+                    let d = if nest { 0.0 } else { d.distance };
+                    dist[at(a, b)] = dist[at(a, b)].min(d);
                 }
                 if hit && tested(a, b) {
                     hits.push((a, b));

@@ -27,13 +27,6 @@ pub fn crossings_x(tree: &AabbTree, p: &Point3<f64>) -> (i64, u64) {
     if tree.nodes.is_empty() {
         return (0, 0);
     }
-    let yz = |q: &Point3<f64>| [q.y, q.z];
-    let o = yz(p);
-    let c3 = |q: &Point3<f64>| Coord3D {
-        x: q.x,
-        y: q.y,
-        z: q.z,
-    };
     let reaches = |b: &crate::tree::Box32| {
         let (lo, hi) = (b.min.to_array(), b.max.to_array());
         hi[0] as f64 >= p.x
@@ -57,23 +50,34 @@ pub fn crossings_x(tree: &AabbTree, p: &Point3<f64>) -> (i64, u64) {
             if !reaches(&tree.boxes[k as usize]) {
                 continue;
             }
-            let t = tree.corners(k as usize);
-            let s = crossing_triangle(yz(&t[0]), yz(&t[1]), yz(&t[2]), o);
-            if s == 0 {
-                continue;
-            }
-            // (t0 − p)·n: its sign times the normal's x sign is the side of
-            // the plane the ray meets it on; on the plane (0) the
-            // perturbation −δ puts the point behind it.
-            let side = orient3d(c3(&t[0]), c3(&t[1]), c3(&t[2]), c3(p));
-            let ahead = side == 0.0 || (side > 0.0) == (s > 0);
-            if ahead {
-                signed += s as i64;
-                all += 1;
-            }
+            let s = crossing_x(&tree.corners(k as usize), p);
+            signed += s as i64;
+            all += (s != 0) as u64;
         }
     }
     (signed, all)
+}
+
+/// How the ray from `p` along `+x` (symbolically perturbed, see the
+/// module) crosses triangle `t`: +1 leaving through its front, −1 entering,
+/// 0 not at all. Exact.
+pub fn crossing_x(t: &[Point3<f64>; 3], p: &Point3<f64>) -> i32 {
+    let yz = |q: &Point3<f64>| [q.y, q.z];
+    let c3 = |q: &Point3<f64>| Coord3D {
+        x: q.x,
+        y: q.y,
+        z: q.z,
+    };
+    let s = crossing_triangle(yz(&t[0]), yz(&t[1]), yz(&t[2]), yz(p));
+    if s == 0 {
+        return 0;
+    }
+    // (t0 − p)·n: its sign times the normal's x sign is the side of the
+    // plane the ray meets it on; on the plane (0) the perturbation −δ puts
+    // the point behind it.
+    let side = orient3d(c3(&t[0]), c3(&t[1]), c3(&t[2]), c3(p));
+    let ahead = side == 0.0 || (side > 0.0) == (s > 0);
+    if ahead { s as i32 } else { 0 }
 }
 
 /// Whether every welded directed edge `a → b` of the tree's triangles

@@ -33,6 +33,7 @@
 //!   oriented surface wraps more than half around.
 
 pub mod crossing;
+pub mod solid;
 pub mod winding;
 
 use crate::mesh::TriMesh;

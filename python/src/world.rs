@@ -331,14 +331,15 @@ impl World {
         self.world().allow(a, b).map_err(to_py)
     }
 
-    /// Every pair of bodies that touch or cross, `[(name, name), …]`, by
-    /// index (each pair in index order).
+    /// Every pair of bodies that touch, cross or nest (one wholly inside a
+    /// closed other: bodies are solids, docs/world.md), `[(name, name), …]`,
+    /// by index (each pair in index order).
     fn colliding_pairs(&self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
         let pairs = self.query(py, |w| w.colliding_pairs())?.map_err(to_py)?;
         Ok(self.names_of(pairs))
     }
 
-    /// The bodies that `body` touches or crosses, by index.
+    /// The bodies that `body` touches, crosses or nests with, by index.
     fn collide_one(&self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let i = self.body(body)?;
         let hits = self

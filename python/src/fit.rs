@@ -379,7 +379,9 @@ impl Fit {
             s.capsule.clone(),
             s.cylinder.clone(),
             s.hull_budget.clone(),
-            s.kdops.as_ref().map(|k| k.iter().map(|x| x.clone_ref(py)).collect::<Vec<_>>()),
+            s.kdops
+                .as_ref()
+                .map(|k| k.iter().map(|x| x.clone_ref(py)).collect::<Vec<_>>()),
             s.decomposition.as_ref().map(|d| d.clone_ref(py)),
             s.best,
             (s.hull_volume, s.hull_vertices, s.triangles, s.vertices),

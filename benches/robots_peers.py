@@ -9,6 +9,12 @@
         with Python's repr (shortest round-trip), so the file holds the
         peers' doubles exactly.
 
+    /work/peers-venv/bin/python benches/robots_peers.py fk-check [--configs N]
+        bvtool's forward kinematics (one batch, `bvtool.Robot`) against
+        yourdfpy and Pinocchio on N seeded random configurations (default
+        10,000) of each corpus robot: the largest entry difference per peer;
+        fails above 1e-12.
+
     /work/peers-venv/bin/python benches/robots_peers.py bench [--configs N] [--bvtool PATH]
         Self-collision and minimum distance per configuration on the Panda,
         the UR5 and the Allegro hand: bvtool's CLI (`bvtool robot --check
@@ -104,28 +110,35 @@ def pin_q(model, names, q, mimics=()):
     return out
 
 
-def fk_oracle(out_path, n=6):
+def peer_link_poses(urdf, names, qs):
+    """For each configuration of `qs`: {link: (yourdfpy's 3x4, Pinocchio's
+    3x4)}, the link's pose in the root link's frame by each peer."""
     import pinocchio as pin
     import yourdfpy
 
+    y = yourdfpy.URDF.load(urdf, load_meshes=False, build_scene_graph=True, build_collision_scene_graph=False)
+    model, _ = pin_models(urdf, geometry=False)
+    data = model.createData()
+    links = [l.name for l in y.robot.links]
+    mimics = urdf_mimics(urdf)
+    for q in qs:
+        y.update_cfg({nm: v for nm, v in zip(names, q)})
+        pin.framesForwardKinematics(model, data, pin_q(model, names, q, mimics))
+        yield {
+            link: (y.get_transform(link, y.base_link)[:3, :], data.oMf[model.getFrameId(link)].homogeneous[:3, :])
+            for link in links
+        }
+
+
+def fk_oracle(out_path, n=6):
     doc = {"tolerance_between_peers": 1e-12, "robots": {}}
     for key, (rel, _) in ROBOTS.items():
         urdf = os.path.join(PKG, rel)
         names, qs = configs(urdf, n, seed=39)
-        y = yourdfpy.URDF.load(urdf, load_meshes=False, build_scene_graph=True, build_collision_scene_graph=False)
-        model, _ = pin_models(urdf, geometry=False)
-        data = model.createData()
-        root = y.base_link
-        links = [l.name for l in y.robot.links]
         rows = []
-        for q in qs:
-            y.update_cfg({nm: v for nm, v in zip(names, q)})
-            pin.framesForwardKinematics(model, data, pin_q(model, names, q, urdf_mimics(urdf)))
+        for q, links in zip(qs, peer_link_poses(urdf, names, qs)):
             poses = {}
-            for link in links:
-                a = y.get_transform(link, root)[:3, :]
-                fid = model.getFrameId(link)
-                b = data.oMf[fid].homogeneous[:3, :]
+            for link, (a, b) in links.items():
                 err = np.abs(a - b).max()
                 assert err <= 1e-12, (key, link, err)
                 poses[link] = [float(x) for x in a.reshape(-1)]
@@ -135,6 +148,32 @@ def fk_oracle(out_path, n=6):
     with open(out_path, "w") as f:
         json.dump(doc, f, separators=(",", ":"))
     print(f"wrote {out_path} ({os.path.getsize(out_path)} bytes)")
+
+
+def fk_check(n):
+    """bvtool.Robot.forward_kinematics (one batch) against yourdfpy and
+    Pinocchio on `n` seeded random configurations of each corpus robot:
+    the largest difference of any matrix entry, per robot and peer."""
+    import bvtool
+
+    print(f"{'robot':16} {'configs':>8} {'links':>6} {'bvtool batch ms':>16} {'max |d| yourdfpy':>18} {'max |d| Pinocchio':>18}")
+    for key, (rel, _) in ROBOTS.items():
+        urdf = os.path.join(PKG, rel)
+        names, qs = configs(urdf, n, seed=45)
+        robot = bvtool.Robot(urdf)
+        assert list(robot.joint_names) == names, (key, robot.joint_names, names)
+        t = time.perf_counter()
+        ours = robot.forward_kinematics(qs)
+        ms = 1e3 * (time.perf_counter() - t)
+        index = {link: i for i, link in enumerate(robot.link_names)}
+        worst = [0.0, 0.0]
+        for k, links in enumerate(peer_link_poses(urdf, names, qs)):
+            for link, peers in links.items():
+                if link in index:
+                    for p, m in enumerate(peers):
+                        worst[p] = max(worst[p], float(np.abs(ours[k, index[link], :3, :] - m).max()))
+        print(f"{key:16} {n:8} {len(index):6} {ms:16.1f} {worst[0]:18.2e} {worst[1]:18.2e}")
+        assert max(worst) <= 1e-12, (key, worst)
 
 
 def pin_pairs(model, geom, srdf):
@@ -208,12 +247,16 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     o = sub.add_parser("fk-oracle")
     o.add_argument("out")
+    c = sub.add_parser("fk-check")
+    c.add_argument("--configs", type=int, default=10000)
     b = sub.add_parser("bench")
     b.add_argument("--configs", type=int, default=2000)
     b.add_argument("--bvtool", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "bvtool"))
     a = ap.parse_args()
     if a.cmd == "fk-oracle":
         fk_oracle(a.out)
+    elif a.cmd == "fk-check":
+        fk_check(a.configs)
     else:
         bench(a.configs, a.bvtool)
 

@@ -9,19 +9,20 @@
 //! Sample `i` is drawn from the seed and `i` alone (SplitMix64 outputs
 //! `i·dof + 1 …`), so the matrix is the same for the same seed whatever the
 //! number of threads; samples are tallied on the worker pool, each worker
-//! keeping one running count and minimum per pair (memory does not grow
-//! with the samples).
+//! keeping one running count and minimum per pair, and all of them sharing
+//! per pair the least distance measured so far, the threshold of their
+//! clearance queries (memory does not grow with the samples).
 
 use super::Robot;
 use super::adjacency::Adjacency;
 use super::check::{ball_gap, placed};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use crate::query::{ContactMode, DistanceOptions, DistanceScratch, distance_with, within};
+use crate::query::{ContactMode, DistanceOptions, DistanceScratch, distance_with, within_each};
 use nalgebra::Isometry3;
 use rayon::prelude::*;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The most samples one matrix may rest on (MoveIt's cap, 10^8).
 pub const MAX_ACM_SAMPLES: u64 = 100_000_000;
@@ -194,6 +195,31 @@ fn splitmix64(seed: u64, k: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One pair's least distance measured so far by any worker (the `f64`'s
+/// bits: non-negative doubles order as their bits do), the threshold of its
+/// clearance queries. Every sample measured lowers it, so it never falls
+/// below the pair's final minimum: a sample that could lower that is still
+/// measured, and the answer does not depend on which worker saw what first.
+struct Least(AtomicU64);
+
+impl Default for Least {
+    fn default() -> Self {
+        Least(AtomicU64::new(f64::INFINITY.to_bits()))
+    }
+}
+
+impl Least {
+    fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    /// Lowers it to `d` (≥ 0) when less.
+    fn lower(&self, d: f64) {
+        // `+ 0.0` makes a −0 into +0, whose bits order first.
+        self.0.fetch_min((d + 0.0).to_bits(), Ordering::Relaxed);
+    }
+}
+
 /// One pair's tally over some samples.
 #[derive(Clone, Copy, Debug)]
 struct Tally {
@@ -320,6 +346,7 @@ impl Robot {
         let default_poses = self.link_poses(&default_configuration);
         let limits = self.sampling_limits();
         let stopped = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        let least: Vec<Least> = sampled.iter().map(|_| Least::default()).collect();
         let tallies = crate::threads::on_pool(|| {
             (0..opts.samples)
                 .into_par_iter()
@@ -335,8 +362,9 @@ impl Robot {
                         if !stopped() {
                             self.sample_configuration(&limits, opts.seed, i, &mut q);
                             let poses = self.link_poses(&q);
-                            for (t, &pair) in tally.iter_mut().zip(&sampled) {
-                                self.tally(&mut scratch, &poses, pair, i, opts.min_distance, t);
+                            for ((t, least), &pair) in tally.iter_mut().zip(&least).zip(&sampled) {
+                                let least = opts.min_distance.then_some(least);
+                                self.tally(&mut scratch, &poses, pair, i, least, t);
                             }
                         }
                         (tally, q, scratch)
@@ -394,40 +422,59 @@ impl Robot {
     }
 
     /// Adds sample `i` (link poses `poses`) to pair `(a, b)`'s tally: a
-    /// collision, else (with `distances`) its distance when the clearance
-    /// query finds it within the running minimum.
+    /// collision, else (with `least`, the pair's least distance measured so
+    /// far by any worker) its distance when the clearance query finds it
+    /// within that least distance.
     fn tally(
         &self,
         scratch: &mut DistanceScratch,
         poses: &[Isometry3<f64>],
         (a, b): (usize, usize),
         i: u64,
-        distances: bool,
+        least: Option<&Least>,
         t: &mut Tally,
     ) {
         if self.links_collide(poses, a, b, &mut 0) {
             t.collisions += 1;
             t.offer(0.0, i, 0.0);
+            if let Some(least) = least {
+                least.lower(0.0);
+            }
             return;
         }
-        if !distances || t.min == 0.0 {
+        let Some(least) = least else {
             return;
-        }
+        };
         for sa in &self.links[a].shapes {
             let (wa, ca) = placed(&poses[a], sa);
             for sb in &self.links[b].shapes {
+                let m = least.get();
+                if m == 0.0 {
+                    return;
+                }
                 let (wb, cb) = placed(&poses[b], sb);
-                if ball_gap(&ca, sa.radius, &cb, sb.radius) > t.min {
+                if ball_gap(&ca, sa.radius, &cb, sb.radius) > m {
                     continue;
                 }
                 let pose = Pose::relative(&wa, &wb);
                 let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
-                if t.min.is_finite() && !within(ta, tb, &pose, t.min, ContactMode::First).within {
-                    continue;
+                // A proof of "nothing that close" visits every box pair within
+                // `m` whatever the order, so the plain order (no sorting of
+                // children) serves; the first pair found ends it.
+                if m.is_finite() {
+                    let mut close = false;
+                    within_each(ta, tb, &pose, m, ContactMode::All, |_| {
+                        close = true;
+                        true
+                    });
+                    if !close {
+                        continue;
+                    }
                 }
                 if let Some(d) = distance_with(scratch, ta, tb, &pose, &DistanceOptions::default())
                 {
                     t.offer(d.distance, i, d.rounding_bound);
+                    least.lower(d.distance);
                 }
             }
         }

@@ -15,7 +15,7 @@
         10,000) of each corpus robot: the largest entry difference per peer;
         fails above 1e-12.
 
-    /work/peers-venv/bin/python benches/robots_peers.py bench [--configs N] [--bvtool PATH]
+    /work/peers-venv/bin/python benches/robots_peers.py bench [--configs N] [--bvtool PATH] [--robots panda,ur5,allegro]
         Self-collision and minimum distance per configuration on the Panda,
         the UR5 and the Allegro hand: bvtool's CLI (`bvtool robot --check
         --json`, its `check_ms`) against Pinocchio + coal
@@ -188,12 +188,12 @@ def pin_pairs(model, geom, srdf):
     return geom
 
 
-def bench(n, bvtool):
+def bench(n, bvtool, robots):
     import coal  # noqa: F401  (Pinocchio's collision back end)
     import pinocchio as pin
 
     print(f"{'robot':8} {'dof':>3} {'pairs':>5} {'bvtool collide us':>18} {'pin+coal us':>12} {'x':>6} {'bvtool dist us':>15} {'pin dist us':>12} {'x':>6} agree")
-    for key in ("panda", "ur5", "allegro"):
+    for key in robots:
         rel, srdf_rel = ROBOTS[key]
         urdf = os.path.join(PKG, rel)
         srdf = os.path.join(PKG, srdf_rel) if srdf_rel else None
@@ -252,13 +252,14 @@ def main():
     b = sub.add_parser("bench")
     b.add_argument("--configs", type=int, default=2000)
     b.add_argument("--bvtool", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "bvtool"))
+    b.add_argument("--robots", default="panda,ur5,allegro", help="comma-separated: panda, ur5, allegro")
     a = ap.parse_args()
     if a.cmd == "fk-oracle":
         fk_oracle(a.out)
     elif a.cmd == "fk-check":
         fk_check(a.configs)
     else:
-        bench(a.configs, a.bvtool)
+        bench(a.configs, a.bvtool, a.robots.split(","))
 
 
 if __name__ == "__main__":

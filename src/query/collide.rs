@@ -189,18 +189,48 @@ pub(crate) fn descend(
     pair: &TreePair,
     margin: f64,
     mode: ContactMode,
+    leaf: impl FnMut(u32, u32, &Plane, &Plane) -> bool,
+) -> u64 {
+    // A nested descent (from a `leaf` callback) finds none and makes its own.
+    let mut buffers = BUFFERS.take().unwrap_or_default();
+    let box_tests = descend_in(&mut buffers, pair, margin, mode, leaf);
+    BUFFERS.set(Some(buffers));
+    box_tests
+}
+
+/// A descent's stack and B's placed leaf, kept per thread between
+/// descents: two small trees (a robot's links, a box against a box) are
+/// queried in well under a microsecond, of which allocating these took a
+/// fifth.
+#[derive(Default)]
+struct Buffers {
+    stack: Vec<(u32, (u32, PlacedBox))>,
+    placed: PlacedLeaf,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::Cell<Option<Box<Buffers>>> = const { std::cell::Cell::new(None) };
+}
+
+/// [`descend`] with `buffers` (emptied first).
+fn descend_in(
+    buffers: &mut Buffers,
+    pair: &TreePair,
+    margin: f64,
+    mode: ContactMode,
     mut leaf: impl FnMut(u32, u32, &Plane, &Plane) -> bool,
 ) -> u64 {
     let (a, b) = (pair.a, pair.b);
     // The margin is compared along axes of length 1 up to f32 rounding
     // (about 1e-7): a relative 1e-6 more covers it.
     let slack = pair.slack + round_up(margin * (1.0 + 1e-6));
-    let mut placed = PlacedLeaf::with_capacity(b.leaf_size);
+    let Buffers { stack, placed } = buffers;
+    placed.clear();
+    stack.clear();
     let apart = |(lo, hi): &Bounds, (blo, bhi): &Bounds| {
         (0..3).any(|k| blo[k] - hi[k] > margin || lo[k] - bhi[k] > margin)
     };
     let nearest = mode == ContactMode::First;
-    let mut stack: Vec<(u32, (u32, PlacedBox))> = Vec::with_capacity(64);
     stack.push((0, pair.place_node(0)));
     let mut box_tests = 0;
     while let Some((ia, (ib, pb))) = stack.pop() {

@@ -114,17 +114,6 @@ pub(crate) struct PlacedLeaf {
 }
 
 impl PlacedLeaf {
-    /// Room for leaves of `n` triangles.
-    pub fn with_capacity(n: usize) -> PlacedLeaf {
-        PlacedLeaf {
-            leaf: None,
-            triangles: Vec::with_capacity(n),
-            bounds: Vec::with_capacity(n),
-            union: Default::default(),
-            corners32: Vec::with_capacity(n),
-        }
-    }
-
     /// Forgets the leaf placed: a new query places from scratch.
     pub fn clear(&mut self) {
         self.leaf = None;

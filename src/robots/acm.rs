@@ -15,7 +15,7 @@
 
 use super::Robot;
 use super::adjacency::Adjacency;
-use super::check::{ball_gap, placed};
+use super::check::Balls;
 use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::query::{ContactMode, DistanceOptions, DistanceScratch, distance_with, within_each};
@@ -344,6 +344,7 @@ impl Robot {
             .collect();
         let default_configuration = self.default_configuration();
         let default_poses = self.link_poses(&default_configuration);
+        let default_balls = Balls::new(self, &default_poses);
         let limits = self.sampling_limits();
         let stopped = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         let least: Vec<Least> = sampled.iter().map(|_| Least::default()).collect();
@@ -362,9 +363,10 @@ impl Robot {
                         if !stopped() {
                             self.sample_configuration(&limits, opts.seed, i, &mut q);
                             let poses = self.link_poses(&q);
+                            let balls = Balls::new(self, &poses);
                             for ((t, least), &pair) in tally.iter_mut().zip(&least).zip(&sampled) {
                                 let least = opts.min_distance.then_some(least);
-                                self.tally(&mut scratch, &poses, pair, i, least, t);
+                                self.tally(&mut scratch, (&poses, &balls), pair, i, least, t);
                             }
                         }
                         (tally, q, scratch)
@@ -400,7 +402,7 @@ impl Robot {
                 }
                 let t = tallies[k];
                 k += 1;
-                let default = self.links_collide(&default_poses, a, b, &mut 0);
+                let default = self.links_collide(&default_poses, &default_balls, a, b, &mut 0);
                 let reason = if default {
                     Some(AcmReason::Default)
                 } else if opts.samples > 0 && t.collisions as f64 >= f * opts.samples as f64 {
@@ -428,13 +430,13 @@ impl Robot {
     fn tally(
         &self,
         scratch: &mut DistanceScratch,
-        poses: &[Isometry3<f64>],
+        (poses, balls): (&[Isometry3<f64>], &Balls),
         (a, b): (usize, usize),
         i: u64,
         least: Option<&Least>,
         t: &mut Tally,
     ) {
-        if self.links_collide(poses, a, b, &mut 0) {
+        if self.links_collide(poses, balls, a, b, &mut 0) {
             t.collisions += 1;
             t.offer(0.0, i, 0.0);
             if let Some(least) = least {
@@ -445,17 +447,16 @@ impl Robot {
         let Some(least) = least else {
             return;
         };
-        for sa in &self.links[a].shapes {
-            let (wa, ca) = placed(&poses[a], sa);
-            for sb in &self.links[b].shapes {
+        for (sa, ba) in self.links[a].shapes.iter().zip(balls.of(a)) {
+            for (sb, bb) in self.links[b].shapes.iter().zip(balls.of(b)) {
                 let m = least.get();
                 if m == 0.0 {
                     return;
                 }
-                let (wb, cb) = placed(&poses[b], sb);
-                if ball_gap(&ca, sa.radius, &cb, sb.radius) > m {
+                if ba.apart(bb, m) {
                     continue;
                 }
+                let (wa, wb) = (poses[a] * sa.origin, poses[b] * sb.origin);
                 let pose = Pose::relative(&wa, &wb);
                 let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
                 // A proof of "nothing that close" visits every box pair within

@@ -6,7 +6,9 @@
 use super::{Robot, Shape};
 use crate::error::Result;
 use crate::pose::Pose;
-use crate::query::{ContactMode, DistanceOptions, DistanceScratch, collide, distance_with, within};
+use crate::query::{
+    ContactMode, DistanceOptions, DistanceScratch, collide_each, distance_with, within,
+};
 use nalgebra::{Isometry3, Point3};
 use rayon::prelude::*;
 
@@ -42,12 +44,71 @@ pub(super) fn placed(link: &Isometry3<f64>, s: &Shape) -> (Isometry3<f64>, Point
     (link * s.origin, link * s.center)
 }
 
-/// The least distance the two balls allow between their shapes, less a
-/// margin for the rounding of the placed centres (so that it never exceeds
-/// the true distance); ≤ 0 when the balls may meet.
-pub(super) fn ball_gap(ca: &Point3<f64>, ra: f64, cb: &Point3<f64>, rb: f64) -> f64 {
-    let margin = 1e-9 * (1.0 + ca.coords.amax() + cb.coords.amax() + ra + rb);
-    nalgebra::distance(ca, cb) - ra - rb - margin
+/// A shape's ball placed in the root link's frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ball {
+    centre: Point3<f64>,
+    radius: f64,
+    /// The margin of [`Ball::gap`] for this ball: `1e-9 × (|centre|∞ + r)`.
+    margin: f64,
+}
+
+impl Ball {
+    /// The least distance the two balls allow between their shapes, less a
+    /// margin for the rounding of the placed centres (so that it never
+    /// exceeds the true distance); ≤ 0 when the balls may meet.
+    pub(super) fn gap(&self, o: &Ball) -> f64 {
+        nalgebra::distance(&self.centre, &o.centre) - self.reach(o, 0.0)
+    }
+
+    /// Whether [`Ball::gap`] exceeds `gap` (≥ 0), without its square root:
+    /// the broad phase's test, made for every tested shape pair.
+    #[inline]
+    pub(super) fn apart(&self, o: &Ball, gap: f64) -> bool {
+        let reach = self.reach(o, gap);
+        nalgebra::distance_squared(&self.centre, &o.centre) > reach * reach
+    }
+
+    /// `gap` plus both radii and both margins.
+    #[inline]
+    fn reach(&self, o: &Ball, gap: f64) -> f64 {
+        gap + self.radius + o.radius + 1e-9 + self.margin + o.margin
+    }
+}
+
+/// Every shape's ball placed in the root link's frame at one configuration,
+/// once per configuration rather than once per pair.
+pub(super) struct Balls {
+    balls: Vec<Ball>,
+    start: Vec<usize>,
+}
+
+impl Balls {
+    /// The balls of `robot`'s shapes with its links at `poses`.
+    pub(super) fn new(robot: &Robot, poses: &[Isometry3<f64>]) -> Balls {
+        let mut out = Balls {
+            balls: Vec::new(),
+            start: Vec::with_capacity(robot.links.len() + 1),
+        };
+        for (link, pose) in robot.links.iter().zip(poses) {
+            out.start.push(out.balls.len());
+            out.balls.extend(link.shapes.iter().map(|s| {
+                let centre = pose * s.center;
+                Ball {
+                    centre,
+                    radius: s.radius,
+                    margin: 1e-9 * (centre.coords.amax() + s.radius),
+                }
+            }));
+        }
+        out.start.push(out.balls.len());
+        out
+    }
+
+    /// Link `l`'s shapes' balls, in its shapes' order.
+    pub(super) fn of(&self, l: usize) -> &[Ball] {
+        &self.balls[self.start[l]..self.start[l + 1]]
+    }
 }
 
 impl Robot {
@@ -83,8 +144,9 @@ impl Robot {
     /// [`Robot::self_collision`] with the link poses given.
     pub fn collide_at(&self, poses: &[Isometry3<f64>], stop_at_first: bool) -> SelfCollision {
         let mut out = SelfCollision::default();
+        let balls = Balls::new(self, poses);
         for &(a, b) in &self.pairs {
-            let hit = self.links_collide(poses, a, b, &mut out.narrow_tests);
+            let hit = self.links_collide(poses, &balls, a, b, &mut out.narrow_tests);
             if hit {
                 out.pairs.push((a, b));
                 if stop_at_first {
@@ -95,33 +157,53 @@ impl Robot {
         out
     }
 
-    /// Whether links `a` and `b`, placed at `poses`, collide: each shape
-    /// pair's balls first, then the exact `collide` of their trees (stopping
-    /// at the first triangle pair); `narrow` counts the tree queries.
+    /// Whether links `a` and `b`, placed at `poses` (their shapes' balls
+    /// `balls`), collide: each shape pair's balls first, then the exact
+    /// `collide` of their trees (stopping at the first triangle pair);
+    /// `narrow` counts the tree queries.
     pub(super) fn links_collide(
         &self,
         poses: &[Isometry3<f64>],
+        balls: &Balls,
         a: usize,
         b: usize,
         narrow: &mut u32,
     ) -> bool {
-        self.links[a].shapes.iter().any(|sa| {
-            let (wa, ca) = placed(&poses[a], sa);
-            self.links[b].shapes.iter().any(|sb| {
-                let (wb, cb) = placed(&poses[b], sb);
-                if ball_gap(&ca, sa.radius, &cb, sb.radius) > 0.0 {
-                    return false;
+        self.colliding_shapes(poses, balls, (a, b), narrow)
+            .is_some()
+    }
+
+    /// The first shape pair `(i, j)` (shape `i` of link `a`, `j` of `b`)
+    /// that collides, as [`Robot::links_collide`] decides.
+    fn colliding_shapes(
+        &self,
+        poses: &[Isometry3<f64>],
+        balls: &Balls,
+        (a, b): (usize, usize),
+        narrow: &mut u32,
+    ) -> Option<(usize, usize)> {
+        let (balls_a, balls_b) = (balls.of(a), balls.of(b));
+        for (i, ba) in balls_a.iter().enumerate() {
+            for (j, bb) in balls_b.iter().enumerate() {
+                if ba.apart(bb, 0.0) {
+                    continue;
                 }
                 *narrow += 1;
-                collide(
-                    &self.trees[sa.tree],
-                    &self.trees[sb.tree],
-                    &Pose::relative(&wa, &wb),
-                    ContactMode::First,
-                )
-                .intersecting
-            })
-        })
+                let (sa, sb) = (&self.links[a].shapes[i], &self.links[b].shapes[j]);
+                let (wa, wb) = (poses[a] * sa.origin, poses[b] * sb.origin);
+                let pose = Pose::relative(&wa, &wb);
+                let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
+                let mut hit = false;
+                collide_each(ta, tb, &pose, ContactMode::First, |_, _| {
+                    hit = true;
+                    true
+                });
+                if hit {
+                    return Some((i, j));
+                }
+            }
+        }
+        None
     }
 
     /// The least distance between any two links of [`Robot::pairs`] at
@@ -158,14 +240,24 @@ impl Robot {
         scratch: &mut DistanceScratch,
         poses: &[Isometry3<f64>],
     ) -> Option<SelfDistance> {
-        // Every shape pair with its balls' gap, nearest first.
+        let balls = Balls::new(self, poses);
+        // A colliding pair (found by the cheaper collision test) is at
+        // distance 0: its witnesses are all that is left to find.
+        let hit = self.pairs.iter().find_map(|&(a, b)| {
+            let (i, j) = self.colliding_shapes(poses, &balls, (a, b), &mut 0)?;
+            Some((a, b, &self.links[a].shapes[i], &self.links[b].shapes[j]))
+        });
+        // Else every shape pair with its balls' gap, nearest first.
         let mut todo: Vec<(f64, usize, &Shape, &Shape)> = Vec::new();
-        for (k, &(a, b)) in self.pairs.iter().enumerate() {
-            for sa in &self.links[a].shapes {
-                let ca = poses[a] * sa.center;
-                for sb in &self.links[b].shapes {
-                    let cb = poses[b] * sb.center;
-                    todo.push((ball_gap(&ca, sa.radius, &cb, sb.radius), k, sa, sb));
+        if let Some((a, b, sa, sb)) = hit {
+            let k = self.pairs.iter().position(|&p| p == (a, b))?;
+            todo.push((0.0, k, sa, sb));
+        } else {
+            for (k, &(a, b)) in self.pairs.iter().enumerate() {
+                for (sa, ba) in self.links[a].shapes.iter().zip(balls.of(a)) {
+                    for (sb, bb) in self.links[b].shapes.iter().zip(balls.of(b)) {
+                        todo.push((ba.gap(bb), k, sa, sb));
+                    }
                 }
             }
         }

@@ -6,7 +6,8 @@
 use super::{Robot, Shape};
 use crate::error::Result;
 use crate::pose::Pose;
-use crate::query::{ContactMode, DistanceOptions, DistanceScratch, collide, distance_with, within};
+use crate::query::{ContactMode, DistanceScratch, collide};
+use crate::world::{Candidate, Nearest, Solid, nearest};
 use nalgebra::{Isometry3, Point3};
 use rayon::prelude::*;
 
@@ -158,52 +159,69 @@ impl Robot {
         scratch: &mut DistanceScratch,
         poses: &[Isometry3<f64>],
     ) -> Option<SelfDistance> {
-        // Every shape pair with its balls' gap, nearest first.
-        let mut todo: Vec<(f64, usize, &Shape, &Shape)> = Vec::new();
-        for (k, &(a, b)) in self.pairs.iter().enumerate() {
-            for sa in &self.links[a].shapes {
-                let ca = poses[a] * sa.center;
-                for sb in &self.links[b].shapes {
-                    let cb = poses[b] * sb.center;
-                    todo.push((ball_gap(&ca, sa.radius, &cb, sb.radius), k, sa, sb));
-                }
-            }
+        let placed = self.place_shapes(poses);
+        let mut todo = Vec::new();
+        for k in 0..self.pairs.len() {
+            self.pair_candidates(&placed, k, &mut todo);
         }
-        todo.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let mut best: Option<SelfDistance> = None;
-        for (gap, k, sa, sb) in todo {
-            if best.is_some_and(|b| gap >= b.distance) {
-                break;
-            }
-            let (a, b) = self.pairs[k];
-            let (wa, _) = placed(&poses[a], sa);
-            let (wb, _) = placed(&poses[b], sb);
-            let pose = Pose::relative(&wa, &wb);
-            let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
-            // A pair that does not come within the best distance found
-            // cannot improve it: the clearance query decides that with
-            // far fewer box tests than a full distance search.
-            if let Some(b) = best
-                && !within(ta, tb, &pose, b.distance, ContactMode::First).within
-            {
-                continue;
-            }
-            let Some(d) = distance_with(scratch, ta, tb, &pose, &DistanceOptions::default()) else {
-                continue;
-            };
-            if best.is_none_or(|b| d.distance < b.distance) {
-                best = Some(SelfDistance {
-                    distance: d.distance,
-                    pair: (a, b),
-                    point_a: wa * d.point_a,
-                    point_b: wa * d.point_b,
-                    rounding_bound: d.rounding_bound,
+        nearest(scratch, &mut todo, false).map(|n| self.self_distance_of(n))
+    }
+
+    /// Every link's shapes placed at `poses`: per link, `(shape, its frame
+    /// in the root's, its ball's centre there)`.
+    pub(super) fn place_shapes(&self, poses: &[Isometry3<f64>]) -> Vec<Vec<PlacedShape<'_>>> {
+        self.links
+            .iter()
+            .zip(poses)
+            .map(|(link, pose)| {
+                link.shapes
+                    .iter()
+                    .map(|s| {
+                        let (frame, centre) = placed(pose, s);
+                        (s, frame, centre)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Adds the shape pairs of link pair `k` of [`Robot::pairs`] to `todo`,
+    /// each bounded below by its balls' gap and tagged `k`.
+    pub(super) fn pair_candidates<'a>(
+        &'a self,
+        placed: &'a [Vec<PlacedShape<'a>>],
+        k: usize,
+        todo: &mut Vec<Candidate<'a, usize>>,
+    ) {
+        let (a, b) = self.pairs[k];
+        for (sa, wa, ca) in &placed[a] {
+            for (sb, wb, cb) in &placed[b] {
+                todo.push(Candidate {
+                    gap: ball_gap(ca, sa.radius, cb, sb.radius),
+                    a: (self.solid(sa), wa),
+                    b: (self.solid(sb), wb),
+                    tag: k,
                 });
-                if d.distance == 0.0 {
-                    break;
-                }
             }
         }
-        best
+    }
+
+    /// A shape's tree and solid.
+    pub(super) fn solid(&self, s: &Shape) -> Solid<'_> {
+        (&self.trees[s.tree], &self.solids[s.tree])
+    }
+
+    /// The [`SelfDistance`] of the closest shape pair of link pair `n.tag`.
+    pub(super) fn self_distance_of(&self, n: Nearest<usize>) -> SelfDistance {
+        SelfDistance {
+            distance: n.distance,
+            pair: self.pairs[n.tag],
+            point_a: n.point_a,
+            point_b: n.point_b,
+            rounding_bound: n.rounding_bound,
+        }
     }
 }
+
+/// A shape of a link, its frame in the root's and its ball's centre there.
+pub(super) type PlacedShape<'a> = (&'a Shape, Isometry3<f64>, Point3<f64>);

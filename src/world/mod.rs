@@ -18,9 +18,12 @@
 //! the pairs within a clearance. `docs/world.md` has the conventions.
 
 mod broad;
+mod nearest;
 mod queries;
+mod remove;
 mod scene;
 
+pub use nearest::{Candidate, Nearest, nearest};
 pub use queries::{MAX_DISTANCE_PAIRS, Solid, WorldDistance, solids_meet};
 
 use crate::error::{Error, Result};

@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 
 /// An OBJ of `n` cubes (objects `box_0`, …) of edge 0.15 around the arm.
-fn write_boxes(dir: &Path, n: usize) -> PathBuf {
+pub(super) fn write_boxes(dir: &Path, n: usize) -> PathBuf {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     let mut s = String::new();
     for k in 0..n {
@@ -42,7 +42,7 @@ fn write_boxes(dir: &Path, n: usize) -> PathBuf {
 }
 
 /// Every triangle of `tree` as its corners.
-fn corners(tree: &ObbTree) -> Vec<[nalgebra::Point3<f64>; 3]> {
+pub(super) fn corners(tree: &ObbTree) -> Vec<[nalgebra::Point3<f64>; 3]> {
     (0..tree.triangle_count())
         .map(|k| tree.corners(k))
         .collect()

@@ -56,7 +56,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
     /// With --check, also the least distance between tested link pairs at
-    /// each configuration, with its closest points.
+    /// each configuration, with its closest points; with --world, also the
+    /// least distance between a link and a body of the scene.
     #[arg(long, requires = "check")]
     distance: bool,
     /// With --check, also which links touch which bodies of a scene FILE

@@ -50,8 +50,8 @@ def test_per_pair_distances(models):
 def test_world_distance(models):
     robot = panda(models)
     world = bvtool.World()
-    world.add_box("plate", (4.0, 4.0, 0.001), [0, 0, 0.3, 0, 0, 0, 1])
-    world.add_sphere("ball", 0.1, [0.5, 0.2, 0.6, 0, 0, 0, 1])
+    world.add_box("plate", (0.3, 0.3, 0.05), [0.4, -0.3, 0.4, 0, 0, 0, 1])
+    world.add_sphere("ball", 0.15, [0.4, 0.3, 0.6, 0, 0, 0, 1])
     qs = configurations(robot, 100, 6)
     got = robot.world_distance(qs, world)
     assert got["distance"].shape == (100,) and got["point_link"].shape == (100, 3)
@@ -63,7 +63,7 @@ def test_world_distance(models):
     assert set(got["body"].tolist()) <= {0, 1} and got["link"].min() >= 0
     one = robot.world_distance(qs[3], world)
     assert one["distance"] == got["distance"][3] and one["link"] == got["link"][3]
-    # Lifted away, the plate is 5 m below the base: the distance grows.
+    # Moved away, the plate is 5 m below the base: the distance grows.
     world.set_pose("plate", [0, 0, -5.0, 0, 0, 0, 1])
     world.remove("ball")
     far = robot.world_distance(qs, world)

@@ -68,6 +68,22 @@ fn corners(tree: &ObbTree) -> Vec<[nalgebra::Point3<f64>; 3]> {
         .collect()
 }
 
+/// A mesh's triangles and whether it is closed.
+type Solid = (Vec<[nalgebra::Point3<f64>; 3]>, bool);
+
+/// Each robot tree's, and each body shape's, triangles and closedness (for
+/// the nested-solids oracle).
+fn solids(robot: &bvtool::robots::Robot, world: &World) -> (Vec<Solid>, Vec<Vec<Solid>>) {
+    let tris = |t: &ObbTree| (corners(t), TreeSolid::new(t).closed);
+    let link_tris = robot.trees.iter().map(tris).collect();
+    let body_tris = world
+        .bodies()
+        .iter()
+        .map(|b| b.shapes.iter().map(|s| tris(&s.tree)).collect())
+        .collect();
+    (link_tris, body_tris)
+}
+
 #[test]
 #[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
@@ -90,13 +106,7 @@ fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
         let took = start.elapsed().as_secs_f64() * 1e6 / 1000.0;
         let mut touching = 0;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
-        let tris = |t: &ObbTree| (corners(t), TreeSolid::new(t).closed);
-        let link_tris: Vec<_> = robot.trees.iter().map(tris).collect();
-        let body_tris: Vec<Vec<_>> = world
-            .bodies()
-            .iter()
-            .map(|b| b.shapes.iter().map(|s| tris(&s.tree)).collect())
-            .collect();
+        let (link_tris, body_tris) = solids(&robot, &world);
         for (k, q) in qs.chunks(robot.dof).enumerate() {
             let poses = robot.forward_kinematics(q).unwrap();
             let mut want = Vec::new();
@@ -168,13 +178,7 @@ fn world_distance_equals_the_pairwise_distance_on_the_panda() {
     let got = robot.world_distance_batch(&qs, &world).unwrap();
     let took = start.elapsed().as_secs_f64() * 1e6 / 120.0;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(47);
-    let tris = |t: &ObbTree| (corners(t), TreeSolid::new(t).closed);
-    let link_tris: Vec<_> = robot.trees.iter().map(tris).collect();
-    let body_tris: Vec<Vec<_>> = world
-        .bodies()
-        .iter()
-        .map(|b| b.shapes.iter().map(|s| tris(&s.tree)).collect())
-        .collect();
+    let (link_tris, body_tris) = solids(&robot, &world);
     let mut zero = 0;
     for (k, q) in qs.chunks(robot.dof).enumerate() {
         let poses = robot.forward_kinematics(q).unwrap();

@@ -8,14 +8,14 @@
 //! the command's JSON equal to the library's answers.
 
 use super::arm::{ARM, random_configurations, temp_dir, write_arm};
-use super::world::{corners, write_boxes};
+use super::world::{Arm, arm_among_boxes, corners};
 use bvtool::Pose;
 use bvtool::fit::Aabb;
 use bvtool::query::point::solid::TreeSolid;
 use bvtool::query::{DistanceOptions, distance};
 use bvtool::robots::{Robot, RobotOptions};
 use bvtool::tree::ObbTree;
-use bvtool::world::{World, placed_box};
+use bvtool::world::placed_box;
 use bvtool_dev::bvtool;
 use bvtool_dev::oracle::nested;
 use bvtool_dev::robot_oracle::link_pair;
@@ -98,12 +98,14 @@ fn every_pair_distance_equals_the_unpruned_pairwise_distance() {
 
 #[test]
 fn world_distance_equals_the_pairwise_distance_without_broad_phase() {
-    let dir = temp_dir("world-distance");
-    let urdf = write_arm(&dir, ARM);
-    let robot = Robot::from_urdf(&urdf, &RobotOptions::default()).unwrap();
-    let scene_path = write_boxes(&dir, 12);
-    let scene = bvtool::load::load(&scene_path, &Default::default()).unwrap();
-    let world = World::from_scene(&scene).unwrap();
+    let Arm {
+        dir,
+        urdf,
+        robot,
+        scene_path,
+        scene,
+        world,
+    } = arm_among_boxes("world-distance");
     // One tree per body over its triangles as the loader places them (the
     // world frame), independent of the world's own trees and poses.
     let bodies: Vec<ObbTree> = scene.instances.iter().map(bvtool_dev::world_tree).collect();

@@ -153,7 +153,7 @@ fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
 }
 
 /// The Panda's distance to the 18 primitives of [`cell`] (its bunnies
-/// removed: the oracle's distances to them would take minutes) at 120
+/// removed: the oracle's distances to them would take minutes) at 100
 /// seeded random configurations: the minimum of the exact
 /// `distance` over every (link shape, body shape) pair without any broad
 /// phase, 0 where the surfaces meet or the nested-solids oracle finds one
@@ -173,10 +173,10 @@ fn world_distance_equals_the_pairwise_distance_on_the_panda() {
         "robots/panda_description/urdf/panda.urdf",
         Some("robots/panda_description/srdf/panda.srdf"),
     );
-    let qs = random_configurations(&robot, 120, 46);
+    let qs = random_configurations(&robot, 100, 46);
     let start = std::time::Instant::now();
     let got = robot.world_distance_batch(&qs, &world).unwrap();
-    let took = start.elapsed().as_secs_f64() * 1e6 / 120.0;
+    let took = start.elapsed().as_secs_f64() * 1e6 / 100.0;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(47);
     let (link_tris, body_tris) = solids(&robot, &world);
     let mut zero = 0;
@@ -232,7 +232,7 @@ fn world_distance_equals_the_pairwise_distance_on_the_panda() {
         zero += usize::from(d.distance == 0.0);
     }
     eprintln!(
-        "Panda: {zero} of 120 configurations at 0; {took:.1} µs a configuration (batch, all cores)"
+        "Panda: {zero} of 100 configurations at 0; {took:.1} µs a configuration (batch, all cores)"
     );
-    assert!(zero > 5 && zero < 115, "{zero}");
+    assert!(zero > 5 && zero < 95, "{zero}");
 }

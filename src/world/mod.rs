@@ -23,8 +23,8 @@ mod queries;
 mod remove;
 mod scene;
 
-pub use nearest::{Candidate, Nearest, nearest};
-pub use queries::{MAX_DISTANCE_PAIRS, Solid, WorldDistance, solids_meet};
+pub use nearest::{Candidate, Nearest, Solid, nearest};
+pub use queries::{MAX_DISTANCE_PAIRS, WorldDistance, solids_meet};
 
 use crate::error::{Error, Result};
 use crate::fit::Aabb;

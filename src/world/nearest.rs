@@ -8,11 +8,24 @@
 //! distance found, skips a pair that [`within`] shows does not come that
 //! close, and measures the rest with the exact tree [`distance_with`].
 
-use super::queries::Solid;
+use crate::fit::Aabb;
 use crate::pose::Pose;
-use crate::query::point::solid::contained;
+use crate::query::point::solid::{TreeSolid, contained};
 use crate::query::{ContactMode, DistanceOptions, DistanceScratch, distance_with, within};
+use crate::tree::ObbTree;
 use nalgebra::{Isometry3, Point3};
+
+/// A shape: its tree and its solid.
+pub type Solid<'a> = (&'a ObbTree, &'a TreeSolid);
+
+/// The least distance two boxes allow between what they hold (0 when they
+/// meet).
+pub(super) fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
+    let d = (a.min - b.max)
+        .sup(&(b.min - a.max))
+        .sup(&nalgebra::Vector3::zeros());
+    d.norm()
+}
 
 /// One shape pair to measure.
 #[derive(Clone, Copy, Debug)]
@@ -145,7 +158,7 @@ impl super::World {
             for (j, body) in self.bodies.iter().enumerate() {
                 for (k, (w, x)) in body.placed.iter().enumerate() {
                     todo.push(Candidate {
-                        gap: super::queries::box_gap(&boxed, x),
+                        gap: box_gap(&boxed, x),
                         a: (*solid, place),
                         b: (body.solid(k), w),
                         tag: (*tag, j),

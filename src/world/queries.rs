@@ -4,13 +4,12 @@
 //! broad phase and the allowed set leave is decided by bvtool's exact tree
 //! queries at the relative pose of the two shapes.
 
-use super::nearest::{Candidate, nearest};
+use super::nearest::{Candidate, Solid, box_gap, nearest};
 use super::{World, placed_box};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use crate::query::point::solid::{TreeSolid, contained};
+use crate::query::point::solid::contained;
 use crate::query::{ContactMode, DistanceScratch, MAX_PAIRS, collide, within};
-use crate::tree::ObbTree;
 use nalgebra::{Isometry3, Point3};
 
 /// The least distance between two groups of bodies.
@@ -35,18 +34,6 @@ pub struct WorldDistance {
 /// The most shape pairs [`World::distance`] considers (the product of the
 /// groups' shape counts): 2^22 (40 bytes each while they are sorted).
 pub const MAX_DISTANCE_PAIRS: usize = 1 << 22;
-
-/// The least distance two boxes allow between what they hold (0 when they
-/// meet).
-pub(super) fn box_gap(a: &crate::fit::Aabb, b: &crate::fit::Aabb) -> f64 {
-    let d = (a.min - b.max)
-        .sup(&(b.min - a.max))
-        .sup(&nalgebra::Vector3::zeros());
-    d.norm()
-}
-
-/// A shape: its tree and its solid.
-pub type Solid<'a> = (&'a ObbTree, &'a TreeSolid);
 
 /// Whether two shapes, `b` at `pose` in `a`'s frame, meet as solids: their
 /// surfaces touch or cross ([`collide`], exact), or one lies inside the

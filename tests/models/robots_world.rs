@@ -9,7 +9,6 @@
 
 use super::robots::{package, random_configurations, robot};
 use bvtool::Pose;
-use bvtool::fit::Aabb;
 use bvtool::query::point::solid::TreeSolid;
 use bvtool::query::{ContactMode, collide};
 use bvtool::tree::ObbTree;
@@ -17,7 +16,7 @@ use bvtool::world::placed_box;
 use bvtool::world::{Primitive, World};
 use bvtool_dev as common;
 use bvtool_dev::oracle::nested;
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 
@@ -84,6 +83,29 @@ fn solids(robot: &bvtool::robots::Robot, world: &World) -> (Vec<Solid>, Vec<Vec<
     (link_tris, body_tris)
 }
 
+/// Whether a link shape and a body shape whose surfaces do not meet nest
+/// as solids: never where their world boxes are apart, else by the
+/// oracle's nested-solids test (the body's triangles placed in the link's
+/// frame by `pose`).
+fn nest(
+    (link, at_link, link_solid): (&ObbTree, &Isometry3<f64>, &Solid),
+    (body, at_body, body_solid): (&ObbTree, &Isometry3<f64>, &Solid),
+    pose: &Pose,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> bool {
+    let (x, y) = (
+        placed_box(link, at_link).unwrap(),
+        placed_box(body, at_body).unwrap(),
+    );
+    if (0..3).any(|k| x.max[k] < y.min[k] || y.max[k] < x.min[k]) {
+        return false;
+    }
+    let placed: Vec<_> = (body_solid.0.iter())
+        .map(|t| t.map(|c| pose.transform_point(&c)))
+        .collect();
+    nested(&link_solid.0, link_solid.1, &placed, body_solid.1, rng)
+}
+
 #[test]
 #[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
@@ -118,23 +140,13 @@ fn world_collision_equals_the_pairwise_check_on_the_corpus_robots() {
                             let r = (poses[l] * s.origin).inverse() * w;
                             let pose = Pose::new(r.translation.vector, r.rotation);
                             let link = &robot.trees[s.tree];
-                            let apart = |x: &Aabb, y: &Aabb| {
-                                (0..3).any(|k| x.max[k] < y.min[k] || y.max[k] < x.min[k])
-                            };
                             collide(link, &bs.tree, &pose, ContactMode::All).intersecting
-                                || !apart(
-                                    &placed_box(link, &(poses[l] * s.origin)).unwrap(),
-                                    &placed_box(&bs.tree, &w).unwrap(),
-                                ) && {
-                                    // Solids: one inside the other.
-                                    let (lt, lc) = &link_tris[s.tree];
-                                    let (bt, bc) = &body_tris[b][j];
-                                    let placed: Vec<_> = bt
-                                        .iter()
-                                        .map(|t| t.map(|c| pose.transform_point(&c)))
-                                        .collect();
-                                    nested(lt, *lc, &placed, *bc, &mut rng)
-                                }
+                                || nest(
+                                    (link, &(poses[l] * s.origin), &link_tris[s.tree]),
+                                    (&bs.tree, &w, &body_tris[b][j]),
+                                    &pose,
+                                    &mut rng,
+                                )
                         })
                     });
                     if hit {
@@ -195,24 +207,14 @@ fn world_distance_equals_the_pairwise_distance_on_the_panda() {
                         let d =
                             distance(tree, &bs.tree, &pose, &DistanceOptions::default()).unwrap();
                         want = want.min(d.distance);
-                        // Solids, where the boxes overlap: one inside.
-                        let apart = |x: &Aabb, y: &Aabb| {
-                            (0..3).any(|k| x.max[k] < y.min[k] || y.max[k] < x.min[k])
-                        };
-                        if d.distance > 0.0
-                            && !inside
-                            && !apart(
-                                &placed_box(tree, &place).unwrap(),
-                                &placed_box(&bs.tree, &w).unwrap(),
-                            )
-                        {
-                            let (lt, lc) = &link_tris[s.tree];
-                            let (bt, bc) = &body_tris[b][j];
-                            let placed: Vec<_> = bt
-                                .iter()
-                                .map(|t| t.map(|c| pose.transform_point(&c)))
-                                .collect();
-                            inside = nested(lt, *lc, &placed, *bc, &mut rng);
+                        // Solids: one inside the other.
+                        if d.distance > 0.0 && !inside {
+                            inside = nest(
+                                (tree, &place, &link_tris[s.tree]),
+                                (&bs.tree, &w, &body_tris[b][j]),
+                                &pose,
+                                &mut rng,
+                            );
                         }
                     }
                 }

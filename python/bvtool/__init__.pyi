@@ -783,8 +783,13 @@ class Robot:
         """Whether any tested link pair touches: (n,) bools, or one bool for q (dof,). Exact."""
     def colliding_pairs(self, q: npt.ArrayLike) -> Union[U32, List[U32]]:
         """The colliding link pairs ((k, 2) link indices) of each configuration."""
-    def distance(self, q: npt.ArrayLike) -> Union[float, F64]:
+    @overload
+    def distance(self, q: npt.ArrayLike, per_pair: Literal[False] = False) -> Union[float, F64]:
         """The least distance between tested link pairs (0 when touching, inf without pairs)."""
+    @overload
+    def distance(self, q: npt.ArrayLike, per_pair: Literal[True]) -> Dict[str, Any]:
+        """Every tested pair's distance: distance, rounding_bound (N, P); point_a, point_b (N, P, 3)
+        in the root frame; pairs (P, 2) uint32; names [(link1, link2)]. No leading N for q (dof,)."""
     def generate_acm(
         self,
         samples: int = 10000,
@@ -800,6 +805,9 @@ class Robot:
         """Pickles as (urdf, package_dirs, srdf, visual): unpickling reads the files again."""
     def world_collision(self, q: npt.ArrayLike, world: World) -> Union[U32, List[U32]]:
         """The (link, body) index pairs that touch at each configuration (root link frame = world frame). Exact."""
+    def world_distance(self, q: npt.ArrayLike, world: World) -> Dict[str, Any]:
+        """The least link-to-body distance: distance, rounding_bound (N,); link, body (N,) int64 (-1 without
+        a body); point_link, point_body (N, 3), root frame = world frame. 0 where world_collision finds a pair."""
 
 BodyKey = Union[str, int]
 
@@ -846,6 +854,8 @@ class World:
     def set_poses(self, bodies: Sequence[BodyKey], poses: PosesLike) -> None:
         """Moves many bodies; every pose checked before any moves."""
     def pose(self, body: BodyKey) -> Pose: ...
+    def remove(self, body: BodyKey) -> None:
+        """Removes a body: later bodies' indices go down by one (names stay); its allowed pairs go."""
     def allow(self, a: BodyKey, b: BodyKey) -> None:
         """Never test bodies a and b against each other."""
     def colliding_pairs(self) -> List[Tuple[str, str]]:

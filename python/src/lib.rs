@@ -37,6 +37,7 @@ mod pose;
 mod render;
 mod robot;
 mod robot_acm;
+mod robot_distance;
 mod scene_queries;
 mod source;
 mod state;

@@ -230,9 +230,20 @@ impl Robot {
     /// The least distance between tested link pairs: a `float64` array
     /// `(n,)` (0 where a pair touches; `inf` without a tested pair), or one
     /// float for one configuration. Each within its rounding bound (about
-    /// 1e-15 of the coordinates) of the exact minimum.
-    fn distance<'py>(&self, py: Python<'py>, q: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    /// 1e-15 of the coordinates) of the exact minimum. With `per_pair`,
+    /// every tested pair's: a dict of arrays (`robot_distance::pair_dict`).
+    #[pyo3(signature = (q, per_pair = false))]
+    fn distance<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        per_pair: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let (qs, one) = self.configurations(q)?;
+        if per_pair {
+            let ds = self.on_pool(py, qs, |r, qs| r.self_distance_pairs_batch(qs))?;
+            return Ok(crate::robot_distance::pair_dict(py, &self.inner, ds, one)?.into_any());
+        }
         let ds = self.on_pool(py, qs, |r, qs| r.self_distance_batch(qs))?;
         let d: Vec<f64> = ds
             .iter()
@@ -243,6 +254,22 @@ impl Robot {
         } else {
             PyArray1::from_vec(py, d).into_any()
         })
+    }
+
+    /// The least distance between any link and any body of `world` at each
+    /// configuration (the root link's frame is the world's): a dict of
+    /// arrays (`robot_distance::world_dict`), 0 where `world_collision`
+    /// finds a pair.
+    fn world_distance<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        world: PyRef<'py, crate::world::World>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let (qs, one) = self.configurations(q)?;
+        let w = world.inner.clone();
+        let ds = self.on_pool(py, qs, move |r, qs| r.world_distance_batch(qs, &w))?;
+        crate::robot_distance::world_dict(py, ds, one)
     }
 
     /// The allowed-collision matrix of every pair of links with geometry

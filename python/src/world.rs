@@ -331,6 +331,14 @@ impl World {
         self.world().allow(a, b).map_err(to_py)
     }
 
+    /// Removes a body (by name or index): later bodies' indices go down by
+    /// one, names stay; its allowed pairs go; a tree no body uses is
+    /// released. The broad phase drops its box without re-sorting.
+    fn remove(&mut self, body: &Bound<'_, PyAny>) -> PyResult<()> {
+        let i = self.body(body)?;
+        self.world().remove(i).map(|_| ()).map_err(to_py)
+    }
+
     /// Every pair of bodies that touch, cross or nest (one wholly inside a
     /// closed other: bodies are solids, docs/world.md), `[(name, name), …]`,
     /// by index (each pair in index order).

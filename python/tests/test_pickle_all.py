@@ -209,3 +209,22 @@ def test_corrupted_world_and_scene_pickles_raise_value_error(tmp_path):
     ):
         with pytest.raises(ValueError):
             ctor(*bad)
+
+
+def test_world_pickles_after_removes():
+    """World.remove: indices shift, names stay; a world after removals
+    pickles and answers as one built afresh from the survivors."""
+    w = small_world(11)
+    w.add_sphere("ball", 0.7)
+    rng = np.random.default_rng(4)
+    for round_ in range(5):
+        w.remove(int(rng.integers(len(w))))
+        w.remove(w.names[-1])
+        w2 = pickle.loads(pickle.dumps(w, pickle.HIGHEST_PROTOCOL))
+        assert w2.names == w.names
+        p = poses(len(w), seed=round_)
+        p[:, :3] *= 0.6
+        for x in (w, w2):
+            x.set_poses(list(range(len(w))), p)
+        assert world_answers(w2) == world_answers(w), round_
+    assert len(w) == 13 - 10

@@ -26,6 +26,7 @@ mod progress;
 mod render;
 mod robot;
 mod robot_acm;
+mod robot_distance;
 mod robot_render;
 mod sdf;
 mod stream;

@@ -56,7 +56,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
     /// With --check, also the least distance between tested link pairs at
-    /// each configuration, with its closest points.
+    /// each configuration, with its closest points; with --world, also the
+    /// least distance between a link and a body of the scene.
     #[arg(long, requires = "check")]
     distance: bool,
     /// With --check, also which links touch which bodies of a scene FILE
@@ -74,6 +75,8 @@ pub struct Args {
     acm: super::robot_acm::AcmArgs,
     #[command(flatten)]
     picture: super::robot_render::RenderArgs,
+    #[command(flatten)]
+    distances: super::robot_distance::DistanceArgs,
     /// With --check, print JSON Lines as the answers come: one compact
     /// line per configuration (`{"index", ...}` and the fields of an entry
     /// of --json's `configurations`), 4,096 configurations at a time, then
@@ -178,6 +181,10 @@ struct ConfigurationDoc<'a> {
     distance: Option<Option<DistanceDoc<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     world: Option<Vec<[&'a str; 2]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pair_distances: Option<Vec<super::robot_distance::PairDistanceDoc<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    world_distance: Option<Option<super::robot_distance::WorldDistanceDoc<'a>>>,
 }
 
 #[derive(Serialize)]
@@ -256,6 +263,12 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             Some(w) => Some(robot.world_collision_batch(qs, w, args.first)?),
             None => None,
         };
+        let more = super::robot_distance::compute(
+            &robot,
+            qs,
+            args.distances.per_pair,
+            world.as_ref().filter(|_| args.distance),
+        )?;
         Ok(hits
             .iter()
             .enumerate()
@@ -267,6 +280,8 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
                     let body = |b: usize| w.bodies()[b].name.as_str();
                     t[i].iter().map(|&(l, b)| [name(l), body(b)]).collect()
                 }),
+                pair_distances: more.pairs_doc(&robot, i),
+                world_distance: more.world_doc(&robot, world.as_ref(), i),
             })
             .collect())
     };
@@ -449,7 +464,8 @@ fn text(robot: &Robot, doc: &RobotDoc) -> String {
                 }
                 None => String::new(),
             };
-            let _ = writeln!(s, "#{i}: {pairs}{dist}{touching}");
+            let far = super::robot_distance::world_text(&c.world_distance);
+            let _ = writeln!(s, "#{i}: {pairs}{dist}{touching}{far}");
         }
         let colliding = configs.iter().filter(|c| c.colliding).count();
         let world = match configs.first().and_then(|c| c.world.as_ref()) {

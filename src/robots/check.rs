@@ -6,9 +6,8 @@
 use super::{Robot, Shape};
 use crate::error::Result;
 use crate::pose::Pose;
-use crate::query::{
-    ContactMode, DistanceOptions, DistanceScratch, collide_each, distance_with, within,
-};
+use crate::query::{ContactMode, DistanceScratch, collide_each};
+use crate::world::{Candidate, Nearest, Solid, nearest};
 use nalgebra::{Isometry3, Point3};
 use rayon::prelude::*;
 
@@ -49,30 +48,17 @@ pub(super) fn placed(link: &Isometry3<f64>, s: &Shape) -> (Isometry3<f64>, Point
 pub(super) struct Ball {
     centre: Point3<f64>,
     radius: f64,
-    /// The margin of [`Ball::gap`] for this ball: `1e-9 × (|centre|∞ + r)`.
+    /// The margin of [`ball_gap`] for this ball: `1e-9 × (|centre|∞ + r)`.
     margin: f64,
 }
 
 impl Ball {
-    /// The least distance the two balls allow between their shapes, less a
-    /// margin for the rounding of the placed centres (so that it never
-    /// exceeds the true distance); ≤ 0 when the balls may meet.
-    pub(super) fn gap(&self, o: &Ball) -> f64 {
-        nalgebra::distance(&self.centre, &o.centre) - self.reach(o, 0.0)
-    }
-
-    /// Whether [`Ball::gap`] exceeds `gap` (≥ 0), without its square root:
+    /// Whether [`ball_gap`] exceeds `gap` (≥ 0), without its square root:
     /// the broad phase's test, made for every tested shape pair.
     #[inline]
     pub(super) fn apart(&self, o: &Ball, gap: f64) -> bool {
-        let reach = self.reach(o, gap);
+        let reach = gap + self.radius + o.radius + 1e-9 + self.margin + o.margin;
         nalgebra::distance_squared(&self.centre, &o.centre) > reach * reach
-    }
-
-    /// `gap` plus both radii and both margins.
-    #[inline]
-    fn reach(&self, o: &Ball, gap: f64) -> f64 {
-        gap + self.radius + o.radius + 1e-9 + self.margin + o.margin
     }
 }
 
@@ -109,6 +95,14 @@ impl Balls {
     pub(super) fn of(&self, l: usize) -> &[Ball] {
         &self.balls[self.start[l]..self.start[l + 1]]
     }
+}
+
+/// The least distance the two balls allow between their shapes, less a
+/// margin for the rounding of the placed centres (so that it never exceeds
+/// the true distance); ≤ 0 when the balls may meet.
+pub(super) fn ball_gap(ca: &Point3<f64>, ra: f64, cb: &Point3<f64>, rb: f64) -> f64 {
+    let margin = 1e-9 * (1.0 + ca.coords.amax() + cb.coords.amax() + ra + rb);
+    nalgebra::distance(ca, cb) - ra - rb - margin
 }
 
 impl Robot {
@@ -240,62 +234,89 @@ impl Robot {
         scratch: &mut DistanceScratch,
         poses: &[Isometry3<f64>],
     ) -> Option<SelfDistance> {
+        let placed = self.place_shapes(poses);
         let balls = Balls::new(self, poses);
+        let mut todo = Vec::new();
         // A colliding pair (found by the cheaper collision test) is at
         // distance 0: its witnesses are all that is left to find.
-        let hit = self.pairs.iter().find_map(|&(a, b)| {
-            let (i, j) = self.colliding_shapes(poses, &balls, (a, b), &mut 0)?;
-            Some((a, b, &self.links[a].shapes[i], &self.links[b].shapes[j]))
+        let hit = (0..self.pairs.len()).find_map(|k| {
+            Some((
+                k,
+                self.colliding_shapes(poses, &balls, self.pairs[k], &mut 0)?,
+            ))
         });
-        // Else every shape pair with its balls' gap, nearest first.
-        let mut todo: Vec<(f64, usize, &Shape, &Shape)> = Vec::new();
-        if let Some((a, b, sa, sb)) = hit {
-            let k = self.pairs.iter().position(|&p| p == (a, b))?;
-            todo.push((0.0, k, sa, sb));
-        } else {
-            for (k, &(a, b)) in self.pairs.iter().enumerate() {
-                for (sa, ba) in self.links[a].shapes.iter().zip(balls.of(a)) {
-                    for (sb, bb) in self.links[b].shapes.iter().zip(balls.of(b)) {
-                        todo.push((ba.gap(bb), k, sa, sb));
-                    }
-                }
-            }
-        }
-        todo.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let mut best: Option<SelfDistance> = None;
-        for (gap, k, sa, sb) in todo {
-            if best.is_some_and(|b| gap >= b.distance) {
-                break;
-            }
+        if let Some((k, (i, j))) = hit {
             let (a, b) = self.pairs[k];
-            let (wa, _) = placed(&poses[a], sa);
-            let (wb, _) = placed(&poses[b], sb);
-            let pose = Pose::relative(&wa, &wb);
-            let (ta, tb) = (&self.trees[sa.tree], &self.trees[sb.tree]);
-            // A pair that does not come within the best distance found
-            // cannot improve it: the clearance query decides that with
-            // far fewer box tests than a full distance search.
-            if let Some(b) = best
-                && !within(ta, tb, &pose, b.distance, ContactMode::First).within
-            {
-                continue;
-            }
-            let Some(d) = distance_with(scratch, ta, tb, &pose, &DistanceOptions::default()) else {
-                continue;
-            };
-            if best.is_none_or(|b| d.distance < b.distance) {
-                best = Some(SelfDistance {
-                    distance: d.distance,
-                    pair: (a, b),
-                    point_a: wa * d.point_a,
-                    point_b: wa * d.point_b,
-                    rounding_bound: d.rounding_bound,
-                });
-                if d.distance == 0.0 {
-                    break;
-                }
+            let ((sa, wa, _), (sb, wb, _)) = (&placed[a][i], &placed[b][j]);
+            todo.push(Candidate {
+                gap: 0.0,
+                a: (self.solid(sa), wa),
+                b: (self.solid(sb), wb),
+                tag: k,
+            });
+        } else {
+            for k in 0..self.pairs.len() {
+                self.pair_candidates(&placed, k, &mut todo);
             }
         }
-        best
+        nearest(scratch, &mut todo, false).map(|n| self.self_distance_of(n))
+    }
+
+    /// Every link's shapes placed at `poses`: per link, `(shape, its frame
+    /// in the root's, its ball's centre there)`.
+    pub(super) fn place_shapes(&self, poses: &[Isometry3<f64>]) -> Vec<Vec<PlacedShape<'_>>> {
+        self.links
+            .iter()
+            .zip(poses)
+            .map(|(link, pose)| {
+                link.shapes
+                    .iter()
+                    .map(|s| {
+                        let (frame, centre) = placed(pose, s);
+                        (s, frame, centre)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Adds the shape pairs of link pair `k` of [`Robot::pairs`] to `todo`,
+    /// each bounded below by its balls' gap and tagged `k`.
+    pub(super) fn pair_candidates<'a>(
+        &'a self,
+        placed: &'a [Vec<PlacedShape<'a>>],
+        k: usize,
+        todo: &mut Vec<Candidate<'a, usize>>,
+    ) {
+        let (a, b) = self.pairs[k];
+        for (sa, wa, ca) in &placed[a] {
+            for (sb, wb, cb) in &placed[b] {
+                todo.push(Candidate {
+                    gap: ball_gap(ca, sa.radius, cb, sb.radius),
+                    a: (self.solid(sa), wa),
+                    b: (self.solid(sb), wb),
+                    tag: k,
+                });
+            }
+        }
+    }
+
+    /// A shape's tree and solid.
+    pub(super) fn solid(&self, s: &Shape) -> Solid<'_> {
+        (&self.trees[s.tree], &self.solids[s.tree])
+    }
+
+    /// The [`SelfDistance`] of the closest shape pair of link pair `n.tag`.
+    pub(super) fn self_distance_of(&self, n: Nearest<usize>) -> SelfDistance {
+        SelfDistance {
+            distance: n.distance,
+            pair: self.pairs[n.tag],
+            point_a: n.point_a,
+            point_b: n.point_b,
+            rounding_bound: n.rounding_bound,
+        }
     }
 }
+
+/// A shape of a link, its frame in the root's and its ball's centre there.
+pub(super) type PlacedShape<'a> = (&'a Shape, Isometry3<f64>, Point3<f64>);

@@ -14,6 +14,7 @@ mod acm;
 mod adjacency;
 mod build;
 mod check;
+mod distance;
 mod geometry;
 pub mod urdf;
 mod world;
@@ -22,6 +23,7 @@ pub use crate::mesh::primitives::ROUND_SEGMENTS;
 pub use acm::{Acm, AcmOptions, AcmPair, AcmReason, MAX_ACM_SAMPLES};
 pub use build::{GeometryKind, RobotOptions};
 pub use check::{SelfCollision, SelfDistance};
+pub use distance::RobotWorldDistance;
 pub use geometry::{MAX_MESH_BYTES, Packages};
 pub use urdf::JointKind;
 

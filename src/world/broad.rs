@@ -58,6 +58,17 @@ impl Sweep {
         self.order.insert(at, i);
     }
 
+    /// Removes body `i`'s box: later bodies' indices shift down by one,
+    /// the order of the others kept (`O(n)`, nothing re-sorted).
+    pub(super) fn remove(&mut self, i: usize) {
+        self.boxes.remove(i);
+        let i = i as u32;
+        self.order.retain(|&j| j != i);
+        for j in &mut self.order {
+            *j -= u32::from(*j > i);
+        }
+    }
+
     /// Restores the order after boxes changed: insertion sort, `O(n +
     /// swaps)`. Returns the swaps made. When the boxes' centres now spread
     /// at least twice as much along another axis, that axis becomes the

@@ -18,10 +18,13 @@
 //! the pairs within a clearance. `docs/world.md` has the conventions.
 
 mod broad;
+mod nearest;
 mod queries;
+mod remove;
 mod scene;
 
-pub use queries::{MAX_DISTANCE_PAIRS, Solid, WorldDistance, solids_meet};
+pub use nearest::{Candidate, Nearest, Solid, nearest};
+pub use queries::{MAX_DISTANCE_PAIRS, WorldDistance, solids_meet};
 
 use crate::error::{Error, Result};
 use crate::fit::Aabb;

@@ -4,14 +4,12 @@
 //! broad phase and the allowed set leave is decided by bvtool's exact tree
 //! queries at the relative pose of the two shapes.
 
+use super::nearest::{Candidate, Solid, box_gap, nearest};
 use super::{World, placed_box};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
-use crate::query::point::solid::{TreeSolid, contained};
-use crate::query::{
-    ContactMode, DistanceOptions, DistanceScratch, MAX_PAIRS, collide, distance_with, within,
-};
-use crate::tree::ObbTree;
+use crate::query::point::solid::contained;
+use crate::query::{ContactMode, DistanceScratch, MAX_PAIRS, collide, within};
 use nalgebra::{Isometry3, Point3};
 
 /// The least distance between two groups of bodies.
@@ -36,18 +34,6 @@ pub struct WorldDistance {
 /// The most shape pairs [`World::distance`] considers (the product of the
 /// groups' shape counts): 2^22 (40 bytes each while they are sorted).
 pub const MAX_DISTANCE_PAIRS: usize = 1 << 22;
-
-/// The least distance two boxes allow between what they hold (0 when they
-/// meet).
-fn box_gap(a: &crate::fit::Aabb, b: &crate::fit::Aabb) -> f64 {
-    let d = (a.min - b.max)
-        .sup(&(b.min - a.max))
-        .sup(&nalgebra::Vector3::zeros());
-    d.norm()
-}
-
-/// A shape: its tree and its solid.
-pub type Solid<'a> = (&'a ObbTree, &'a TreeSolid);
 
 /// Whether two shapes, `b` at `pose` in `a`'s frame, meet as solids: their
 /// surfaces touch or cross ([`collide`], exact), or one lies inside the
@@ -240,66 +226,33 @@ impl World {
                 "distance between groups of {sa} and {sb} shapes: more than {MAX_DISTANCE_PAIRS} shape pairs"
             )));
         }
-        // Every shape pair of every tested body pair with its boxes' gap,
-        // nearest first.
-        let mut todo: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
+        // Every shape pair of every tested body pair with its boxes' gap.
+        let mut todo = Vec::new();
         for &a in group_a {
             for &b in group_b {
                 if !self.tested(a, b) {
                     continue;
                 }
-                for (ka, (_, xa)) in self.bodies[a].placed.iter().enumerate() {
-                    for (kb, (_, xb)) in self.bodies[b].placed.iter().enumerate() {
-                        todo.push((box_gap(xa, xb), a, ka, b, kb));
+                let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+                for (ka, (wa, xa)) in ba.placed.iter().enumerate() {
+                    for (kb, (wb, xb)) in bb.placed.iter().enumerate() {
+                        todo.push(Candidate {
+                            gap: box_gap(xa, xb),
+                            a: (ba.solid(ka), wa),
+                            b: (bb.solid(kb), wb),
+                            tag: (a, b),
+                        });
                     }
                 }
             }
         }
-        todo.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let mut scratch = DistanceScratch::default();
-        let mut best: Option<WorldDistance> = None;
-        for (gap, a, ka, b, kb) in todo {
-            if best.is_some_and(|w| gap > w.distance) {
-                break;
-            }
-            let (wa, wb) = (&self.bodies[a].placed[ka].0, &self.bodies[b].placed[kb].0);
-            let (ta, tb) = (
-                &self.bodies[a].shapes[ka].tree,
-                &self.bodies[b].shapes[kb].tree,
-            );
-            let pose = Pose::relative(wa, wb);
-            if let Some(p) = contained(self.bodies[a].solid(ka), self.bodies[b].solid(kb), &pose) {
-                best = Some(WorldDistance {
-                    distance: 0.0,
-                    bodies: (a, b),
-                    point_a: wa * p,
-                    point_b: wa * p,
-                    rounding_bound: 0.0,
-                });
-                break;
-            }
-            if let Some(w) = best
-                && !within(ta, tb, &pose, w.distance, ContactMode::First).within
-            {
-                continue;
-            }
-            let Some(d) = distance_with(&mut scratch, ta, tb, &pose, &DistanceOptions::default())
-            else {
-                continue;
-            };
-            if best.is_none_or(|w| d.distance < w.distance) {
-                best = Some(WorldDistance {
-                    distance: d.distance,
-                    bodies: (a, b),
-                    point_a: wa * d.point_a,
-                    point_b: wa * d.point_b,
-                    rounding_bound: d.rounding_bound,
-                });
-                if d.distance == 0.0 {
-                    break;
-                }
-            }
-        }
-        Ok(best)
+        let best = nearest(&mut DistanceScratch::default(), &mut todo, true);
+        Ok(best.map(|n| WorldDistance {
+            distance: n.distance,
+            bodies: n.tag,
+            point_a: n.point_a,
+            point_b: n.point_b,
+            rounding_bound: n.rounding_bound,
+        }))
     }
 }

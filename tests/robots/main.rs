@@ -9,6 +9,7 @@
 mod acm;
 mod arm;
 mod cli;
+mod distance;
 mod hostile;
 mod jsonl;
 mod kinematics;

@@ -42,20 +42,51 @@ fn write_boxes(dir: &Path, n: usize) -> PathBuf {
 }
 
 /// Every triangle of `tree` as its corners.
-fn corners(tree: &ObbTree) -> Vec<[nalgebra::Point3<f64>; 3]> {
+pub(super) fn corners(tree: &ObbTree) -> Vec<[nalgebra::Point3<f64>; 3]> {
     (0..tree.triangle_count())
         .map(|k| tree.corners(k))
         .collect()
 }
 
-#[test]
-fn world_collision_equals_the_pairwise_check_and_the_command() {
-    let dir = temp_dir("world");
+/// The test arm and 12 boxes around it, in a folder of its own.
+pub(super) struct Arm {
+    pub dir: PathBuf,
+    pub urdf: PathBuf,
+    pub robot: Robot,
+    /// The OBJ of the boxes (`write_boxes`), as loaded, and its world.
+    pub scene_path: PathBuf,
+    pub scene: bvtool::mesh::Scene,
+    pub world: World,
+}
+
+/// [`Arm`] for test `test`.
+pub(super) fn arm_among_boxes(test: &str) -> Arm {
+    let dir = temp_dir(test);
     let urdf = write_arm(&dir, ARM);
     let robot = Robot::from_urdf(&urdf, &RobotOptions::default()).unwrap();
     let scene_path = write_boxes(&dir, 12);
     let scene = bvtool::load::load(&scene_path, &Default::default()).unwrap();
     let world = World::from_scene(&scene).unwrap();
+    Arm {
+        dir,
+        urdf,
+        robot,
+        scene_path,
+        scene,
+        world,
+    }
+}
+
+#[test]
+fn world_collision_equals_the_pairwise_check_and_the_command() {
+    let Arm {
+        dir,
+        urdf,
+        robot,
+        scene_path,
+        scene,
+        world,
+    } = arm_among_boxes("world");
     assert_eq!(world.len(), 12);
     assert_eq!(world.bodies()[3].name, "box_3");
     // One tree per body over its triangles as the loader places them.

@@ -10,3 +10,4 @@ mod contain;
 mod hostile;
 mod primitives;
 mod queries;
+mod remove;

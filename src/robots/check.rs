@@ -218,11 +218,21 @@ impl Robot {
     /// [`Robot::self_distance`] for `qs`, `n × dof` values row by row, on
     /// the worker pool.
     pub fn self_distance_batch(&self, qs: &[f64]) -> Result<Vec<Option<SelfDistance>>> {
+        self.each_configuration(qs, |scratch, poses| self.distance_at(scratch, poses))
+    }
+
+    /// `at` (a worker's scratch, the link poses) at each configuration of
+    /// `qs` (checked; `n × dof` values row by row), on the worker pool.
+    pub(super) fn each_configuration<T: Send>(
+        &self,
+        qs: &[f64],
+        at: impl Fn(&mut DistanceScratch, &[Isometry3<f64>]) -> T + Sync + Send,
+    ) -> Result<Vec<T>> {
         self.check_batch(qs)?;
         Ok(crate::threads::on_pool(|| {
             qs.par_chunks(self.dof)
                 .map_init(DistanceScratch::default, |scratch, q| {
-                    self.distance_at(scratch, &self.link_poses(q))
+                    at(scratch, &self.link_poses(q))
                 })
                 .collect()
         }))

@@ -7,7 +7,6 @@ use crate::error::Result;
 use crate::query::DistanceScratch;
 use crate::world::{Solid, World, nearest};
 use nalgebra::{Isometry3, Point3};
-use rayon::prelude::*;
 
 /// The answer of [`Robot::world_distance`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,14 +50,7 @@ impl Robot {
     /// [`Robot::self_distance_pairs`] for `qs`, `n × dof` values row by
     /// row, on the worker pool.
     pub fn self_distance_pairs_batch(&self, qs: &[f64]) -> Result<Vec<Vec<SelfDistance>>> {
-        self.check_batch(qs)?;
-        Ok(crate::threads::on_pool(|| {
-            qs.par_chunks(self.dof)
-                .map_init(DistanceScratch::default, |scratch, q| {
-                    self.pair_distances_at(scratch, &self.link_poses(q))
-                })
-                .collect()
-        }))
+        self.each_configuration(qs, |scratch, poses| self.pair_distances_at(scratch, poses))
     }
 
     /// [`Robot::self_distance_pairs`] with the link poses given.
@@ -110,14 +102,11 @@ impl Robot {
         qs: &[f64],
         world: &World,
     ) -> Result<Vec<Option<RobotWorldDistance>>> {
-        self.check_batch(qs)?;
-        crate::threads::on_pool(|| {
-            qs.par_chunks(self.dof)
-                .map_init(DistanceScratch::default, |scratch, q| {
-                    self.world_distance_at(scratch, &self.link_poses(q), world)
-                })
-                .collect()
-        })
+        self.each_configuration(qs, |scratch, poses| {
+            self.world_distance_at(scratch, poses, world)
+        })?
+        .into_iter()
+        .collect()
     }
 
     /// [`Robot::world_distance`] with the link poses given.

@@ -223,8 +223,9 @@ impl ObbTree {
     /// vertices, and the marks exactly the pairs' slots. A tree with no
     /// triangles has no nodes.
     ///
-    /// Trees of [`PARALLEL_BYTES`] or more are read on every thread of the
-    /// current rayon pool, smaller ones on the calling thread.
+    /// Trees of `crate::tree::bytes::PARALLEL_BYTES` (8 MiB) or more are
+    /// read on every thread of the current rayon pool, smaller ones on the
+    /// calling thread.
     pub fn from_bytes(b: &[u8]) -> Result<ObbTree, TreeBytesError> {
         ObbTree::read_bytes(b, b.len() >= PARALLEL_BYTES)
     }

@@ -5,6 +5,7 @@ use crate::errors::{to_py, value_error};
 use crate::work;
 use bvtool::fit::Aabb;
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
+use bvtool::mesh::source_runs::{SourceRun, source_runs, sources_from_runs};
 use bvtool::mesh::{Geometry, TriMesh, placed_points};
 use nalgebra::Matrix4;
 use numpy::{PyArray1, PyArray2};
@@ -121,76 +122,36 @@ impl Mesh {
     }
 
     /// Rebuilds a pickled mesh (`__reduce__`), checking it as `Mesh(…)`
-    /// does; `sources` an `(m, 5)` `uint32` array (node — `2^32 − 1` for
-    /// none —, instance, mesh, primitive, triangle) or `None` for a mesh
-    /// made from arrays.
+    /// does; `source_runs` the triangles' sources as runs, an `(r, 6)`
+    /// `uint32` array ([`source_runs_arg`]).
     #[staticmethod]
-    #[pyo3(signature = (vertices, triangles, sources = None))]
     fn _unpickle(
         vertices: &Bound<'_, PyAny>,
         triangles: &Bound<'_, PyAny>,
-        sources: Option<numpy::PyReadonlyArray2<'_, u32>>,
+        source_runs: numpy::PyReadonlyArray2<'_, u32>,
     ) -> PyResult<Mesh> {
-        let mut mesh = Mesh::from_arrays(vertices, triangles)?;
-        if let Some(s) = sources {
-            let a = s.as_array();
-            let m = mesh.inner.triangles.len();
-            if a.shape() != [m, 5] {
-                return Err(value_error(format!(
-                    "mesh sources: expected ({m}, 5), got {:?}",
-                    a.shape()
-                )));
-            }
-            let rows: Vec<u32> = match s.as_slice() {
-                Ok(flat) => flat.to_vec(),
-                Err(_) => a.iter().copied().collect(),
-            };
-            let sources = rows
-                .chunks_exact(5)
-                .map(|r| bvtool::TriangleSource {
-                    node: (r[0] != u32::MAX).then_some(r[0]),
-                    instance: r[1],
-                    mesh: r[2],
-                    primitive: r[3],
-                    triangle: r[4],
-                })
-                .collect();
-            Arc::get_mut(&mut mesh.inner)
-                .expect("a mesh just built is not shared")
-                .sources = sources;
-        }
-        Ok(mesh)
+        let vertices = arrays::read_points(vertices, "vertices")?;
+        let triangles = arrays::read_triangles(triangles, vertices.len())?;
+        let sources = source_runs_arg(&source_runs, triangles.len())?;
+        Ok(Mesh::wrap(TriMesh {
+            vertices,
+            triangles,
+            sources,
+        }))
     }
 
-    /// Pickles as the arrays (and the triangles' sources when they are not
-    /// those of a mesh made from arrays).
+    /// Pickles as the arrays and the triangles' sources as runs (one run
+    /// for a mesh made from arrays, one a glTF primitive or OBJ group for a
+    /// loaded one).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
-        let m = &self.inner;
-        let plain = m
-            .sources
-            .iter()
-            .enumerate()
-            .all(|(k, s)| *s == bvtool::TriangleSource::unplaced(0, k as u32));
-        let sources = (!plain).then(|| {
-            let flat: Vec<u32> = m
-                .sources
-                .iter()
-                .flat_map(|s| {
-                    [
-                        s.node.unwrap_or(u32::MAX),
-                        s.instance,
-                        s.mesh,
-                        s.primitive,
-                        s.triangle,
-                    ]
-                })
-                .collect();
-            arrays::rows_array(py, flat, 5)
-        });
         crate::state::reduce::<Mesh>(
             py,
             "_unpickle",
-            (self.vertices(py)?, self.triangles(py)?, sources),
+            (
+                self.vertices(py)?,
+                self.triangles(py)?,
+                source_runs_array(py, &self.inner.sources),
+            ),
         )
     }
 
@@ -201,6 +162,37 @@ impl Mesh {
             self.inner.triangles.len()
         )
     }
+}
+
+/// The sources of `count` triangles from a pickled `(r, 6)` array of runs
+/// (`bvtool::mesh::source_runs`), checked: a `ValueError` naming what is
+/// wrong.
+pub fn source_runs_arg(
+    runs: &numpy::PyReadonlyArray2<'_, u32>,
+    count: usize,
+) -> PyResult<Vec<bvtool::TriangleSource>> {
+    let a = runs.as_array();
+    if a.ncols() != 6 {
+        return Err(value_error(format!(
+            "mesh source runs: expected (r, 6), got {:?}",
+            a.shape()
+        )));
+    }
+    let rows: Vec<SourceRun> = a
+        .rows()
+        .into_iter()
+        .map(|r| std::array::from_fn(|k| r[k]))
+        .collect();
+    sources_from_runs(&rows, count).map_err(|e| value_error(format!("mesh sources: {e}")))
+}
+
+/// The runs of `sources` as an `(r, 6)` `uint32` array, what
+/// [`source_runs_arg`] reads.
+pub fn source_runs_array<'py>(
+    py: Python<'py>,
+    sources: &[bvtool::TriangleSource],
+) -> Bound<'py, PyArray2<u32>> {
+    arrays::rows_array(py, source_runs(sources).concat(), 6)
 }
 
 /// An AABB as two corner arrays.

@@ -51,9 +51,7 @@ impl ObbTree {
         mesh: Option<&Bound<'_, PyAny>>,
         context: &str,
     ) -> PyResult<ObbTree> {
-        let tree = py
-            .detach(|| bvtool::threads::pool().install(|| bvtool::tree::ObbTree::from_bytes(data)))
-            .map_err(|e| value_error(format!("{context}tree bytes: {e}")))?;
+        let tree = tree_of(py, data, context)?;
         let mesh = match mesh {
             Some(m) => {
                 let m = mesh_arg(m)?;
@@ -62,7 +60,15 @@ impl ObbTree {
                     .map_err(|e| value_error(format!("{context}tree bytes and mesh: {e}")))?;
                 m.unbind()
             }
-            None => Py::new(py, Mesh::wrap(mesh_of(&tree)))?,
+            None => {
+                let plain = (0..tree.triangle_count() as u32)
+                    .map(|k| bvtool::TriangleSource::unplaced(0, k))
+                    .collect();
+                let m = py
+                    .detach(|| tree.mesh_with(None, plain))
+                    .map_err(value_error)?;
+                Py::new(py, Mesh::wrap(m))?
+            }
         };
         Ok(ObbTree {
             inner: Arc::new(tree),
@@ -80,6 +86,13 @@ impl ObbTree {
         let built = py.detach(|| bvtool::threads::pool().install(|| PointTree::build(&m)));
         self.points.get_or_init(|| built)
     }
+}
+
+/// The tree of `data` (`from_bytes`, validated on this process's pool with
+/// the GIL released); errors start with `context`.
+fn tree_of(py: Python<'_>, data: &[u8], context: &str) -> PyResult<bvtool::tree::ObbTree> {
+    py.detach(|| bvtool::threads::pool().install(|| bvtool::tree::ObbTree::from_bytes(data)))
+        .map_err(|e| value_error(format!("{context}tree bytes: {e}")))
 }
 
 /// `"first"` or `"all"`.
@@ -565,14 +578,61 @@ impl ObbTree {
         ObbTree::read(py, &data, mesh, &format!("{}: ", path.display()))
     }
 
-    /// Pickles as `to_bytes()` and the mesh (not a recipe to rebuild: the
-    /// unpickled tree answers bit for bit as this one).
+    /// Rebuilds a pickled tree (`__reduce__`): the tree of `data`
+    /// (validated as `from_bytes` validates it) and its mesh made from the
+    /// tree — its welded vertices numbered by `vertex_map` (a permutation
+    /// of `0..V`, `uint32`), its triangles in their original order, the
+    /// sources from `source_runs` (as a pickled `Mesh` has them).
+    #[staticmethod]
+    fn _unpickle(
+        py: Python<'_>,
+        data: &[u8],
+        vertex_map: numpy::PyReadonlyArray1<'_, u32>,
+        source_runs: numpy::PyReadonlyArray2<'_, u32>,
+    ) -> PyResult<ObbTree> {
+        let tree = tree_of(py, data, "")?;
+        let sources = crate::mesh::source_runs_arg(&source_runs, tree.triangle_count())?;
+        // An array unpickled from an out-of-band buffer (Dask's transport)
+        // need not be contiguous: then it is copied.
+        let map = match vertex_map.as_slice() {
+            Ok(map) => std::borrow::Cow::Borrowed(map),
+            Err(_) => std::borrow::Cow::Owned(vertex_map.as_array().iter().copied().collect()),
+        };
+        let mesh = py
+            .detach(|| tree.mesh_with(Some(&map), sources))
+            .map_err(|e| value_error(format!("tree mesh: {e}")))?;
+        Ok(ObbTree {
+            inner: Arc::new(tree),
+            mesh: Py::new(py, Mesh::wrap(mesh))?,
+            points: OnceLock::new(),
+        })
+    }
+
+    /// Pickles as its built structure, not as a recipe to rebuild (the
+    /// unpickled tree answers bit for bit as this one): `to_bytes()` and,
+    /// when the mesh is the tree's own geometry renumbered (no vertex
+    /// unused or welded with another: `bvtool::tree::ObbTree::vertex_map`),
+    /// only the vertex map and the sources as runs, the mesh rebuilt from
+    /// the tree on unpickling; otherwise `to_bytes()` and the whole mesh,
+    /// checked against the tree on unpickling (`from_bytes(data, mesh)`).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
-        crate::state::reduce::<ObbTree>(
-            py,
-            "from_bytes",
-            (self.to_bytes(py), self.mesh.clone_ref(py)),
-        )
+        let (tree, mesh) = (self.inner.clone(), self.mesh.get().inner.clone());
+        match py.detach(|| tree.vertex_map(&mesh)) {
+            Some(map) => crate::state::reduce::<ObbTree>(
+                py,
+                "_unpickle",
+                (
+                    self.to_bytes(py),
+                    arrays::vector(py, map),
+                    crate::mesh::source_runs_array(py, &mesh.sources),
+                ),
+            ),
+            None => crate::state::reduce::<ObbTree>(
+                py,
+                "from_bytes",
+                (self.to_bytes(py), self.mesh.clone_ref(py)),
+            ),
+        }
     }
 
     fn __repr__(&self) -> String {
@@ -605,22 +665,6 @@ fn same_triangles(tree: &bvtool::tree::ObbTree, mesh: &bvtool::TriMesh) -> Resul
     match differs {
         Some(k) => Err(format!("triangle {} differs", tree.original[k])),
         None => Ok(()),
-    }
-}
-
-/// A mesh for a tree read without one: its welded vertices, and its
-/// triangles back in the order of the mesh it was built from.
-fn mesh_of(tree: &bvtool::tree::ObbTree) -> bvtool::TriMesh {
-    let mut triangles = vec![[0; 3]; tree.triangle_count()];
-    for (t, &o) in tree.triangles.iter().zip(&tree.original) {
-        triangles[o as usize] = *t;
-    }
-    bvtool::TriMesh {
-        vertices: tree.vertices.clone(),
-        sources: (0..triangles.len() as u32)
-            .map(|k| bvtool::TriangleSource::unplaced(0, k))
-            .collect(),
-        triangles,
     }
 }
 

@@ -162,3 +162,39 @@ def test_save_and_load_a_tree(tmp_path):
         bvtool.ObbTree.load(path, bvtool.Mesh(*tetra_grid(2)))
     with pytest.raises(OSError):
         a.save(tmp_path / "no-such-folder" / "t.bvtr")
+
+
+def test_a_tree_pickles_its_mesh_as_a_vertex_map():
+    """A mesh that is the tree's geometry renumbered pickles as a vertex map
+    and source runs (much smaller than the arrays), comes back bit for bit,
+    and a corrupted map or run raises ValueError; a mesh with an unused
+    vertex pickles whole and comes back bit for bit too."""
+    m = torus()
+    t = bvtool.ObbTree(m)
+    f, (data, vmap, runs) = t.__reduce__()
+    assert f == bvtool.ObbTree._unpickle and vmap.dtype == np.uint32 and runs.shape == (1, 6)
+    assert len(pickle.dumps(t)) < len(data) + len(pickle.dumps(m)) // 2
+    back = pickle.loads(pickle.dumps(t))
+    assert same_bits(back.mesh.vertices, m.vertices) and same_bits(back.mesh.triangles, m.triangles)
+    assert back.mesh.source(7) == m.source(7)
+    # A map that is not contiguous (as an out-of-band buffer may come
+    # back on a Dask worker) is read all the same.
+    strided = np.repeat(vmap, 2)[::2]
+    assert not strided.flags.c_contiguous
+    back = bvtool.ObbTree._unpickle(data, strided, runs)
+    assert same_bits(back.mesh.vertices, m.vertices) and same_bits(back.mesh.triangles, m.triangles)
+    bad = vmap.copy()
+    bad[3] = bad[4]
+    with pytest.raises(ValueError, match="vertex map entry 4"):
+        bvtool.ObbTree._unpickle(data, bad, runs)
+    with pytest.raises(ValueError, match="vertex map"):
+        bvtool.ObbTree._unpickle(data, vmap[1:], runs)
+    with pytest.raises(ValueError, match="source runs"):
+        bvtool.ObbTree._unpickle(data, vmap, np.zeros((0, 6), np.uint32))
+    with pytest.raises(ValueError, match="source run"):
+        bvtool.ObbTree._unpickle(data, vmap, np.array([[0, 0, 0, 0, 0, 0], [5, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]], np.uint32))
+    extra = bvtool.Mesh(np.vstack([m.vertices, [[9.0, 9.0, 9.0]]]), m.triangles)
+    te = bvtool.ObbTree(extra)
+    assert te.__reduce__()[0] == bvtool.ObbTree.from_bytes
+    back = pickle.loads(pickle.dumps(te))
+    assert same_bits(back.mesh.vertices, extra.vertices) and same_bits(back.mesh.triangles, extra.triangles)

@@ -7,6 +7,7 @@
 pub(crate) mod closed;
 pub mod primitives;
 pub mod skin;
+pub mod source_runs;
 pub mod stacks;
 pub mod weld;
 

@@ -29,7 +29,7 @@
 //! `T` triangles at leaf size 6 takes about 58 bytes a triangle plus 24 a
 //! welded vertex.
 
-use super::node::{MAX_LEAF_SIZE, Node};
+use super::node::{MAX_LEAF_SIZE, Node, NodeBox};
 use super::obb_tree::{ObbTree, origin_and_reach};
 use super::twins::Twins;
 use crate::fit::Aabb;
@@ -44,9 +44,15 @@ pub const VERSION: u32 = 1;
 /// Header size in bytes.
 pub const HEADER_SIZE: usize = 96;
 /// How far a node's axes may be from orthonormal (largest entry of
-/// `AᵀA − I`) and still be read: the build rounds orthonormal `f64` axes to
-/// the nearest `f32`, about 1e-7 off.
+/// `AᵀA − I`, computed in `f32`: its rounding adds under 4e-7 for axes of
+/// length near 1) and still be read: the build rounds orthonormal `f64`
+/// axes to the nearest `f32`, about 1e-7 off.
 pub const AXIS_TOLERANCE: f32 = 1e-5;
+/// Trees of at least this many bytes are read and checked on every thread
+/// of the current rayon pool; smaller ones (the 69k-triangle bunny's 3.9
+/// MB) on the calling thread, where waking the pool would cost more than
+/// it saves.
+pub const PARALLEL_BYTES: usize = 1 << 23;
 
 /// What is wrong with the bytes of a tree.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -216,7 +222,16 @@ impl ObbTree {
     /// increasing order, pointing at a slot no later with the same three
     /// vertices, and the marks exactly the pairs' slots. A tree with no
     /// triangles has no nodes.
+    ///
+    /// Trees of `crate::tree::bytes::PARALLEL_BYTES` (8 MiB) or more are
+    /// read on every thread of the current rayon pool, smaller ones on the
+    /// calling thread.
     pub fn from_bytes(b: &[u8]) -> Result<ObbTree, TreeBytesError> {
+        ObbTree::read_bytes(b, b.len() >= PARALLEL_BYTES)
+    }
+
+    /// [`ObbTree::from_bytes`], in parallel when `par`.
+    fn read_bytes(b: &[u8], par: bool) -> Result<ObbTree, TreeBytesError> {
         let len = b.len();
         if len < HEADER_SIZE {
             return Err(TreeBytesError::Truncated {
@@ -273,7 +288,8 @@ impl ObbTree {
         }
         // Every count now fits the bytes present, so fits in memory. The
         // sections are read and checked in parallel on the current rayon
-        // pool (a million-triangle tree is about 60 MB).
+        // pool when the tree is large (a million-triangle tree is about 60
+        // MB), each section read straight into its final vector.
         let [n, v, t, w] = [n, v, t, w].map(|c| c as usize);
         let (sections, _) = [n * 64, v * 24, t * 12, t * 4, t.div_ceil(64) * 8, w * 8]
             .iter()
@@ -281,29 +297,24 @@ impl ObbTree {
                 s.push(&b[at..at + size]);
                 (s, at + size)
             });
-        let ((nodes, vertices), (triangles, original)) = rayon::join(
+        let ((nodes, vertices), (triangles, original)) = join(
+            par,
             || {
-                rayon::join(
+                join(
+                    par,
+                    || parse(sections[0], par, |c: &[u8; 64]| Node::from_words(words(c))),
                     || {
-                        parse(sections[0], 64, |c| {
-                            Node::from_words(std::array::from_fn(|k| u32_at_slice(c, 4 * k)))
-                        })
-                    },
-                    || {
-                        parse(sections[1], 24, |c| {
+                        parse(sections[1], par, |c: &[u8; 24]| {
                             Point3::from(std::array::from_fn(|k| f64_at_slice(c, 8 * k)))
                         })
                     },
                 )
             },
             || {
-                rayon::join(
-                    || {
-                        parse::<[u32; 3]>(sections[2], 12, |c| {
-                            std::array::from_fn(|k| u32_at_slice(c, 4 * k))
-                        })
-                    },
-                    || parse(sections[3], 4, |c| u32_at_slice(c, 0)),
+                join(
+                    par,
+                    || parse(sections[2], par, |c: &[u8; 12]| words::<12, 3>(c)),
+                    || parse(sections[3], par, |c: &[u8; 4]| u32::from_le_bytes(*c)),
                 )
             },
         );
@@ -318,17 +329,11 @@ impl ObbTree {
         let origin = Point3::new(f64_at(48), f64_at(56), f64_at(64));
         let reach = f64_at(72);
 
-        check_nodes(&nodes, t)?;
-        if let Some(k) = vertices
-            .par_iter()
-            .position_first(|p| !p.iter().all(|x| x.is_finite()))
-        {
+        check_nodes(&nodes, t, par)?;
+        if let Some(k) = first_bad(&vertices, par, |p| !p.iter().all(|x| x.is_finite())) {
             return Err(invalid(format!("vertex {k} is not finite")));
         }
-        if let Some(k) = triangles
-            .par_iter()
-            .position_first(|tri| tri.iter().any(|&i| i as usize >= v))
-        {
+        if let Some(k) = first_bad(&triangles, par, |tri| tri.iter().any(|&i| i as usize >= v)) {
             let i = triangles[k]
                 .iter()
                 .find(|&&i| i as usize >= v)
@@ -337,16 +342,11 @@ impl ObbTree {
                 "triangle {k}: vertex {i} out of range ({v} vertices)"
             )));
         }
-        let mut seen = vec![false; t];
-        for (k, &o) in original.iter().enumerate() {
-            match seen.get_mut(o as usize) {
-                Some(s) if !*s => *s = true,
-                _ => {
-                    return Err(invalid(format!(
-                        "permutation entry {k} = {o}: out of range or repeated"
-                    )));
-                }
-            }
+        if let Some(k) = first_out_of_range_or_repeated(&original, t) {
+            return Err(invalid(format!(
+                "permutation entry {k} = {}: out of range or repeated",
+                original[k]
+            )));
         }
         let (want_origin, want_reach) = origin_and_reach(Aabb::from_points(&vertices));
         if origin != want_origin || reach != want_reach {
@@ -369,43 +369,120 @@ impl ObbTree {
     }
 }
 
-/// The records of `bytes`, each `size` bytes, read by `read` in parallel.
-fn parse<T: Send>(bytes: &[u8], size: usize, read: impl Fn(&[u8]) -> T + Sync + Send) -> Vec<T> {
-    bytes.par_chunks_exact(size).map(read).collect()
+/// `(a(), b())`, side by side on the current rayon pool when `par`.
+fn join<A: Send, B: Send>(
+    par: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if par { rayon::join(a, b) } else { (a(), b()) }
+}
+
+/// The records of `bytes`, each `N` bytes, read by `read` (in parallel
+/// when `par`) straight into the vector returned.
+fn parse<const N: usize, T: Send>(
+    bytes: &[u8],
+    par: bool,
+    read: impl Fn(&[u8; N]) -> T + Sync + Send,
+) -> Vec<T> {
+    let one = |c: &[u8]| read(c.try_into().expect("N bytes"));
+    if par {
+        bytes.par_chunks_exact(N).map(one).collect()
+    } else {
+        bytes.chunks_exact(N).map(one).collect()
+    }
+}
+
+/// The first index of `items` where `bad` holds (in parallel when `par`).
+fn first_bad<T: Sync>(
+    items: &[T],
+    par: bool,
+    bad: impl Fn(&T) -> bool + Sync + Send,
+) -> Option<usize> {
+    if par {
+        items.par_iter().position_first(bad)
+    } else {
+        items.iter().position(bad)
+    }
+}
+
+/// The `K` little-endian `u32` words of `c` (`N = 4K` bytes).
+fn words<const N: usize, const K: usize>(c: &[u8; N]) -> [u32; K] {
+    std::array::from_fn(|k| u32_at_slice(c, 4 * k))
 }
 
 fn u32_at_slice(c: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(c[at..at + 4].try_into().expect("4 bytes"))
 }
 
+/// The first index `k` where `values[k]` is `n` or more or repeats an
+/// earlier entry; `None` when `values` are distinct numbers below `n` (a
+/// permutation of `0..n` when there are `n` of them). One bit a number.
+pub(super) fn first_out_of_range_or_repeated(values: &[u32], n: usize) -> Option<usize> {
+    let mut seen = vec![0u64; n.div_ceil(64)];
+    values.iter().position(|&o| {
+        let (word, bit) = (o as usize / 64, 1u64 << (o % 64));
+        if o as usize >= n || seen[word] & bit != 0 {
+            return true;
+        }
+        seen[word] |= bit;
+        false
+    })
+}
+
 fn f64_at_slice(c: &[u8], at: usize) -> f64 {
     f64::from_le_bytes(c[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// The node rules of [`ObbTree::from_bytes`] for a tree of `t` triangles.
-fn check_nodes(nodes: &[Node], t: usize) -> Result<(), TreeBytesError> {
+/// Whether a box's fifteen numbers are finite and its axes orthonormal
+/// within [`AXIS_TOLERANCE`], every entry of `AᵀA − I` computed in `f32`
+/// (no branch, so the compiler vectorises it; a NaN fails the comparison).
+fn box_ok(b: &NodeBox) -> bool {
+    let a = [0, 1, 2].map(|k| b.axis(k));
+    let finite = b
+        .center()
+        .into_iter()
+        .chain(b.half_extents())
+        .chain(a.into_iter().flatten())
+        .fold(true, |ok, x| ok & x.is_finite());
+    let mut ok = finite;
+    for p in 0..3 {
+        for q in p..3 {
+            let dot = a[p][0] * a[q][0] + a[p][1] * a[q][1] + a[p][2] * a[q][2];
+            let off = dot - if p == q { 1.0 } else { 0.0 };
+            ok &= off.abs() <= AXIS_TOLERANCE;
+        }
+    }
+    ok
+}
+
+/// The node rules of [`ObbTree::from_bytes`] for a tree of `t` triangles
+/// (the boxes checked in parallel when `par`).
+fn check_nodes(nodes: &[Node], t: usize, par: bool) -> Result<(), TreeBytesError> {
     if nodes.is_empty() != (t == 0) {
         return Err(invalid(format!("{} nodes for {t} triangles", nodes.len())));
     }
     if nodes.is_empty() {
         return Ok(());
     }
-    // Each box on its own (in parallel), the first bad one reported.
-    let box_error = |(i, node): (usize, &Node)| {
-        let b = node.bx();
+    // Each box on its own (in parallel), the first bad one reported: a
+    // branch-free check of every box, then the words of the first that
+    // fails it.
+    if let Some(i) = first_bad(nodes, par, |node| !box_ok(node.bx())) {
+        let b = nodes[i].bx();
         let numbers = b.center().into_iter().chain(b.half_extents());
         if !numbers
             .chain((0..3).flat_map(|k| b.axis(k)))
             .all(f32::is_finite)
         {
-            return Some(format!("node {i}: a number of its box is not finite"));
+            return Err(invalid(format!(
+                "node {i}: a number of its box is not finite"
+            )));
         }
-        let (off, (p, q, dot)) = orthonormality_error(&[0, 1, 2].map(|k| b.axis(k)));
-        (off > AXIS_TOLERANCE as f64)
-            .then(|| format!("node {i}: axes not orthonormal (axis {p}·axis {q} = {dot})"))
-    };
-    if let Some(e) = nodes.par_iter().enumerate().find_map_first(box_error) {
-        return Err(invalid(e));
+        let (_, (p, q, dot)) = orthonormality_error(&[0, 1, 2].map(|k| b.axis(k)));
+        return Err(invalid(format!(
+            "node {i}: axes not orthonormal (axis {p}·axis {q} = {dot})"
+        )));
     }
     // The walk from the root, second children stacked: it must meet the
     // nodes in index order, each once, and the leaves' ranges one after
@@ -509,14 +586,21 @@ mod tests {
     }
 
     /// The bytes changed by `edit` with a checksum made to match, so that
-    /// only the structural checks stand between them and a tree.
+    /// only the structural checks stand between them and a tree; read on
+    /// one thread and in parallel, with the same outcome.
     fn edited(edit: impl FnOnce(&mut Vec<u8>, &ObbTree)) -> Result<ObbTree, TreeBytesError> {
         let t = tree();
         let mut b = t.to_bytes();
         edit(&mut b, &t);
         let sum = seal(&b);
         b[88..96].copy_from_slice(&sum.to_le_bytes());
-        ObbTree::from_bytes(&b)
+        let serial = ObbTree::read_bytes(&b, false);
+        let parallel = ObbTree::read_bytes(&b, true);
+        match (&serial, &parallel) {
+            (Ok(s), Ok(p)) => assert_eq!(s.to_bytes(), p.to_bytes()),
+            (s, p) => assert_eq!(s.as_ref().err(), p.as_ref().err()),
+        }
+        serial
     }
 
     fn put_u32(b: &mut [u8], at: usize, v: u32) {
@@ -587,6 +671,34 @@ mod tests {
             edited(|b, _| put_u32(b, word(0, 12), f32::NAN.to_bits())),
             "finite",
         );
+        // A NaN or infinite axis coordinate (words 0, 4), half extent
+        // (word 7) or centre coordinate (word 13).
+        for (k, x) in [
+            (0, f32::NAN),
+            (4, f32::INFINITY),
+            (7, f32::NEG_INFINITY),
+            (13, f32::INFINITY),
+        ] {
+            refused(
+                edited(|b, _| put_u32(b, word(internal, k), x.to_bits())),
+                "finite",
+            );
+        }
+        // Axis 1 of the last node tilted towards axis 0 by 2e-5 (refused)
+        // and by 5e-6 (read): the tolerance is 1e-5 on AᵀA − I.
+        let last = t.nodes.len() - 1;
+        for (tilt, ok) in [(2e-5f32, false), (5e-6, true)] {
+            let r = edited(|b, t| {
+                let (a0, a1) = (t.nodes[last].bx().axis(0), t.nodes[last].bx().axis(1));
+                for k in 0..3 {
+                    put_u32(b, word(last, 4 * k + 1), (a1[k] + tilt * a0[k]).to_bits());
+                }
+            });
+            match ok {
+                true => assert!(r.is_ok(), "{r:?}"),
+                false => refused(r, &format!("node {last}: axes not orthonormal")),
+            }
+        }
         let n = t.nodes.len();
         let v = t.vertices.len();
         let tri = HEADER_SIZE + 64 * n + 24 * v;
@@ -602,6 +714,16 @@ mod tests {
         refused(
             edited(|b, t| put_u32(b, perm, t.original[1])),
             "permutation",
+        );
+        // Past the last triangle, still inside the last 64-bit word of the
+        // reader's bit set (40 triangles).
+        refused(
+            edited(|b, t| put_u32(b, perm + 4, t.triangles.len() as u32)),
+            "permutation entry 1 = 40",
+        );
+        refused(
+            edited(|b, _| put_u32(b, perm, u32::MAX)),
+            "permutation entry 0",
         );
         refused(
             edited(|b, _| b[48..56].copy_from_slice(&0.5f64.to_le_bytes())),

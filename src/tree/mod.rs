@@ -5,6 +5,7 @@
 pub(crate) mod aabb_tree;
 pub(crate) mod bytes;
 mod flat;
+mod mesh_map;
 pub(crate) mod node;
 pub(crate) mod obb_tree;
 pub(crate) mod radix;

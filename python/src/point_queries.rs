@@ -8,6 +8,7 @@ use bvtool::query::point::{PointTree, each};
 use bvtool::query::ray::{self, Ray};
 use nalgebra::{Point3, Vector3};
 use pyo3::prelude::*;
+use std::time::{Duration, Instant};
 
 /// What `closest_points` returns: positions, distances, triangles,
 /// barycentric coordinates and feature codes.
@@ -21,14 +22,42 @@ pub type ClosestArrays<'py> = (
 
 /// `each` with the GIL released, on this process's own pool
 /// ([`bvtool::threads::pool`]: never rayon's global one, so a forked child
-/// works).
+/// works), in chunks with a check for a pending signal (Ctrl-C) between
+/// them: a signal raises `KeyboardInterrupt` and stops the batch at the end
+/// of the chunk being answered, and nothing is returned. A chunk starts at
+/// [`FIRST_CHUNK`] items and doubles while one takes under [`CHUNK_TIME`]
+/// (halves when one takes over four times that), so a batch whose items
+/// cost about the same checks every 10–40 ms of work; each chunk costs one
+/// hand-over to the pool (tens of microseconds).
 fn each_on_pool<T: Sync, R: Send>(
     py: Python<'_>,
     items: &[T],
     f: impl Fn(&T) -> R + Sync + Send,
-) -> Vec<R> {
-    py.detach(|| bvtool::threads::pool().install(|| each(items, f)))
+) -> PyResult<Vec<R>> {
+    let mut out = Vec::with_capacity(items.len());
+    let (mut start, mut chunk) = (0, FIRST_CHUNK);
+    while start < items.len() {
+        let part = &items[start..items.len().min(start + chunk)];
+        let began = Instant::now();
+        out.extend(py.detach(|| bvtool::threads::pool().install(|| each(part, &f))));
+        py.check_signals()?;
+        let took = began.elapsed();
+        start += part.len();
+        if took < CHUNK_TIME {
+            chunk = chunk.saturating_mul(2);
+        } else if took > 4 * CHUNK_TIME {
+            chunk = (chunk / 2).max(1);
+        }
+    }
+    Ok(out)
 }
+
+/// A batch's first chunk of points or rays ([`each_on_pool`]).
+const FIRST_CHUNK: usize = 1024;
+
+/// A chunk taking less than this makes the next one twice as large
+/// ([`each_on_pool`]).
+const CHUNK_TIME: Duration = Duration::from_millis(10);
 
 /// `closest_points`: see the method.
 pub fn closest_points<'py>(
@@ -39,7 +68,7 @@ pub fn closest_points<'py>(
     let pts = arrays::read_points(points, "points")?;
     let found = each_on_pool(py, &pts, |p| {
         tree.closest(p).expect("trees are never empty")
-    });
+    })?;
     let at: Vec<Point3<f64>> = found.iter().map(|c| c.point).collect();
     let bary: Vec<f64> = found.iter().flat_map(|c| c.barycentric).collect();
     Ok((
@@ -58,7 +87,7 @@ pub fn per_point<'py, R: numpy::Element + Send>(
     f: impl Fn(&Point3<f64>) -> R + Sync + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let pts = arrays::read_points(points, "points")?;
-    let out = each_on_pool(py, &pts, f);
+    let out = each_on_pool(py, &pts, f)?;
     Ok(arrays::vector(py, out).into_any())
 }
 
@@ -102,7 +131,7 @@ pub fn cast_rays<'py>(
     let t = &tree.tree;
     Ok(match mode {
         "first" => {
-            let hits = each_on_pool(py, &rays, |r| ray::first_hit(t, r));
+            let hits = each_on_pool(py, &rays, |r| ray::first_hit(t, r))?;
             let ts: Vec<f64> = hits
                 .iter()
                 .map(|h| h.map_or(f64::INFINITY, |h| h.t))
@@ -128,14 +157,14 @@ pub fn cast_rays<'py>(
                 .into_pyobject(py)?
                 .into_any()
         }
-        "any" => arrays::vector(py, each_on_pool(py, &rays, |r| ray::any_hit(t, r))).into_any(),
+        "any" => arrays::vector(py, each_on_pool(py, &rays, |r| ray::any_hit(t, r))?).into_any(),
         "count" => arrays::vector(
             py,
-            each_on_pool(py, &rays, |r| ray::count_hits(t, r) as u64),
+            each_on_pool(py, &rays, |r| ray::count_hits(t, r) as u64)?,
         )
         .into_any(),
         "all" => {
-            let hits = each_on_pool(py, &rays, |r| ray::all_hits(t, r));
+            let hits = each_on_pool(py, &rays, |r| ray::all_hits(t, r))?;
             let (mut idx, mut ts, mut tri) = (Vec::new(), Vec::new(), Vec::new());
             for (i, hs) in hits.iter().enumerate() {
                 for h in hs {

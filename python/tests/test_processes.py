@@ -145,3 +145,54 @@ def test_sigint_during_a_long_batch_raises_promptly():
     assert word == "interrupted", out
     assert float(planned) > 10.0, f"the batch would have lasted only {planned} s"
     assert float(delay) < 0.5, f"KeyboardInterrupt {delay} s after SIGINT"
+
+
+@pytest.mark.parametrize("query", ["signed_distance", "cast_rays"])
+def test_sigint_stops_a_point_or_ray_batch(query):
+    """A point batch and a ray batch sized to last about 4 s stop within
+    0.5 s of SIGINT, and the pool is free at once: the same small batch
+    then takes about as long as before and answers the same."""
+    out = run_script(
+        f"""
+        import os, signal, threading, time
+        import numpy as np
+        import bvtool
+        from mp_tasks import tetra_grid
+        t = bvtool.ObbTree(bvtool.Mesh(*tetra_grid(12)))
+        rng = np.random.default_rng(3)
+        def batch(n):
+            p = rng.uniform(-2.0, 20.0, (n, 3))
+            if {query!r} == "signed_distance":
+                return lambda: t.signed_distance(p)
+            d = rng.normal(size=(n, 3))
+            return lambda: t.cast_rays(p, d, mode="count")
+        small = batch(20000)
+        small()
+        start = time.perf_counter()
+        before = small()
+        took = time.perf_counter() - start
+        n = min(8_000_000, int(4.0 / took * 20000))
+        big = batch(n)
+        sent = {{}}
+        def interrupt():
+            time.sleep(0.3)
+            sent["at"] = time.perf_counter()
+            os.kill(os.getpid(), signal.SIGINT)
+        threading.Thread(target=interrupt).start()
+        try:
+            big()
+            print("finished")
+        except KeyboardInterrupt:
+            delay = time.perf_counter() - sent["at"]
+            start = time.perf_counter()
+            after = small()
+            again = time.perf_counter() - start
+            print("interrupted", delay, n / 20000 * took, again / took, np.array_equal(before, after))
+        """
+    )
+    word, delay, planned, slower, same = out.split()
+    assert word == "interrupted", out
+    assert float(planned) > 1.5, f"the batch would have lasted only {planned} s"
+    assert float(delay) < 0.5, f"KeyboardInterrupt {delay} s after SIGINT"
+    assert float(slower) < 3.0, f"the next batch took {slower} times as long: the pool was busy"
+    assert same == "True"

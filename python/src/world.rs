@@ -236,7 +236,9 @@ impl World {
                         "body '{name}': the mesh has no triangles"
                     )));
                 }
-                Arc::new(work::run(py, move |_| bvtool::tree::ObbTree::build(&m))?)
+                Arc::new(work::run_until(py, move |stop| {
+                    bvtool::tree::ObbTree::build_until(&m, stop)
+                })?)
             }
         };
         self.world().add_mesh(name, tree, pose).map_err(to_py)

@@ -9,6 +9,7 @@ use crate::fit::hull::planar::min_area_rect_of;
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
 use crate::mesh::weld::weld;
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3, Vector2, Vector3};
 use rayon::prelude::*;
 
@@ -297,6 +298,13 @@ impl ObbTree {
         ObbTree::build_default(mesh, NodeFit::Quick)
     }
 
+    /// [`ObbTree::build`], giving up with [`Stopped`] (and no tree) when
+    /// `stop` is set ([`ObbTree::build_with_until`]).
+    pub fn build_until(mesh: &TriMesh, stop: Stop<'_>) -> Result<ObbTree, Stopped> {
+        let leaf_size = default_leaf_size(mesh.triangles.len());
+        ObbTree::build_with_until(mesh, leaf_size, NodeFit::Quick, stop)
+    }
+
     /// Builds the tree with [`default_leaf_size`] and node boxes fitted by
     /// `fit`.
     ///
@@ -329,6 +337,21 @@ impl ObbTree {
     /// subtrees are built in parallel (rayon). An empty mesh gives an empty
     /// tree (no nodes).
     pub fn build_with(mesh: &TriMesh, leaf_size: usize, fit: NodeFit) -> ObbTree {
+        unstopped(|stop| ObbTree::build_with_until(mesh, leaf_size, fit, stop))
+    }
+
+    /// [`ObbTree::build_with`], giving up with [`Stopped`] (and no tree)
+    /// when `stop` is set: checked between the passes over all triangles
+    /// and at every node of 4,096 triangles or more, so a thread goes at
+    /// most one subtree of fewer than that (a few milliseconds) or one pass
+    /// over the mesh between checks. Never stopped, the tree is
+    /// [`ObbTree::build_with`]'s, byte for byte.
+    pub fn build_with_until(
+        mesh: &TriMesh,
+        leaf_size: usize,
+        fit: NodeFit,
+        stop: Stop<'_>,
+    ) -> Result<ObbTree, Stopped> {
         let leaf_size = leaf_size.clamp(1, MAX_LEAF_SIZE);
         // The passes over all triangles before and after the recursion run
         // on every thread too (rayon); the recursion itself splits at the top.
@@ -343,6 +366,7 @@ impl ObbTree {
                 }
             })
             .collect();
+        stop.check()?;
         let bounds = items
             .par_iter()
             .map(|it| Aabb::from_points(it.corners).expect("three corners"))
@@ -357,17 +381,21 @@ impl ObbTree {
                 origin,
                 leaf_size,
                 fit,
+                stop,
             };
             build_subtree(&build, &mut items, &sums, 0, &mut nodes);
         }
+        // A stopped recursion left subtrees out: nothing of it is kept.
+        stop.check()?;
         // Reserved for the worst case (2n − 1); give back what a real split
         // left unused.
         nodes.shrink_to_fit();
         let original: Vec<u32> = items.par_iter().map(|it| it.index).collect();
         drop(items);
         let (vertices, triangles) = shared_vertices(mesh, &original);
+        stop.check()?;
         let twins = Twins::of(&triangles);
-        ObbTree {
+        Ok(ObbTree {
             nodes,
             vertices,
             triangles,
@@ -376,7 +404,7 @@ impl ObbTree {
             leaf_size,
             origin,
             reach,
-        }
+        })
     }
 
     /// Number of triangles.
@@ -657,19 +685,25 @@ fn triangle_frame(t: &[Point3<f64>; 3]) -> Option<Matrix3<f64>> {
     (orthonormal && frame.iter().all(|x| x.is_finite())).then_some(frame)
 }
 
-/// What every node of one build shares: the origin of the moments and the
-/// leaf size.
-struct Build {
+/// What every node of one build shares: the origin of the moments, the
+/// leaf size, the node fit and the caller's stop flag.
+struct Build<'a> {
     origin: Point3<f64>,
     leaf_size: usize,
     fit: NodeFit,
+    stop: Stop<'a>,
 }
 
 /// Appends to `out` the subtree over `items` (reordered in place; `sums`
 /// are their [`Sums`]) in depth-first order, with triangle ranges starting at
 /// `start` and `right` links as indices into `out`. Large subtrees build
-/// their second half on another thread ([`append_children`]).
+/// their second half on another thread ([`append_children`]). A subtree
+/// of [`PARALLEL_MIN`] triangles or more is left out, unbuilt, once the
+/// build's stop flag is set (the caller then drops the whole tree).
 fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &mut Vec<Node>) {
+    if items.len() >= PARALLEL_MIN && b.stop.is_set() {
+        return;
+    }
     let obb = fit_box(items, &sums.moments, b.fit);
     let bx = NodeBox::about(&obb, &b.origin);
     let n = items.len();

@@ -18,6 +18,7 @@ use super::parts::PartList;
 use crate::mesh::stacks::Stacks;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::Pose;
+use crate::threads::{Stop, Stopped, unstopped};
 use crate::tree::ObbTree;
 use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
 use rayon::prelude::*;
@@ -163,10 +164,23 @@ impl ShapePlan {
 
     /// Builds the plan's trees, in parallel.
     pub fn build(self, scenes: &[Scene], parts: &PartList) -> Shapes {
+        unstopped(|stop| self.build_until(scenes, parts, stop))
+    }
+
+    /// [`ShapePlan::build`], giving up with [`Stopped`] (and no shapes)
+    /// when `stop` is set: checked before each shape and inside each tree
+    /// build ([`ObbTree::build_until`]).
+    pub fn build_until(
+        self,
+        scenes: &[Scene],
+        parts: &PartList,
+        stop: Stop<'_>,
+    ) -> Result<Shapes, Stopped> {
         let ShapePlan { placed, pending } = self;
         let shapes = pending
             .par_iter()
             .map(|&(m, l)| {
+                stop.check()?;
                 let inst = parts.instance(scenes, m);
                 let g = &inst.geometry;
                 let mesh = TriMesh {
@@ -177,10 +191,10 @@ impl ShapePlan {
                         .collect(),
                 };
                 let stacks = Stacks::of(&mesh);
-                let tree = ObbTree::build(stacks.unique(&mesh));
-                Shape { mesh, stacks, tree }
+                let tree = ObbTree::build_until(stacks.unique(&mesh), stop)?;
+                Ok(Shape { mesh, stacks, tree })
             })
-            .collect();
-        Shapes { shapes, placed }
+            .collect::<Result<_, Stopped>>()?;
+        Ok(Shapes { shapes, placed })
     }
 }

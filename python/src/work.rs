@@ -8,8 +8,13 @@
 //! releases the GIL and waits for the work, checking every [`POLL`] for a
 //! pending signal (Ctrl-C): then it sets the work's cancel flag and raises
 //! at once (`KeyboardInterrupt`), and the abandoned work's answer is
-//! dropped when it ends (a batch stops at its next pose; other work runs to
-//! its end on the pool, invisible to Python).
+//! dropped when it ends. Work that checks the flag stops within
+//! milliseconds and frees the pool: a batch at its next pose, a tree build
+//! at its next subtree of 4,096 triangles, `self_intersections` at its
+//! next node pair, `clash` at its next tree or candidate pair
+//! ([`run_until`], [`bvtool::threads::Stop`]); other work (loading, fits,
+//! decompositions, robots) runs to its end on the pool, invisible to
+//! Python.
 
 use bvtool::threads::{Stop, Stopped};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};

@@ -18,7 +18,7 @@ use super::parts::PartList;
 use crate::mesh::stacks::Stacks;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::Pose;
-use crate::threads::{Stop, Stopped, unstopped};
+use crate::threads::{Stop, Stopped};
 use crate::tree::ObbTree;
 use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
 use rayon::prelude::*;
@@ -114,12 +114,6 @@ pub struct ShapePlan {
 }
 
 impl Shapes {
-    /// Assigns every member a shape (reusing one where the transforms differ
-    /// by a rotation) and builds the trees, in parallel.
-    pub fn build(scenes: &[Scene], parts: &PartList) -> Shapes {
-        Shapes::plan(scenes, parts).build(scenes, parts)
-    }
-
     /// Assigns every member a shape, reusing one where the transforms
     /// differ by a rotation; nothing is built.
     pub fn plan(scenes: &[Scene], parts: &PartList) -> ShapePlan {
@@ -162,14 +156,9 @@ impl ShapePlan {
             .sum()
     }
 
-    /// Builds the plan's trees, in parallel.
-    pub fn build(self, scenes: &[Scene], parts: &PartList) -> Shapes {
-        unstopped(|stop| self.build_until(scenes, parts, stop))
-    }
-
-    /// [`ShapePlan::build`], giving up with [`Stopped`] (and no shapes)
-    /// when `stop` is set: checked before each shape and inside each tree
-    /// build ([`ObbTree::build_until`]).
+    /// Builds the plan's trees, in parallel, giving up with [`Stopped`]
+    /// (and no shapes) when `stop` is set: checked before each shape and
+    /// inside each tree build ([`ObbTree::build_until`]).
     pub fn build_until(
         self,
         scenes: &[Scene],

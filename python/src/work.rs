@@ -11,8 +11,8 @@
 //! dropped when it ends. Work that checks the flag stops within
 //! milliseconds and frees the pool: a batch at its next pose, a tree build
 //! at its next subtree of 4,096 triangles, `self_intersections` at its
-//! next node pair, `clash` at its next tree or candidate pair
-//! ([`run_until`], [`bvtool::threads::Stop`]); other work (loading, fits,
+//! next node pair, `clash` at its next tree or candidate pair,
+//! `World.from_scene` at its next tree ([`run_until`], [`bvtool::threads::Stop`]); other work (loading, fits,
 //! decompositions, robots) runs to its end on the pool, invisible to
 //! Python.
 

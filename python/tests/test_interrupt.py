@@ -1,5 +1,5 @@
 """Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
-build, `self_intersections` or `clash` raises KeyboardInterrupt within
+build, `self_intersections`, `clash` or `World.from_scene` raises KeyboardInterrupt within
 0.5 s, and the abandoned work stops too — the process's CPU time stays
 near zero while it sleeps right after, and a small tree build then takes
 about its normal time and gives the same tree as before.
@@ -72,6 +72,55 @@ def interrupted(call, after=0.3):
     busy = time.process_time() - cpu
     took, tree = small_build()
     print("interrupted", raised, busy, took, normal, tree == reference)
+
+
+def spheres(count, scaled):
+    # `count` overlapping unit spheres (9,216 triangles) of one mesh in a
+    # box of side 12, written as a glTF binary and loaded; `scaled` gives
+    # each node a scale of its own, so each gets a tree of its own.
+    import json, struct, tempfile
+    segments, rings = 96, 48
+    th = np.linspace(0.0, np.pi, rings + 1)[:, None]
+    ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
+    v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
+    v = v.reshape(-1, 3).astype(np.float32)
+    i = np.arange(rings)[:, None] * segments
+    j = np.arange(segments)[None, :]
+    a, b = i + j, i + (j + 1) % segments
+    t = np.concatenate([np.stack([a, a + segments, b + segments], -1).reshape(-1, 3),
+                        np.stack([a, b + segments, b], -1).reshape(-1, 3)]).astype(np.uint32)
+    blob = v.tobytes() + t.tobytes()
+    rng = np.random.default_rng(3)
+    spots = rng.random((count, 3)) * 12.0
+    node = lambda k, s: dict({"mesh": 0, "translation": s.tolist()},
+                             **({"scale": [1.0 + 1e-3 * k] * 3} if scaled else {}))
+    doc = {
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": len(blob)}],
+        "bufferViews": [{"buffer": 0, "byteLength": v.nbytes},
+                        {"buffer": 0, "byteOffset": v.nbytes, "byteLength": t.nbytes}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": len(v), "type": "VEC3",
+             "min": v.min(0).tolist(), "max": v.max(0).tolist()},
+            {"bufferView": 1, "componentType": 5125, "count": t.size, "type": "SCALAR"},
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "nodes": [node(k, s) for k, s in enumerate(spots)],
+        "scenes": [{"nodes": list(range(count))}],
+        "scene": 0,
+    }
+    text = json.dumps(doc).encode()
+    text += b" " * (-len(text) % 4)
+    blob += b"\\0" * (-len(blob) % 4)
+    glb = b"".join([
+        struct.pack("<4sII", b"glTF", 2, 12 + 8 + len(text) + 8 + len(blob)),
+        struct.pack("<I4s", len(text), b"JSON"), text,
+        struct.pack("<I4s", len(blob), b"BIN\\0"), blob,
+    ])
+    with tempfile.NamedTemporaryFile(suffix=".glb") as f:
+        f.write(glb)
+        f.flush()
+        return bvtool.load(f.name, max_triangles=10**8)
 """
 
 CALLS = {
@@ -89,51 +138,15 @@ v = (centres + 0.06 * (rng.random((n, 3, 3)) - 0.5)).reshape(-1, 3)
 soup = bvtool.Mesh(v, np.arange(3 * n, dtype=np.uint32).reshape(-1, 3))
 interrupted(lambda: bvtool.self_intersections(soup))
 """,
-    # 600 overlapping spheres of one mesh (one tree, many candidate pairs),
-    # written as a glTF binary and loaded before the call.
+    # 600 overlapping spheres of one mesh: one tree, many candidate pairs.
     "clash": """
-import json, struct, tempfile
-segments, rings = 96, 48
-th = np.linspace(0.0, np.pi, rings + 1)[:, None]
-ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
-v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
-v = v.reshape(-1, 3).astype(np.float32)
-i = np.arange(rings)[:, None] * segments
-j = np.arange(segments)[None, :]
-a, b = i + j, i + (j + 1) % segments
-t = np.concatenate([np.stack([a, a + segments, b + segments], -1).reshape(-1, 3),
-                    np.stack([a, b + segments, b], -1).reshape(-1, 3)]).astype(np.uint32)
-blob = v.tobytes() + t.tobytes()
-rng = np.random.default_rng(3)
-spots = rng.random((600, 3)) * 12.0
-doc = {
-    "asset": {"version": "2.0"},
-    "buffers": [{"byteLength": len(blob)}],
-    "bufferViews": [{"buffer": 0, "byteLength": v.nbytes},
-                    {"buffer": 0, "byteOffset": v.nbytes, "byteLength": t.nbytes}],
-    "accessors": [
-        {"bufferView": 0, "componentType": 5126, "count": len(v), "type": "VEC3",
-         "min": v.min(0).tolist(), "max": v.max(0).tolist()},
-        {"bufferView": 1, "componentType": 5125, "count": t.size, "type": "SCALAR"},
-    ],
-    "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
-    "nodes": [{"mesh": 0, "translation": s.tolist()} for s in spots],
-    "scenes": [{"nodes": list(range(len(spots)))}],
-    "scene": 0,
-}
-text = json.dumps(doc).encode()
-text += b" " * (-len(text) % 4)
-blob += b"\\0" * (-len(blob) % 4)
-glb = b"".join([
-    struct.pack("<4sII", b"glTF", 2, 12 + 8 + len(text) + 8 + len(blob)),
-    struct.pack("<I4s", len(text), b"JSON"), text,
-    struct.pack("<I4s", len(blob), b"BIN\\0"), blob,
-])
-with tempfile.NamedTemporaryFile(suffix=".glb") as f:
-    f.write(glb)
-    f.flush()
-    scene = bvtool.load(f.name, max_triangles=10**8)
+scene = spheres(600, scaled=False)
 interrupted(lambda: bvtool.clash(scene, all_pairs=True, clearance=0.01, max_pairs=10**8))
+""",
+    # 400 spheres each scaled differently: a tree each.
+    "world": """
+scene = spheres(400, scaled=True)
+interrupted(lambda: bvtool.World.from_scene(scene))
 """,
 }
 

@@ -197,8 +197,8 @@ impl AabbTree {
         // Welding and numbering the vertices is one sequential pass: it runs
         // beside the boxes (again, now in node order) and the nodes, which
         // do not need it and share out between threads.
-        let ((vertices, triangles), (boxes, nodes)) = rayon::join(
-            || shared_vertices(mesh, &original),
+        let (shared, (boxes, nodes)) = rayon::join(
+            || shared_vertices(mesh, &original, stop),
             || {
                 let boxes: Vec<Box32> = original
                     .par_iter()
@@ -211,6 +211,7 @@ impl AabbTree {
                 (boxes, nodes)
             },
         );
+        let (vertices, triangles) = shared?;
         // A stopped recursion left subtrees out: nothing of it is kept.
         stop.check()?;
         Ok(AabbTree {

@@ -8,7 +8,7 @@ use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::hull::planar::min_area_rect_of;
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
-use crate::mesh::weld::weld;
+use crate::mesh::weld::weld_until;
 use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3, Vector2, Vector3};
 use rayon::prelude::*;
@@ -392,8 +392,7 @@ impl ObbTree {
         nodes.shrink_to_fit();
         let original: Vec<u32> = items.par_iter().map(|it| it.index).collect();
         drop(items);
-        let (vertices, triangles) = shared_vertices(mesh, &original);
-        stop.check()?;
+        let (vertices, triangles) = shared_vertices(mesh, &original, stop)?;
         let twins = Twins::of(&triangles);
         Ok(ObbTree {
             nodes,
@@ -513,20 +512,27 @@ pub(super) fn origin_and_reach(bounds: Option<Aabb>) -> (Point3<f64>, f64) {
     (origin, reach)
 }
 
+/// A tree's geometry: its welded vertices and its triangles as indices
+/// into them.
+pub(super) type Welded = (Vec<Point3<f64>>, Vec<[u32; 3]>);
+
 /// The geometry of the triangles `original` (mesh indices, in node order):
-/// the mesh's vertices welded ([`weld`]: equal coordinates are one vertex),
-/// kept only where used and numbered in order of first use, and each
-/// triangle's corners as indices into them.
+/// the mesh's vertices welded ([`weld_until`]: equal coordinates are one
+/// vertex), kept only where used and numbered in order of first use, and
+/// each triangle's corners as indices into them. One sequential pass after
+/// the weld, `stop` checked every 65,536 triangles (and in the weld).
 pub(super) fn shared_vertices(
     mesh: &TriMesh,
     original: &[u32],
-) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
-    let (ids, count) = weld(&mesh.vertices);
+    stop: Stop<'_>,
+) -> Result<Welded, Stopped> {
+    let (ids, count) = weld_until(&mesh.vertices, stop)?;
     let mut number = vec![u32::MAX; count];
     let mut vertices = Vec::new();
-    let triangles = original
-        .iter()
-        .map(|&o| {
+    let mut triangles = Vec::with_capacity(original.len());
+    for chunk in original.chunks(1 << 16) {
+        stop.check()?;
+        triangles.extend(chunk.iter().map(|&o| {
             mesh.triangles[o as usize].map(|v| {
                 let id = ids[v as usize] as usize;
                 if number[id] == u32::MAX {
@@ -535,10 +541,10 @@ pub(super) fn shared_vertices(
                 }
                 number[id]
             })
-        })
-        .collect();
+        }));
+    }
     vertices.shrink_to_fit();
-    (vertices, triangles)
+    Ok((vertices, triangles))
 }
 
 /// The box of a set of triangles: for one proper triangle its own frame

@@ -2,8 +2,10 @@
 //! `AabbTree::build_with_leaf_size_until`): a flag set before the call
 //! stops it with `Stopped`; a flag never set gives the plain build's tree
 //! byte for byte; a flag set while the build runs gives `Stopped` or the
-//! whole tree, never a part of one.
+//! whole tree, never a part of one. The vertex weld (`weld_until`), the
+//! builds' one long sequential pass, stops the same way.
 
+use bvtool::mesh::weld::{weld, weld_until};
 use bvtool::threads::{Stop, Stopped};
 use bvtool::tree::{AabbTree, NodeFit, ObbTree, default_leaf_size};
 use bvtool_dev::shapes::{soup, torus};
@@ -31,6 +33,21 @@ fn a_flag_set_before_the_build_stops_it() {
             Some(Stopped)
         );
     }
+}
+
+#[test]
+fn the_weld_stops_or_welds_as_before() {
+    // 90,000 vertices: two of the weld's chunks between checks.
+    let mesh = soup(30_000, 4);
+    let set = AtomicBool::new(true);
+    assert_eq!(weld_until(&mesh.vertices, Stop::on(&set)), Err(Stopped));
+    let unset = AtomicBool::new(false);
+    let (ids, count) = weld(&mesh.vertices);
+    assert!(count < mesh.vertices.len(), "the soup repeats some corners");
+    assert_eq!(
+        weld_until(&mesh.vertices, Stop::on(&unset)),
+        Ok((ids, count))
+    );
 }
 
 #[test]

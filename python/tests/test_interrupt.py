@@ -7,7 +7,7 @@ about its normal time and gives the same tree as before.
 Each scenario runs in a subprocess of its own (`run_script`, as in
 test_processes.py), so pytest's own SIGINT handling is not disturbed and a
 hang fails the test instead of hanging CI. The long calls are sized to run
-3 to 10 s uninterrupted on this project's 2-core machine (measured in
+2.5 to 6 s uninterrupted on this project's 2-core machine (measured by
 `python/bench/interrupt.py`); each scenario is interrupted after 0.3 s.
 """
 

@@ -1,8 +1,68 @@
 //! Rayon's worker threads: handing work to them, keeping them on separate
 //! CPUs as the command line sets them up, and the pool a library embedded
-//! in another program owns ([`pool`]: the Python package's, fork-safe).
+//! in another program owns ([`pool`]: the Python package's, fork-safe);
+//! and how a caller asks long work to stop early ([`Stop`]).
 
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+
+/// A caller's way to stop long work early: a flag the caller may set from
+/// another thread (a Python call interrupted by Ctrl-C sets it), which the
+/// work checks at its chunk boundaries — per subtree of a few thousand
+/// triangles in a tree build, per task of node pairs in a clash — and
+/// then gives up, returning [`Stopped`] and no partial answer. A check is
+/// one relaxed load, so the work costs the same with or without a flag.
+///
+/// Passed down explicitly rather than kept in a global or thread-local
+/// (rayon's tasks have no task-local storage, and two calls may run at
+/// once, only one of them asked to stop). [`Stop::NEVER`] is the plain
+/// entry points' (they keep their signatures and delegate).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stop<'a>(Option<&'a AtomicBool>);
+
+impl<'a> Stop<'a> {
+    /// No flag: the work runs to its end.
+    pub const NEVER: Stop<'static> = Stop(None);
+
+    /// Stops when `flag` is set (by anyone, at any time).
+    pub fn on(flag: &'a AtomicBool) -> Stop<'a> {
+        Stop(Some(flag))
+    }
+
+    /// Whether the work was asked to stop (a relaxed load: a flag set on
+    /// another thread is seen within a check or two).
+    #[inline]
+    pub fn is_set(self) -> bool {
+        self.0.is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// `Err(Stopped)` when the work was asked to stop.
+    #[inline]
+    pub fn check(self) -> Result<(), Stopped> {
+        if self.is_set() { Err(Stopped) } else { Ok(()) }
+    }
+}
+
+/// The outcome of work stopped early through its [`Stop`]: nothing of it
+/// is returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped at the caller's request")
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// The answer of stoppable work run with [`Stop::NEVER`], which cannot
+/// stop: how the plain entry points delegate to their stoppable ones.
+pub fn unstopped<T>(work: impl FnOnce(Stop<'static>) -> Result<T, Stopped>) -> T {
+    match work(Stop::NEVER) {
+        Ok(t) => t,
+        Err(Stopped) => unreachable!("Stop::NEVER is never set"),
+    }
+}
 
 /// Runs `f` on a worker thread of rayon's global pool (at once when the
 /// calling thread is a pool's worker already). A fit makes a dozen or more

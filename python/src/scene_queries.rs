@@ -9,6 +9,7 @@ use crate::state::{Reduced, reduce};
 use crate::work;
 use bvtool::clash::{ClashOptions, ClashScene, Grouping};
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
+use bvtool::threads::Stop;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -76,7 +77,8 @@ pub fn clash(
         max_instances: DEFAULT_MAX_INSTANCES,
         max_triangles: TriangleLimit::Auto,
     };
-    let (parts, found) = work::run(py, move |_| -> PyResult<_> {
+    let (parts, found) = work::run(py, move |cancel| -> PyResult<_> {
+        let stop = Stop::on(cancel);
         let scenes = inputs
             .into_par_iter()
             .map(|i| match i {
@@ -91,7 +93,7 @@ pub fn clash(
             .iter()
             .map(|s| s.path.display().to_string())
             .collect();
-        let scene = ClashScene::new(&scenes, &names, by);
+        let scene = ClashScene::new_until(&scenes, &names, by, stop).map_err(work::stopped)?;
         if scene.parts.parts.is_empty() {
             return Err(GeometryError::new_err(format!(
                 "{}: no triangles to clash",
@@ -99,12 +101,16 @@ pub fn clash(
             )));
         }
         let found = scene
-            .clashes(&ClashOptions {
-                all_pairs,
-                ignore_touching,
-                clearance,
-                max_pairs: Some(max_pairs),
-            })
+            .clashes_until(
+                &ClashOptions {
+                    all_pairs,
+                    ignore_touching,
+                    clearance,
+                    max_pairs: Some(max_pairs),
+                },
+                stop,
+            )
+            .map_err(work::stopped)?
             .map_err(|e| InputError::new_err(format!("{}: {e}", names.join(", "))))?;
         Ok((scene.parts.parts, found))
     })??;
@@ -503,9 +509,9 @@ pub fn self_intersections(py: Python<'_>, mesh: &Bound<'_, PyAny>) -> PyResult<S
     if m.triangles.is_empty() {
         return Err(GeometryError::new_err("the mesh has no triangles to test"));
     }
-    Ok(SelfIntersections(work::run(py, move |_| {
-        let tree = bvtool::tree::AabbTree::build(&m);
-        bvtool::clash::self_intersections(&tree)
+    Ok(SelfIntersections(work::run_until(py, move |stop| {
+        let tree = bvtool::tree::AabbTree::build_until(&m, stop)?;
+        bvtool::clash::self_intersections_until(&tree, stop)
     })?))
 }
 

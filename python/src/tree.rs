@@ -194,8 +194,8 @@ impl ObbTree {
                 "leaf_size {leaf_size}: expected 1 to {MAX_LEAF_SIZE}"
             )));
         }
-        let tree = work::run(py, move |_| {
-            bvtool::tree::ObbTree::build_with(&m, leaf_size, fit)
+        let tree = work::run_until(py, move |stop| {
+            bvtool::tree::ObbTree::build_with_until(&m, leaf_size, fit, stop)
         })?;
         Ok(ObbTree {
             inner: Arc::new(tree),

@@ -8,10 +8,16 @@
 //! releases the GIL and waits for the work, checking every [`POLL`] for a
 //! pending signal (Ctrl-C): then it sets the work's cancel flag and raises
 //! at once (`KeyboardInterrupt`), and the abandoned work's answer is
-//! dropped when it ends (a batch stops at its next pose; other work runs to
-//! its end on the pool, invisible to Python).
+//! dropped when it ends. Work that checks the flag stops within
+//! milliseconds and frees the pool: a batch at its next pose, a tree build
+//! at its next subtree of 4,096 triangles, `self_intersections` at its
+//! next node pair, `clash` at its next tree or candidate pair,
+//! `World.from_scene` at its next tree ([`run_until`], [`bvtool::threads::Stop`]); other work (loading, fits,
+//! decompositions, robots) runs to its end on the pool, invisible to
+//! Python.
 
-use pyo3::exceptions::PyRuntimeError;
+use bvtool::threads::{Stop, Stopped};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +34,23 @@ pub type Cancel = Arc<AtomicBool>;
 /// Whether the caller gave up on the work.
 pub fn cancelled(c: &AtomicBool) -> bool {
     c.load(Ordering::Relaxed)
+}
+
+/// [`run`] for work that can stop early ([`Stop`]): `f` is given the
+/// call's cancel flag as its stop, so Ctrl-C stops the work itself, not
+/// only the wait. A stopped answer is only possible once the flag is set,
+/// when the caller has raised already; it reads as `KeyboardInterrupt`.
+pub fn run_until<R: Send + 'static>(
+    py: Python<'_>,
+    f: impl FnOnce(Stop<'_>) -> Result<R, Stopped> + Send + 'static,
+) -> PyResult<R> {
+    run(py, move |cancel| f(Stop::on(cancel)))?.map_err(stopped)
+}
+
+/// The error of work stopped through its [`Stop`] ([`run_until`]): only
+/// once the caller raised already, so no one sees it.
+pub fn stopped(_: Stopped) -> PyErr {
+    PyKeyboardInterrupt::new_err("stopped")
 }
 
 /// `f` on this process's pool, with the GIL released, the calling thread

@@ -14,6 +14,7 @@ use crate::mesh::{Scene, mesh_arg};
 use crate::pose::{Pose, pose_from, pose_state, poses_from};
 use crate::tree::ObbTree;
 use crate::work;
+use bvtool::threads::Stop;
 use bvtool::world::Primitive;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -205,12 +206,19 @@ impl World {
             Ok(s) => Ok(s.get().inner.clone()),
             Err(_) => Err(scene.extract::<std::path::PathBuf>()?),
         };
-        let world = work::run(py, move |_| match scene {
-            Ok(s) => bvtool::world::World::from_scene(&s),
-            Err(path) => bvtool::load::load(&path, &Default::default())
-                .and_then(|s| bvtool::world::World::from_scene(&s)),
-        })?
-        .map_err(to_py)?;
+        let world = work::run(py, move |cancel| -> PyResult<_> {
+            let loaded;
+            let scene: &bvtool::Scene = match &scene {
+                Ok(s) => s,
+                Err(path) => {
+                    loaded = bvtool::load::load(path, &Default::default()).map_err(to_py)?;
+                    &loaded
+                }
+            };
+            bvtool::world::World::from_scene_until(scene, Stop::on(cancel))
+                .map_err(work::stopped)?
+                .map_err(to_py)
+        })??;
         Ok(World {
             inner: Arc::new(world),
         })
@@ -236,7 +244,9 @@ impl World {
                         "body '{name}': the mesh has no triangles"
                     )));
                 }
-                Arc::new(work::run(py, move |_| bvtool::tree::ObbTree::build(&m))?)
+                Arc::new(work::run_until(py, move |stop| {
+                    bvtool::tree::ObbTree::build_until(&m, stop)
+                })?)
             }
         };
         self.world().add_mesh(name, tree, pose).map_err(to_py)

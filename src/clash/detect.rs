@@ -32,6 +32,7 @@ use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::pair::intersect_triangle_triangle::Plane;
 use crate::query::pair::intersect_triangle_triangle::triangles_intersect;
 use crate::query::{ContactMode, Placement, collide_each, within_each};
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -244,7 +245,20 @@ impl<'a> ClashScene<'a> {
     /// Groups the scenes' primitives into parts (`files` name the scenes)
     /// and builds the trees, in parallel.
     pub fn new(scenes: &'a [Scene], files: &[String], by: Grouping) -> ClashScene<'a> {
-        Self::at_most(scenes, files, by, u64::MAX).expect("no count passes u64::MAX")
+        unstopped(|stop| Self::new_until(scenes, files, by, stop))
+    }
+
+    /// [`ClashScene::new`], giving up with [`Stopped`] when `stop` is set:
+    /// checked before each tree and inside its build
+    /// ([`crate::tree::ObbTree::build_until`]).
+    pub fn new_until(
+        scenes: &'a [Scene],
+        files: &[String],
+        by: Grouping,
+        stop: Stop<'_>,
+    ) -> Result<ClashScene<'a>, Stopped> {
+        Self::building(scenes, files, by, u64::MAX, stop)
+            .map(|built| built.expect("no count passes u64::MAX"))
     }
 
     /// [`ClashScene::new`] when its trees hold at most `max_triangles`
@@ -259,13 +273,24 @@ impl<'a> ClashScene<'a> {
         by: Grouping,
         max_triangles: u64,
     ) -> Result<ClashScene<'a>, u64> {
+        unstopped(|stop| Self::building(scenes, files, by, max_triangles, stop))
+    }
+
+    /// [`ClashScene::at_most`], stopped by `stop` ([`ClashScene::new_until`]).
+    fn building(
+        scenes: &'a [Scene],
+        files: &[String],
+        by: Grouping,
+        max_triangles: u64,
+        stop: Stop<'_>,
+    ) -> Result<Result<ClashScene<'a>, u64>, Stopped> {
         let parts = PartList::new(scenes, files, by);
         let plan = Shapes::plan(scenes, &parts);
         let triangles = plan.triangles(scenes, &parts);
         if triangles > max_triangles {
-            return Err(triangles);
+            return Ok(Err(triangles));
         }
-        let shapes = plan.build(scenes, &parts);
+        let shapes = plan.build_until(scenes, &parts, stop)?;
         let bounds = |points: &mut dyn Iterator<Item = Point3<f64>>| {
             let (min, max) = points.fold(
                 (
@@ -303,12 +328,12 @@ impl<'a> ClashScene<'a> {
                 }
             })
             .collect();
-        Ok(ClashScene {
+        Ok(Ok(ClashScene {
             scenes,
             parts,
             shapes,
             boxes,
-        })
+        }))
     }
 
     /// The contact of members `ma` and `mb`: their intersecting triangle
@@ -438,16 +463,36 @@ impl<'a> ClashScene<'a> {
     /// candidate pair of primitives and a counted summary per part pair,
     /// plus the triangle pairs listed with `all_pairs`.
     pub fn clashes(&self, opts: &ClashOptions) -> Result<Clashes, PairLimit> {
+        unstopped(|stop| self.clashes_until(opts, stop))
+    }
+
+    /// [`ClashScene::clashes`], giving up with [`Stopped`] (and no answer)
+    /// when `stop` is set: checked before each candidate pair of
+    /// primitives (one tree-tree query, whose own length the check does
+    /// not bound: two large primitives meeting over much of their surface
+    /// run theirs to its end) and between the phases. Never stopped, the
+    /// answer is [`ClashScene::clashes`]'.
+    pub fn clashes_until(
+        &self,
+        opts: &ClashOptions,
+        stop: Stop<'_>,
+    ) -> Result<Result<Clashes, PairLimit>, Stopped> {
         let part_of = |m: usize| self.parts.members[m].part;
         let reach = opts.clearance.unwrap_or(0.0);
         let max = opts.max_pairs.unwrap_or(usize::MAX);
         let widened: Vec<Aabb> = self.boxes.iter().map(|b| widen(b, reach)).collect();
-        let member_pairs =
-            overlapping_pairs_at_most(&widened, max, part_of).ok_or(PairLimit::Candidates(max))?;
+        let Some(member_pairs) = overlapping_pairs_at_most(&widened, max, part_of) else {
+            return Ok(Err(PairLimit::Candidates(max)));
+        };
+        stop.check()?;
         let listed = AtomicUsize::new(0);
-        let contacts: Vec<_> = member_pairs
+        // `None` for the pair limit, and for a stop (told apart after).
+        let contacts: Option<Vec<_>> = member_pairs
             .par_iter()
             .map(|&(i, j)| {
+                if stop.is_set() {
+                    return None;
+                }
                 let (i, j) = if part_of(i) < part_of(j) {
                     (i, j)
                 } else {
@@ -456,8 +501,11 @@ impl<'a> ClashScene<'a> {
                 let contact = self.contact(i, j, opts, &listed);
                 contact.map(|c| ((part_of(i), part_of(j)), c))
             })
-            .collect::<Option<_>>()
-            .ok_or(PairLimit::TrianglePairs(max))?;
+            .collect();
+        stop.check()?;
+        let Some(contacts) = contacts else {
+            return Ok(Err(PairLimit::TrianglePairs(max)));
+        };
         let mut by_part: BTreeMap<(usize, usize), Contact> = BTreeMap::new();
         for (parts, contact) in contacts {
             by_part.entry(parts).or_default().merge(contact);
@@ -490,6 +538,7 @@ impl<'a> ClashScene<'a> {
         containers.dedup();
         let solids: BTreeMap<usize, Option<Solid>> =
             containers.par_iter().map(|&p| (p, self.solid(p))).collect();
+        stop.check()?;
         let found: Vec<(usize, usize, Option<usize>)> = nested
             .par_iter()
             .map(|&(a, b, inner, outer)| match &solids[&outer] {
@@ -551,7 +600,7 @@ impl<'a> ClashScene<'a> {
         }
         out.clashes.sort_by_key(|c| (c.a, c.b));
         out.clashes.dedup_by_key(|c| (c.a, c.b));
-        Ok(out)
+        Ok(Ok(out))
     }
 }
 

@@ -25,5 +25,5 @@ pub use detect::{
 pub use parts::{Grouping, Part, PartList};
 pub use self_intersect::{
     SelfIntersections, local_meshes, self_intersections, self_intersections_at_most,
-    self_intersections_brute_force,
+    self_intersections_brute_force, self_intersections_until,
 };

@@ -24,6 +24,7 @@ use super::embedded_star::embedded_corners;
 use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::pair::intersect_triangle_triangle::Plane;
+use crate::threads::{Stop, Stopped, unstopped};
 use crate::tree::{AabbTree, radix};
 use nalgebra::Point3;
 use rayon::prelude::*;
@@ -181,6 +182,19 @@ pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
     self_intersections_at_most(tree, usize::MAX).expect("no limit")
 }
 
+/// [`self_intersections`], giving up with [`Stopped`] (and no answer)
+/// when `stop` is set: checked between the passes over all triangles and
+/// at every node pair of the descent (beside the pair limit's own count,
+/// read there already), so a thread goes at most one node pair — a leaf
+/// pair's few dozen triangle tests — between checks. Never stopped, the
+/// answer is [`self_intersections`]'.
+pub fn self_intersections_until(
+    tree: &AabbTree,
+    stop: Stop<'_>,
+) -> Result<SelfIntersections, Stopped> {
+    search(tree, usize::MAX, stop).map(|found| found.expect("no limit"))
+}
+
 /// [`self_intersections`], but `None` as soon as more than `max`
 /// intersecting pairs are found: every pair of n stacked copies of a
 /// triangle intersects, n²/2 pairs, so the descent stops rather than hold
@@ -188,6 +202,16 @@ pub fn self_intersections(tree: &AabbTree) -> SelfIntersections {
 /// bytes a pair, at most `max` pairs (and a leaf pair's worth more per
 /// thread).
 pub fn self_intersections_at_most(tree: &AabbTree, max: usize) -> Option<SelfIntersections> {
+    unstopped(|stop| search(tree, max, stop))
+}
+
+/// [`self_intersections_at_most`], stopped by `stop`
+/// ([`self_intersections_until`]).
+fn search(
+    tree: &AabbTree,
+    max: usize,
+    stop: Stop<'_>,
+) -> Result<Option<SelfIntersections>, Stopped> {
     // The stars' certificate begins with a sequential pass: beside the
     // planes, not before them.
     let (planes, mut flags) = rayon::join(
@@ -203,6 +227,7 @@ pub fn self_intersections_at_most(tree: &AabbTree, max: usize) -> Option<SelfInt
         .par_iter_mut()
         .zip(&planes)
         .for_each(|(f, p)| *f |= DEGENERATE * p.degenerate() as u8);
+    stop.check()?;
     let ctx = Ctx {
         tree,
         planes,
@@ -220,7 +245,7 @@ pub fn self_intersections_at_most(tree: &AabbTree, max: usize) -> Option<SelfInt
             tasks = next;
         }
         // Pairs found by every thread, counted as each leaf pair adds to
-        // them; past `max` every thread stops.
+        // them; past `max` every thread stops, and when asked to.
         let total = AtomicUsize::new(pairs.len());
         let found: Vec<Vec<(u32, u32)>> = tasks
             .par_iter()
@@ -233,20 +258,22 @@ pub fn self_intersections_at_most(tree: &AabbTree, max: usize) -> Option<SelfInt
                     if added > 0 && total.fetch_add(added, Ordering::Relaxed) + added > max {
                         break;
                     }
-                    if total.load(Ordering::Relaxed) > max {
+                    if total.load(Ordering::Relaxed) > max || stop.is_set() {
                         break;
                     }
                 }
                 out
             })
             .collect();
+        // A stopped descent left node pairs out: nothing of it is kept.
+        stop.check()?;
         if total.into_inner() > max {
-            return None;
+            return Ok(None);
         }
         pairs.extend(found.into_iter().flatten());
     }
     if pairs.len() > max {
-        return None;
+        return Ok(None);
     }
     let mut degenerate: Vec<u32> = (0..tree.triangles.len())
         .filter(|&k| ctx.flags[k] & DEGENERATE != 0)
@@ -255,11 +282,11 @@ pub fn self_intersections_at_most(tree: &AabbTree, max: usize) -> Option<SelfInt
     degenerate.sort_unstable();
     pairs.extend(degenerate.iter().map(|&d| (d, d)));
     radix::sort_by_key(&mut pairs, |&(a, b)| (a as u64) << 32 | b as u64);
-    Some(SelfIntersections {
+    Ok(Some(SelfIntersections {
         pairs,
         degenerate,
         welded_vertices: tree.vertices.len(),
-    })
+    }))
 }
 
 /// The same answer by brute force: every pair of triangles with an exact

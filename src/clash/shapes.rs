@@ -18,6 +18,7 @@ use super::parts::PartList;
 use crate::mesh::stacks::Stacks;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::Pose;
+use crate::threads::{Stop, Stopped};
 use crate::tree::ObbTree;
 use nalgebra::{Matrix3, Point3, Rotation3, UnitQuaternion, Vector3};
 use rayon::prelude::*;
@@ -113,12 +114,6 @@ pub struct ShapePlan {
 }
 
 impl Shapes {
-    /// Assigns every member a shape (reusing one where the transforms differ
-    /// by a rotation) and builds the trees, in parallel.
-    pub fn build(scenes: &[Scene], parts: &PartList) -> Shapes {
-        Shapes::plan(scenes, parts).build(scenes, parts)
-    }
-
     /// Assigns every member a shape, reusing one where the transforms
     /// differ by a rotation; nothing is built.
     pub fn plan(scenes: &[Scene], parts: &PartList) -> ShapePlan {
@@ -161,12 +156,20 @@ impl ShapePlan {
             .sum()
     }
 
-    /// Builds the plan's trees, in parallel.
-    pub fn build(self, scenes: &[Scene], parts: &PartList) -> Shapes {
+    /// Builds the plan's trees, in parallel, giving up with [`Stopped`]
+    /// (and no shapes) when `stop` is set: checked before each shape and
+    /// inside each tree build ([`ObbTree::build_until`]).
+    pub fn build_until(
+        self,
+        scenes: &[Scene],
+        parts: &PartList,
+        stop: Stop<'_>,
+    ) -> Result<Shapes, Stopped> {
         let ShapePlan { placed, pending } = self;
         let shapes = pending
             .par_iter()
             .map(|&(m, l)| {
+                stop.check()?;
                 let inst = parts.instance(scenes, m);
                 let g = &inst.geometry;
                 let mesh = TriMesh {
@@ -177,10 +180,10 @@ impl ShapePlan {
                         .collect(),
                 };
                 let stacks = Stacks::of(&mesh);
-                let tree = ObbTree::build(stacks.unique(&mesh));
-                Shape { mesh, stacks, tree }
+                let tree = ObbTree::build_until(stacks.unique(&mesh), stop)?;
+                Ok(Shape { mesh, stacks, tree })
             })
-            .collect();
-        Shapes { shapes, placed }
+            .collect::<Result<_, Stopped>>()?;
+        Ok(Shapes { shapes, placed })
     }
 }

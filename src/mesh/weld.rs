@@ -2,6 +2,7 @@
 //! coordinates are equal (`-0.0` equals `0.0`), whatever their index in the
 //! file — files split vertices for normals and UVs.
 
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::Point3;
 
 /// The key of a point's position: two finite points are the same position
@@ -16,6 +17,16 @@ pub fn position_key(p: &Point3<f64>) -> [u64; 3] {
 /// the keys' bits (measured against sorting the keys with their indices in
 /// parallel: a fraction of the instructions, on one thread).
 pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
+    unstopped(|stop| weld_until(points, stop))
+}
+
+/// Points [`weld`] takes between two checks of its stop flag: each is a
+/// hash and about one cache miss, so a chunk is a millisecond or so.
+const WELD_CHUNK: usize = 1 << 16;
+
+/// [`weld`], giving up with [`Stopped`] when `stop` is set (checked every
+/// 65,536 points).
+pub fn weld_until(points: &[Point3<f64>], stop: Stop<'_>) -> Result<(Vec<u32>, usize), Stopped> {
     let bits = (2 * points.len())
         .next_power_of_two()
         .trailing_zeros()
@@ -26,6 +37,9 @@ pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
     let mut ids = vec![0u32; points.len()];
     let mut count = 0u32;
     for (i, p) in points.iter().enumerate() {
+        if i % WELD_CHUNK == 0 {
+            stop.check()?;
+        }
         let k = position_key(p);
         let h = k[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ k[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
@@ -47,7 +61,7 @@ pub fn weld(points: &[Point3<f64>]) -> (Vec<u32>, usize) {
             }
         }
     }
-    (ids, count as usize)
+    Ok((ids, count as usize))
 }
 
 /// The index of the first point at each distinct position, in order.

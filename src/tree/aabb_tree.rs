@@ -2,12 +2,13 @@
 //! that stay in the mesh's own frame (self-intersection), where an
 //! axis-aligned box never turns and so needs no fitting.
 
-use super::flat::{Linked, append_children, node_bound};
+use super::flat::{Linked, PARALLEL_MIN, append_children, node_bound};
 use super::obb_tree::shared_vertices;
 use super::radix;
 use crate::fit::Aabb;
 use crate::fit::obb::f32_outward::{round_down, round_up};
 use crate::mesh::TriMesh;
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::Point3;
 use rayon::prelude::*;
 use wide::f32x4;
@@ -144,6 +145,24 @@ impl AabbTree {
     /// large subtrees are built in parallel (rayon). An empty mesh gives an
     /// empty tree (no nodes).
     pub fn build_with_leaf_size(mesh: &TriMesh, leaf_size: usize) -> AabbTree {
+        unstopped(|stop| AabbTree::build_with_leaf_size_until(mesh, leaf_size, stop))
+    }
+
+    /// [`AabbTree::build`], giving up with [`Stopped`] (and no tree) when
+    /// `stop` is set ([`AabbTree::build_with_leaf_size_until`]).
+    pub fn build_until(mesh: &TriMesh, stop: Stop<'_>) -> Result<AabbTree, Stopped> {
+        AabbTree::build_with_leaf_size_until(mesh, AABB_LEAF_SIZE, stop)
+    }
+
+    /// [`AabbTree::build_with_leaf_size`], giving up with [`Stopped`] (and
+    /// no tree) when `stop` is set: checked between the passes over all
+    /// triangles and at every node of 4,096 triangles or more. Never
+    /// stopped, the tree is [`AabbTree::build_with_leaf_size`]'s.
+    pub fn build_with_leaf_size_until(
+        mesh: &TriMesh,
+        leaf_size: usize,
+        stop: Stop<'_>,
+    ) -> Result<AabbTree, Stopped> {
         let leaf_size = leaf_size.max(1);
         // Each triangle's box is found again where it is needed (the total,
         // its code, its `Box32` in node order) rather than kept: a pass over
@@ -156,45 +175,52 @@ impl AabbTree {
             .map(bounds)
             .reduce_with(|a, b| a.union(&b))
         else {
-            return AabbTree {
+            return Ok(AabbTree {
                 nodes: Vec::new(),
                 boxes: Vec::new(),
                 vertices: Vec::new(),
                 triangles: Vec::new(),
                 original: Vec::new(),
-            };
+            });
         };
+        stop.check()?;
         let mut codes: Vec<(u64, u32)> = triangles
             .into_par_iter()
             .map(|i| (morton(&bounds(i), &total), i as u32))
             .collect();
+        stop.check()?;
         radix::sort_by_key(&mut codes, |c| c.0);
+        stop.check()?;
         let original: Vec<u32> = codes.par_iter().map(|c| c.1).collect();
         let keys: Vec<u64> = codes.par_iter().map(|c| c.0).collect();
         drop(codes);
         // Welding and numbering the vertices is one sequential pass: it runs
         // beside the boxes (again, now in node order) and the nodes, which
         // do not need it and share out between threads.
-        let ((vertices, triangles), (boxes, nodes)) = rayon::join(
-            || shared_vertices(mesh, &original),
+        let (shared, (boxes, nodes)) = rayon::join(
+            || shared_vertices(mesh, &original, stop),
             || {
                 let boxes: Vec<Box32> = original
                     .par_iter()
                     .map(|&o| Box32::outward(&bounds(o as usize)))
                     .collect();
                 let mut nodes = Vec::with_capacity(node_bound(boxes.len()));
-                build_subtree(&boxes, &keys, 0, leaf_size, &mut nodes);
+                let build = Build { leaf_size, stop };
+                build_subtree(&build, &boxes, &keys, 0, &mut nodes);
                 nodes.shrink_to_fit();
                 (boxes, nodes)
             },
         );
-        AabbTree {
+        let (vertices, triangles) = shared?;
+        // A stopped recursion left subtrees out: nothing of it is kept.
+        stop.check()?;
+        Ok(AabbTree {
             nodes,
             boxes,
             vertices,
             triangles,
             original,
-        }
+        })
     }
 
     /// The corners of the triangle in slot `k` (node order).
@@ -227,14 +253,10 @@ fn morton(b: &Aabb, total: &Aabb) -> u64 {
 /// Appends to `out` the subtree over `boxes` (in Morton order, `keys`
 /// their codes) in depth-first order, with triangle ranges starting at
 /// `start`. Large subtrees build their second half on another thread
-/// ([`append_children`]).
-fn build_subtree(
-    boxes: &[Box32],
-    keys: &[u64],
-    start: u32,
-    leaf_size: usize,
-    out: &mut Vec<AabbNode>,
-) {
+/// ([`append_children`]). Once the build's stop flag is set, a subtree
+/// of [`PARALLEL_MIN`] triangles or more is left as its root alone, a leaf
+/// in name only (the caller then drops the whole tree).
+fn build_subtree(b: &Build, boxes: &[Box32], keys: &[u64], start: u32, out: &mut Vec<AabbNode>) {
     let n = boxes.len();
     let me = out.len();
     out.push(AabbNode {
@@ -243,7 +265,10 @@ fn build_subtree(
         count: n as u32,
         right: 0,
     });
-    if n <= leaf_size {
+    if n >= PARALLEL_MIN && b.stop.is_set() {
+        return;
+    }
+    if n <= b.leaf_size {
         out[me].bx = boxes.iter().fold(Box32::EMPTY, |b, t| b.union(t));
         return;
     }
@@ -255,11 +280,18 @@ fn build_subtree(
         out,
         me,
         [mid, n - mid],
-        |out| build_subtree(left, lk, start, leaf_size, out),
-        |out| build_subtree(right, rk, right_start, leaf_size, out),
+        |out| build_subtree(b, left, lk, start, out),
+        |out| build_subtree(b, right, rk, right_start, out),
     );
     let r = out[me].right as usize;
     out[me].bx = out[me + 1].bx.union(&out[r].bx);
+}
+
+/// What every node of one build shares: the leaf size and the caller's
+/// stop flag.
+struct Build<'a> {
+    leaf_size: usize,
+    stop: Stop<'a>,
 }
 
 /// Where a run of sorted Morton codes splits: the first code with the

@@ -8,7 +8,8 @@ use crate::fit::covariance::{of_triangles, principal_frame_fast};
 use crate::fit::hull::planar::min_area_rect_of;
 use crate::fit::{Aabb, Obb};
 use crate::mesh::TriMesh;
-use crate::mesh::weld::weld;
+use crate::mesh::weld::weld_until;
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3, Vector2, Vector3};
 use rayon::prelude::*;
 
@@ -297,6 +298,13 @@ impl ObbTree {
         ObbTree::build_default(mesh, NodeFit::Quick)
     }
 
+    /// [`ObbTree::build`], giving up with [`Stopped`] (and no tree) when
+    /// `stop` is set ([`ObbTree::build_with_until`]).
+    pub fn build_until(mesh: &TriMesh, stop: Stop<'_>) -> Result<ObbTree, Stopped> {
+        let leaf_size = default_leaf_size(mesh.triangles.len());
+        ObbTree::build_with_until(mesh, leaf_size, NodeFit::Quick, stop)
+    }
+
     /// Builds the tree with [`default_leaf_size`] and node boxes fitted by
     /// `fit`.
     ///
@@ -329,6 +337,21 @@ impl ObbTree {
     /// subtrees are built in parallel (rayon). An empty mesh gives an empty
     /// tree (no nodes).
     pub fn build_with(mesh: &TriMesh, leaf_size: usize, fit: NodeFit) -> ObbTree {
+        unstopped(|stop| ObbTree::build_with_until(mesh, leaf_size, fit, stop))
+    }
+
+    /// [`ObbTree::build_with`], giving up with [`Stopped`] (and no tree)
+    /// when `stop` is set: checked between the passes over all triangles
+    /// and at every node of 4,096 triangles or more, so a thread goes at
+    /// most one subtree of fewer than that (a few milliseconds) or one pass
+    /// over the mesh between checks. Never stopped, the tree is
+    /// [`ObbTree::build_with`]'s, byte for byte.
+    pub fn build_with_until(
+        mesh: &TriMesh,
+        leaf_size: usize,
+        fit: NodeFit,
+        stop: Stop<'_>,
+    ) -> Result<ObbTree, Stopped> {
         let leaf_size = leaf_size.clamp(1, MAX_LEAF_SIZE);
         // The passes over all triangles before and after the recursion run
         // on every thread too (rayon); the recursion itself splits at the top.
@@ -343,6 +366,7 @@ impl ObbTree {
                 }
             })
             .collect();
+        stop.check()?;
         let bounds = items
             .par_iter()
             .map(|it| Aabb::from_points(it.corners).expect("three corners"))
@@ -357,17 +381,20 @@ impl ObbTree {
                 origin,
                 leaf_size,
                 fit,
+                stop,
             };
             build_subtree(&build, &mut items, &sums, 0, &mut nodes);
         }
+        // A stopped recursion left subtrees out: nothing of it is kept.
+        stop.check()?;
         // Reserved for the worst case (2n − 1); give back what a real split
         // left unused.
         nodes.shrink_to_fit();
         let original: Vec<u32> = items.par_iter().map(|it| it.index).collect();
         drop(items);
-        let (vertices, triangles) = shared_vertices(mesh, &original);
+        let (vertices, triangles) = shared_vertices(mesh, &original, stop)?;
         let twins = Twins::of(&triangles);
-        ObbTree {
+        Ok(ObbTree {
             nodes,
             vertices,
             triangles,
@@ -376,7 +403,7 @@ impl ObbTree {
             leaf_size,
             origin,
             reach,
-        }
+        })
     }
 
     /// Number of triangles.
@@ -485,20 +512,27 @@ pub(super) fn origin_and_reach(bounds: Option<Aabb>) -> (Point3<f64>, f64) {
     (origin, reach)
 }
 
+/// A tree's geometry: its welded vertices and its triangles as indices
+/// into them.
+pub(super) type Welded = (Vec<Point3<f64>>, Vec<[u32; 3]>);
+
 /// The geometry of the triangles `original` (mesh indices, in node order):
-/// the mesh's vertices welded ([`weld`]: equal coordinates are one vertex),
-/// kept only where used and numbered in order of first use, and each
-/// triangle's corners as indices into them.
+/// the mesh's vertices welded ([`weld_until`]: equal coordinates are one
+/// vertex), kept only where used and numbered in order of first use, and
+/// each triangle's corners as indices into them. One sequential pass after
+/// the weld, `stop` checked every 65,536 triangles (and in the weld).
 pub(super) fn shared_vertices(
     mesh: &TriMesh,
     original: &[u32],
-) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
-    let (ids, count) = weld(&mesh.vertices);
+    stop: Stop<'_>,
+) -> Result<Welded, Stopped> {
+    let (ids, count) = weld_until(&mesh.vertices, stop)?;
     let mut number = vec![u32::MAX; count];
     let mut vertices = Vec::new();
-    let triangles = original
-        .iter()
-        .map(|&o| {
+    let mut triangles = Vec::with_capacity(original.len());
+    for chunk in original.chunks(1 << 16) {
+        stop.check()?;
+        triangles.extend(chunk.iter().map(|&o| {
             mesh.triangles[o as usize].map(|v| {
                 let id = ids[v as usize] as usize;
                 if number[id] == u32::MAX {
@@ -507,10 +541,10 @@ pub(super) fn shared_vertices(
                 }
                 number[id]
             })
-        })
-        .collect();
+        }));
+    }
     vertices.shrink_to_fit();
-    (vertices, triangles)
+    Ok((vertices, triangles))
 }
 
 /// The box of a set of triangles: for one proper triangle its own frame
@@ -657,19 +691,25 @@ fn triangle_frame(t: &[Point3<f64>; 3]) -> Option<Matrix3<f64>> {
     (orthonormal && frame.iter().all(|x| x.is_finite())).then_some(frame)
 }
 
-/// What every node of one build shares: the origin of the moments and the
-/// leaf size.
-struct Build {
+/// What every node of one build shares: the origin of the moments, the
+/// leaf size, the node fit and the caller's stop flag.
+struct Build<'a> {
     origin: Point3<f64>,
     leaf_size: usize,
     fit: NodeFit,
+    stop: Stop<'a>,
 }
 
 /// Appends to `out` the subtree over `items` (reordered in place; `sums`
 /// are their [`Sums`]) in depth-first order, with triangle ranges starting at
 /// `start` and `right` links as indices into `out`. Large subtrees build
-/// their second half on another thread ([`append_children`]).
+/// their second half on another thread ([`append_children`]). A subtree
+/// of [`PARALLEL_MIN`] triangles or more is left out, unbuilt, once the
+/// build's stop flag is set (the caller then drops the whole tree).
 fn build_subtree(b: &Build, items: &mut [Item], sums: &Sums, start: u32, out: &mut Vec<Node>) {
+    if items.len() >= PARALLEL_MIN && b.stop.is_set() {
+        return;
+    }
     let obb = fit_box(items, &sums.moments, b.fit);
     let bx = NodeBox::about(&obb, &b.origin);
     let n = items.len();

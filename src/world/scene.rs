@@ -6,6 +6,7 @@ use crate::clash::{Grouping, PartList};
 use crate::error::{Error, Result};
 use crate::mesh::Scene;
 use crate::pose::Pose;
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,26 +27,39 @@ impl World {
     /// A scene without triangles, or of more than [`super::MAX_BODIES`]
     /// nodes.
     pub fn from_scene(scene: &Scene) -> Result<World> {
+        unstopped(|stop| World::from_scene_until(scene, stop))
+    }
+
+    /// [`World::from_scene`], giving up with [`Stopped`] (and no world)
+    /// when `stop` is set: checked before each tree and inside its build
+    /// ([`crate::tree::ObbTree::build_until`]), the long part.
+    pub fn from_scene_until(scene: &Scene, stop: Stop<'_>) -> Result<Result<World>, Stopped> {
         let file = scene.path.display().to_string();
         let scenes = std::slice::from_ref(scene);
         let parts = PartList::new(scenes, std::slice::from_ref(&file), Grouping::Node);
         if parts.parts.is_empty() {
-            return Err(Error::geometry(
+            return Ok(Err(Error::geometry(
                 &scene.path,
                 "no triangles: no body for a world",
-            ));
+            )));
         }
         if parts.parts.len() > super::MAX_BODIES {
-            return Err(Error::geometry(
+            return Ok(Err(Error::geometry(
                 &scene.path,
                 format!(
                     "{} nodes, more than a world's {} bodies",
                     parts.parts.len(),
                     super::MAX_BODIES
                 ),
-            ));
+            )));
         }
-        let shapes = Shapes::build(scenes, &parts);
+        let shapes = Shapes::plan(scenes, &parts).build_until(scenes, &parts, stop)?;
+        Ok(World::of_shapes(scene, &parts, shapes))
+    }
+
+    /// The world of [`World::from_scene`] from the scene's parts (one a
+    /// node) and their built shapes.
+    fn of_shapes(scene: &Scene, parts: &PartList, shapes: Shapes) -> Result<World> {
         let trees: Vec<_> = shapes
             .shapes
             .into_iter()

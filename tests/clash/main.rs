@@ -4,3 +4,4 @@
 //! the suite links once, not once per file.
 
 mod detect;
+mod stop;

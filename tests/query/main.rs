@@ -15,5 +15,6 @@ mod rays;
 mod sat;
 mod tree_build;
 mod tree_bytes;
+mod tree_stop;
 mod tree_threads;
 mod triangle;

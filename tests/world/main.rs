@@ -11,3 +11,4 @@ mod hostile;
 mod primitives;
 mod queries;
 mod remove;
+mod stop;

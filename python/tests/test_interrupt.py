@@ -1,0 +1,167 @@
+"""Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
+build, `self_intersections`, `clash` or `World.from_scene` raises KeyboardInterrupt within
+0.5 s, and the abandoned work stops too — the process's CPU time stays
+near zero while it sleeps right after, and a small tree build then takes
+about its normal time and gives the same tree as before.
+
+Each scenario runs in a subprocess of its own (`run_script`, as in
+test_processes.py), so pytest's own SIGINT handling is not disturbed and a
+hang fails the test instead of hanging CI. The long calls are sized to run
+2.5 to 6 s uninterrupted on this project's 2-core machine (measured by
+`python/bench/interrupt.py`); each scenario is interrupted after 0.3 s.
+"""
+
+import pytest
+
+from test_processes import run_script
+
+HARNESS = """
+import os, signal, threading, time
+import numpy as np
+import bvtool
+
+
+def grid(n, wave):
+    # An n x n sheet of squares, two triangles each, waved along z.
+    x, y = np.meshgrid(np.arange(n + 1.0), np.arange(n + 1.0), indexing="ij")
+    z = wave * np.sin(0.3 * x) * np.cos(0.2 * y)
+    v = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
+    k = (np.arange(n)[:, None] * (n + 1) + np.arange(n)[None, :]).ravel()
+    t = np.concatenate([np.stack([k, k + n + 1, k + n + 2], 1), np.stack([k, k + n + 2, k + 1], 1)])
+    return v, t.astype(np.uint32)
+
+
+small = bvtool.Mesh(*grid(160, 1.0))  # 51,200 triangles
+
+
+def small_build():
+    start = time.perf_counter()
+    tree = bvtool.ObbTree(small)
+    return time.perf_counter() - start, tree.to_bytes()
+
+
+runs = [small_build() for _ in range(3)]
+normal = min(r[0] for r in runs)
+reference = runs[0][1]
+
+
+def interrupted(call, after=0.3):
+    sent = {}
+
+    def interrupt():
+        time.sleep(after)
+        sent["at"] = time.perf_counter()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    start = time.perf_counter()
+    try:
+        call()
+        thread.join()
+        print("finished", time.perf_counter() - start)
+        return
+    except KeyboardInterrupt:
+        raised = time.perf_counter() - sent["at"]
+    thread.join()
+    # Work left running on the pool would keep its cores busy: the
+    # process's CPU time over a quiet half second shows it.
+    time.sleep(0.1)
+    cpu = time.process_time()
+    time.sleep(0.5)
+    busy = time.process_time() - cpu
+    took, tree = small_build()
+    print("interrupted", raised, busy, took, normal, tree == reference)
+
+
+def spheres(count, scaled):
+    # `count` overlapping unit spheres (9,216 triangles) of one mesh in a
+    # box of side 12, written as a glTF binary and loaded; `scaled` gives
+    # each node a scale of its own, so each gets a tree of its own.
+    import json, struct, tempfile
+    segments, rings = 96, 48
+    th = np.linspace(0.0, np.pi, rings + 1)[:, None]
+    ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
+    v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
+    v = v.reshape(-1, 3).astype(np.float32)
+    i = np.arange(rings)[:, None] * segments
+    j = np.arange(segments)[None, :]
+    a, b = i + j, i + (j + 1) % segments
+    t = np.concatenate([np.stack([a, a + segments, b + segments], -1).reshape(-1, 3),
+                        np.stack([a, b + segments, b], -1).reshape(-1, 3)]).astype(np.uint32)
+    blob = v.tobytes() + t.tobytes()
+    rng = np.random.default_rng(3)
+    spots = rng.random((count, 3)) * 12.0
+    node = lambda k, s: dict({"mesh": 0, "translation": s.tolist()},
+                             **({"scale": [1.0 + 1e-3 * k] * 3} if scaled else {}))
+    doc = {
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": len(blob)}],
+        "bufferViews": [{"buffer": 0, "byteLength": v.nbytes},
+                        {"buffer": 0, "byteOffset": v.nbytes, "byteLength": t.nbytes}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": len(v), "type": "VEC3",
+             "min": v.min(0).tolist(), "max": v.max(0).tolist()},
+            {"bufferView": 1, "componentType": 5125, "count": t.size, "type": "SCALAR"},
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "nodes": [node(k, s) for k, s in enumerate(spots)],
+        "scenes": [{"nodes": list(range(count))}],
+        "scene": 0,
+    }
+    text = json.dumps(doc).encode()
+    text += b" " * (-len(text) % 4)
+    blob += b"\\0" * (-len(blob) % 4)
+    glb = b"".join([
+        struct.pack("<4sII", b"glTF", 2, 12 + 8 + len(text) + 8 + len(blob)),
+        struct.pack("<I4s", len(text), b"JSON"), text,
+        struct.pack("<I4s", len(blob), b"BIN\\0"), blob,
+    ])
+    with tempfile.NamedTemporaryFile(suffix=".glb") as f:
+        f.write(glb)
+        f.flush()
+        return bvtool.load(f.name, max_triangles=10**8)
+"""
+
+CALLS = {
+    # A 980k-triangle sheet.
+    "tree": """
+big = bvtool.Mesh(*grid(700, 1.0))
+interrupted(lambda: bvtool.ObbTree(big))
+""",
+    # Random triangles in a unit cube, every one meeting dozens of others.
+    "self_intersections": """
+rng = np.random.default_rng(7)
+n = 400_000
+centres = rng.random((n, 1, 3))
+v = (centres + 0.06 * (rng.random((n, 3, 3)) - 0.5)).reshape(-1, 3)
+soup = bvtool.Mesh(v, np.arange(3 * n, dtype=np.uint32).reshape(-1, 3))
+interrupted(lambda: bvtool.self_intersections(soup))
+""",
+    # 600 overlapping spheres of one mesh: one tree, many candidate pairs.
+    "clash": """
+scene = spheres(600, scaled=False)
+interrupted(lambda: bvtool.clash(scene, all_pairs=True, clearance=0.01, max_pairs=10**8))
+""",
+    # 400 spheres each scaled differently: a tree each.
+    "world": """
+scene = spheres(400, scaled=True)
+interrupted(lambda: bvtool.World.from_scene(scene))
+""",
+}
+
+
+@pytest.mark.parametrize("family", sorted(CALLS))
+def test_sigint_stops_the_work(family):
+    out = run_script(HARNESS + CALLS[family])
+    word, *figures = out.split()
+    assert word == "interrupted", f"{family}: the call was not interrupted: {out}"
+    raised, busy, took, normal, same = figures
+    assert float(raised) < 0.5, f"{family}: KeyboardInterrupt {raised} s after SIGINT"
+    # Two cores kept busy would show about 1 s of CPU time in the half
+    # second.
+    assert float(busy) < 0.15, f"{family}: {busy} s of CPU time while idle: the work ran on"
+    assert same == "True", f"{family}: the tree after the interrupt differs"
+    assert float(took) < 3 * float(normal) + 0.15, (
+        f"{family}: a small build took {took} s after the interrupt, {normal} s before"
+    )

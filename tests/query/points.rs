@@ -12,7 +12,9 @@
 use bvtool::TriMesh;
 use bvtool::query::pair::closest_point_triangle::Feature;
 use bvtool::query::pair::distance_triangle_triangle::{rounding_bound, triangle_distance};
+use bvtool::query::point::winding::{SIDE_MARGIN, moments, winding_side};
 use bvtool::query::point::{PointTree, SignMethod};
+use bvtool::tree::AabbTree;
 use bvtool_dev::oracle::{brute_distance, brute_winding, parity_inside, triangles};
 use bvtool_dev::shapes::{icosphere, mesh, soup, torus};
 use nalgebra::Point3;
@@ -183,7 +185,9 @@ fn sphere_signs_equal_exact_parity() {
 
 /// A sphere with a hole and a torus cut open: the generalized winding
 /// number within its bound of the plain sum, and inside where that sum is
-/// above ½.
+/// above ½. The refined sum that decides the side holds the plain sum
+/// within its bound and leaves ½ outside it (or is exact), on trees of
+/// leaf size 1 to 8.
 #[test]
 fn open_meshes_use_the_generalized_winding_number() {
     let mut holed = icosphere(4);
@@ -196,6 +200,13 @@ fn open_meshes_use_the_generalized_winding_number() {
         let tree = PointTree::build(&m);
         assert_eq!(tree.sign_method(), SignMethod::Generalized, "{name}");
         let tris = triangles(&m);
+        let expansions: Vec<_> = [1, 3, 8]
+            .map(|leaf| {
+                let aabb = AabbTree::build_with_leaf_size(&m, leaf);
+                let m = moments(&aabb);
+                (aabb, m)
+            })
+            .into();
         let (mut inside, mut outside) = (0, 0);
         for p in random_points(2_000, -1.5, 1.5, seed) {
             let want = brute_winding(&tris, &p);
@@ -206,6 +217,16 @@ fn open_meshes_use_the_generalized_winding_number() {
                 w.value,
                 w.bound
             );
+            for (aabb, m) in &expansions {
+                let side = winding_side(aabb, m, &p);
+                assert!(
+                    (side.value - want).abs() <= side.bound + 1e-9,
+                    "{name} {p}: side {} ± {} vs {want}",
+                    side.value,
+                    side.bound
+                );
+                assert!(side.bound == 0.0 || (side.value - 0.5).abs() > side.bound + SIDE_MARGIN);
+            }
             if (want - 0.5).abs() > 1e-6 {
                 assert_eq!(tree.contains(&p), want > 0.5, "{name} {p}: {want}");
                 inside += (want > 0.5) as usize;

@@ -26,9 +26,9 @@
 //!   even number of times): the parity of the crossings, exact, 1 inside;
 //! - **open** (a boundary edge): the generalized winding number, by the
 //!   hierarchical sum of [`winding`] with a rigorous bound on its
-//!   approximation; where `value ± bound` straddles ½ the sum is done
-//!   again with tighter node bounds ([`winding::NODE_TOLERANCES`]), at last
-//!   over every triangle with no approximation, and that decides.
+//!   approximation; where `value ± bound` straddles ½ the sum is refined
+//!   where its bound is largest ([`winding::winding_side`]), at last over
+//!   every triangle with no approximation, and that decides.
 //!   What "inside" means is then the winding number's: the side the
 //!   oriented surface wraps more than half around.
 
@@ -87,7 +87,7 @@ pub struct Closest {
 }
 
 /// A mesh's AABB tree with what the point queries need besides: each
-/// node's dipole (for the generalized winding number) and how the sign is
+/// node's expansion (for the generalized winding number) and how the sign is
 /// decided.
 #[derive(Clone, Debug)]
 pub struct PointTree {
@@ -164,25 +164,19 @@ impl PointTree {
                 bound: 0.0,
             },
             SignMethod::Generalized => {
-                winding::winding_number(&self.tree, &self.moments, p, winding::NODE_TOLERANCES[0])
+                winding::winding_number(&self.tree, &self.moments, p, winding::NODE_TOLERANCE)
             }
         }
     }
 
     /// Whether `p` is inside: the winding number is more than ½ (see the
     /// module), decided exactly for a closed mesh and, for an open one, by
-    /// an exact sum where the bound leaves the side of ½ open.
+    /// a sum refined until its bound leaves ½ outside (or exact).
     pub fn contains(&self, p: &Point3<f64>) -> bool {
         if self.method != SignMethod::Generalized {
             return self.winding_number(p).value > 0.5;
         }
-        for tolerance in winding::NODE_TOLERANCES {
-            let w = winding::winding_number(&self.tree, &self.moments, p, tolerance);
-            if tolerance == 0.0 || (w.value - 0.5).abs() > w.bound + 1e-9 {
-                return w.value > 0.5;
-            }
-        }
-        unreachable!("the last tolerance is 0")
+        winding::winding_side(&self.tree, &self.moments, p).value > 0.5
     }
 
     /// The distance from `p` to the mesh, negative inside ([`Self::contains`]);

@@ -3,11 +3,11 @@ a local cluster of two worker processes (one bvtool thread each) against
 the single process (two threads) on the same machine (docs/python.md,
 "Scale-out").
 
-    python python/bench/scale_out.py [--engine dask|ray|both] [--runs 3]
+    python python/bench/scale_out.py [--engine dask|ray|both] [--runs 3] [--poses N]
 
 Shapes (models from $BVTOOL_MODELS or ../shared/models):
   files  `fit_record` of 40 corpus OBJ/STL files, one task a file;
-  poses  the 69k bunny against itself: 400,000 first-contact poses
+  poses  the 69k bunny against itself: N first-contact poses (400,000)
          (`collide_batch`) and 20,000 distance poses (`distance_batch`),
          trees put in the cluster once, poses in the default chunks;
   pairs  600 copies of the Duck placed at random, the broad phase's
@@ -89,11 +89,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", choices=["dask", "ray", "both"], default="both")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--poses", type=int, default=400_000, help="first-contact poses")
     args = ap.parse_args()
 
     print(f"load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs; best of {args.runs}")
     tree = bvtool.ObbTree(bvtool.load_mesh(BUNNY))
-    first = bunny_poses(tree, 400_000, 1)
+    first = bunny_poses(tree, args.poses, 1)
     near = bunny_poses(tree, 20_000, 2)
     paths = corpus_files(40)
     meshes = duck_copies(600, 3)

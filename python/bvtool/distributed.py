@@ -234,8 +234,10 @@ def _batch(
         lambda m: getattr(tree_a, method)(tree_b, poses[:m], **options),
         MAX_POSE_CHUNK,
     )
-    # The trees go to the cluster once; each task names them by reference.
-    fa, fb = engine.broadcast(tree_a), engine.broadcast(tree_b)
+    # The trees go to the cluster once (one tree queried against itself
+    # once); each task names them by reference.
+    fa = engine.broadcast(tree_a)
+    fb = fa if tree_b is tree_a else engine.broadcast(tree_b)
     futures = [
         engine.submit(_chunk_batch, method, fa, fb, poses[i:j], options)
         for i, j in _chunks(n, size)

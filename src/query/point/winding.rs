@@ -179,37 +179,16 @@ pub fn winding_number(
     p: &Point3<f64>,
     tolerance: f64,
 ) -> Winding {
-    let (mut sum, mut bound) = (0.0, 0.0);
-    if tree.nodes.is_empty() {
-        return Winding {
-            value: 0.0,
-            bound: 0.0,
-        };
+    winding_sum(tree, moments, p, tolerance).winding()
+}
+
+/// [`winding_number`]'s sum, its approximated nodes kept for refinement.
+fn winding_sum(tree: &AabbTree, moments: &[Moments], p: &Point3<f64>, tolerance: f64) -> Sum {
+    let mut sum = Sum::default();
+    if !tree.nodes.is_empty() {
+        sum.add(tree, moments, p, &[0], tolerance);
     }
-    let mut stack: Vec<u32> = Vec::with_capacity(64);
-    stack.push(0);
-    while let Some(i) = stack.pop() {
-        let node = &tree.nodes[i as usize];
-        if tolerance > 0.0
-            && let Some(term) = expansion(&moments[i as usize], p)
-            && term.error <= tolerance * 4.0 * PI
-        {
-            sum += term.value;
-            bound += term.error;
-            continue;
-        }
-        if node.is_leaf() {
-            for k in node.start..node.start + node.count {
-                sum += solid_angle(p, &tree.corners(k as usize));
-            }
-        } else {
-            stack.extend([node.right, i + 1]);
-        }
-    }
-    Winding {
-        value: sum / (4.0 * PI),
-        bound: bound / (4.0 * PI),
-    }
+    sum
 }
 
 /// The margin (winding units) by which [`winding_side`]'s value must clear
@@ -224,23 +203,26 @@ pub const SIDE_MARGIN: f64 = 1e-9;
 /// is opened first, so the work done is what the point's distance from ½
 /// calls for.
 pub fn winding_side(tree: &AabbTree, moments: &[Moments], p: &Point3<f64>) -> Winding {
-    let mut sum = Sum::default();
-    if tree.nodes.is_empty() {
-        return sum.winding();
-    }
-    sum.open(tree, moments, p, 0, SIDE_TOLERANCE * 4.0 * PI);
+    let mut sum = winding_sum(tree, moments, p, SIDE_TOLERANCE);
     while (sum.value() - 0.5).abs() <= sum.bound() + SIDE_MARGIN {
-        let Some(Approximated { node, term, .. }) = sum.frontier.pop() else {
+        let Some(Approximated { node, term }) = sum.frontier.pop() else {
             break;
         };
         sum.approximate -= term.value;
         sum.error -= term.error;
-        sum.open(tree, moments, p, node, 4.0 * PI);
+        let n = &tree.nodes[node as usize];
+        if n.is_leaf() {
+            sum.add_triangles(tree, p, n.start..n.start + n.count);
+        } else {
+            // Children with a bound of more than one winding unit are
+            // opened at once: approximating them would decide nothing.
+            sum.add(tree, moments, p, &[n.right, node + 1], 1.0);
+        }
     }
     sum.winding()
 }
 
-/// [`winding_side`]'s sum: the exact part, the approximated nodes (in a
+/// A winding sum: the exact part, the approximated nodes (in a
 /// heap by bound) and their total value and bound (steradians).
 #[derive(Default)]
 struct Sum {
@@ -298,40 +280,40 @@ fn expansion(m: &Moments, p: &Point3<f64>) -> Option<Term> {
 }
 
 impl Sum {
-    /// Adds the subtree of node `i` below it: nodes whose expansion's bound
-    /// is at most `tolerance` (steradians) go to the frontier, the others
-    /// are opened, down to exact leaves.
-    fn open(
+    /// Adds the subtrees of the nodes `start`: a node whose expansion's
+    /// bound is at most `tolerance` (winding units; 0: none) goes to the
+    /// frontier, the others are opened, down to exact leaves.
+    fn add(
         &mut self,
         tree: &AabbTree,
         moments: &[Moments],
         p: &Point3<f64>,
-        i: u32,
+        start: &[u32],
         tolerance: f64,
     ) {
         let mut stack: Vec<u32> = Vec::with_capacity(64);
-        let node = &tree.nodes[i as usize];
-        if node.is_leaf() {
-            stack.push(i);
-        } else {
-            stack.extend([node.right, i + 1]);
-        }
+        stack.extend_from_slice(start);
         while let Some(k) = stack.pop() {
             let node = &tree.nodes[k as usize];
-            if k != i
+            if tolerance > 0.0
                 && let Some(term) = expansion(&moments[k as usize], p)
-                && term.error <= tolerance
+                && term.error <= tolerance * 4.0 * PI
             {
                 self.approximate += term.value;
                 self.error += term.error;
                 self.frontier.push(Approximated { node: k, term });
             } else if node.is_leaf() {
-                for t in node.start..node.start + node.count {
-                    self.exact += solid_angle(p, &tree.corners(t as usize));
-                }
+                self.add_triangles(tree, p, node.start..node.start + node.count);
             } else {
                 stack.extend([node.right, k + 1]);
             }
+        }
+    }
+
+    /// Adds the exact solid angles of the triangles in `slots`.
+    fn add_triangles(&mut self, tree: &AabbTree, p: &Point3<f64>, slots: std::ops::Range<u32>) {
+        for t in slots {
+            self.exact += solid_angle(p, &tree.corners(t as usize));
         }
     }
 

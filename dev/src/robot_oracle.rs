@@ -1,7 +1,7 @@
 //! The exact pairwise check of one robot link pair, without the library's
 //! broad phase: every shape pair of the two links, bvtool's exact `collide`
 //! (every triangle pair, no early exit) and unpruned `distance` at the
-//! relative pose of the link poses. Used by `tests/robots/acm.rs` and
+//! relative pose of the link poses. Used by `tests/bodies/robots/acm.rs` and
 //! `tests/models/robots.rs` to check allowed-collision matrices; and the
 //! seeded random configurations the robot tests draw.
 

@@ -4,7 +4,7 @@ pairs never colliding in further independent samples (numpy's PCG64,
 checked by Robot.colliding_pairs), the same seed giving the same matrix,
 the SRDF read back leaving the tested pairs, bad options raising
 ValueError; a pickled Robot answers as the original. (Counts against the
-exact pairwise check at the very samples: tests/robots/acm.rs.)"""
+exact pairwise check at the very samples: tests/bodies/robots/acm.rs.)"""
 
 import pickle
 

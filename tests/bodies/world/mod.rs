@@ -3,7 +3,7 @@
 //! incrementally sorted broad phase against a rebuilt one, primitives
 //! against the true shapes they tessellate, scenes, and hostile input.
 //!
-//! One test binary of modules (the files beside this one).
+//! A module of the `bodies` test binary (the files beside this one).
 
 mod common;
 mod contain;

@@ -4,7 +4,7 @@
 //! command. The corpus robots (Panda, UR5, Allegro hand) are checked in
 //! `tests/models/robots.rs`.
 //!
-//! One test binary of modules (the files beside this one).
+//! A module of the `bodies` test binary (the files beside this one).
 
 mod acm;
 mod arm;

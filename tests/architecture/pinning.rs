@@ -1,5 +1,5 @@
-//! Rayon's workers pinned one to a CPU (`threads::pin_workers`), in a test
-//! binary of its own: nothing may build the global pool before it.
+//! Rayon's workers pinned one to a CPU (`threads::pin_workers`). This binary
+//! builds no pool before these tests: they build the global one first.
 
 /// The calling thread's allowed CPUs, as the kernel lists them in
 /// `/proc/thread-self/status` ("0-1", "0,2,5-7").

@@ -7,6 +7,7 @@ mod air;
 mod collide;
 mod depth;
 mod distance;
+mod least_distance;
 mod motion;
 mod parry_disagreement;
 mod points;

@@ -143,10 +143,10 @@ pub struct Impact {
 /// distance queue reused by every query.
 #[derive(Debug)]
 pub struct Sweep<'t> {
-    a: &'t ObbTree,
-    b: &'t ObbTree,
+    pub(super) a: &'t ObbTree,
+    pub(super) b: &'t ObbTree,
     radius: f64,
-    scratch: DistanceScratch,
+    pub(super) scratch: DistanceScratch,
 }
 
 /// The first time B, moving by `motion` relative to A, meets A (or comes
@@ -222,6 +222,18 @@ impl<'t> Sweep<'t> {
         self.advance(motion, opts, opts.max_distance_calls)
     }
 
+    /// The rounding margin taken off every distance sampled on `motion`
+    /// (model units): each sampled pose is within a few ulps of the exact
+    /// one, on coordinates of size radius + |T|; twice that, generously.
+    pub(super) fn margin(&self, motion: &Motion) -> f64 {
+        let t_max = motion
+            .from
+            .translation
+            .norm()
+            .max(motion.to.translation.norm());
+        256.0 * f64::EPSILON * (self.radius + t_max)
+    }
+
     /// [`Sweep::time_of_impact`] with at most `budget` distance calls
     /// (options checked by the caller).
     pub(super) fn advance(
@@ -236,14 +248,7 @@ impl<'t> Sweep<'t> {
                 "the motion's speed bound is not finite ({speed})"
             )));
         }
-        // Each sampled pose is within a few ulps of the exact one, on
-        // coordinates of size radius + |T|: twice that, generously.
-        let t_max = motion
-            .from
-            .translation
-            .norm()
-            .max(motion.to.translation.norm());
-        let margin = 256.0 * f64::EPSILON * (self.radius + t_max);
+        let margin = self.margin(motion);
         let mut search = Search {
             sweep: self,
             motion,

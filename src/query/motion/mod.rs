@@ -4,12 +4,14 @@
 //!
 //! [`Motion`] is one segment `P0 → P1` (translation linear in `t`, rotation
 //! at constant angular velocity along the shortest arc); [`Sweep`] answers
-//! [`Sweep::time_of_impact`] on one segment and [`Sweep::path`] on a
-//! sequence of poses. What an answer certifies is on [`Impact`]; the method
+//! [`Sweep::time_of_impact`] on one segment, [`Sweep::path`] on a
+//! sequence of poses, and [`Sweep::least_distance`], the least distance
+//! over a path. What an answer certifies is on [`Impact`]; the method
 //! and its proof are in `docs/algorithms.md` ("Motion").
 
 mod advance;
 mod interpolate;
+mod least;
 mod path;
 
 pub use advance::{
@@ -17,4 +19,5 @@ pub use advance::{
     Status, Sweep, time_of_impact,
 };
 pub use interpolate::Motion;
+pub use least::{LeastDistance, LeastOptions};
 pub use path::PathImpact;

@@ -1,7 +1,7 @@
 //! Rendering cost: a 24k-triangle ellipsoid with AABB, OBB and sphere at
 //! 1024×768 (one view and the grid), and the bar chart.
 
-use bvtool::fit::{Aabb, Obb, Sphere, covariance};
+use bvtool::fit::{Aabb, FittedShape, Obb, Sphere, covariance};
 use bvtool::render::chart::Bar;
 use bvtool::render::{Layout, RenderOptions, RenderScene, View, Volume, bar_chart, render};
 use bvtool::{TriMesh, TriangleSource};
@@ -45,13 +45,13 @@ fn bench(c: &mut Criterion) {
         Obb::from_frame_and_points(&covariance::principal_frame(&cov), &mesh.vertices).unwrap();
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh).label = Some("ellipsoid".into());
-    scene.add_volume(Volume::Aabb(aabb), "AABB");
-    scene.add_volume(Volume::Obb(obb), "OBB");
+    scene.add_volume(Volume::Shape(FittedShape::Aabb(aabb)), "AABB");
+    scene.add_volume(Volume::Shape(FittedShape::Obb(obb)), "OBB");
     scene.add_volume(
-        Volume::Sphere(Sphere {
+        Volume::Shape(FittedShape::Sphere(Sphere {
             center: aabb.center(),
             radius: 3.0,
-        }),
+        })),
         "sphere",
     );
     let iso = RenderOptions {

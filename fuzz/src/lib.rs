@@ -119,12 +119,9 @@ pub fn pipeline(scene: &Scene) {
         per_mesh: true,
         frame: Frame::World,
         check: false,
-        kdop: Some(bvtool::fit::KdopKind::K26),
-        capsule: true,
-        cylinder: true,
-        hull_max: Some(64),
-        best: true,
-        decompose: None,
+        shapes: bvtool::fit::ShapeSpec::parse_list("kdop26, capsule, cylinder, hull:64, best")
+            .expect("a valid list"),
+        decompose_options: Default::default(),
         air: true,
     };
     if let Ok(v) = FileVolumes::new("fuzz", scene, &opts) {

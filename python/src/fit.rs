@@ -8,7 +8,7 @@ use crate::export::shape_list;
 use crate::source::{file_name, scene_arg};
 use crate::state::{Reduced, one_of, reduce};
 use crate::work;
-use bvtool::fit::{ObbMethod, SphereMethod};
+use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
 use bvtool::volumes::{FileVolumes, FitOptions, KdopFit, ObbFit, SphereFit};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -70,11 +70,14 @@ pub fn fit(
             "hull_max {n}: expected {MIN_BUDGET} to {MAX_BUDGET}"
         )));
     }
+    let flags = [
+        capsule.then_some(ShapeSpec::Capsule),
+        cylinder.then_some(ShapeSpec::Cylinder),
+        hull_max.map(|n| ShapeSpec::Hull(Some(n))),
+        best.then_some(ShapeSpec::Best),
+    ];
     let mut opts = FitOptions {
-        capsule: capsule || best,
-        cylinder: cylinder || best,
-        hull_max,
-        best,
+        shapes: flags.into_iter().flatten().collect(),
         ..FitOptions::of(obb_method(obb)?, sphere_method(sphere)?)
     };
     opts.add_shapes(&shape_list(shapes)?);

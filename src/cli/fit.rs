@@ -3,7 +3,7 @@
 use super::batch::{self, Files};
 use super::output::{Failure, Outcome};
 use bvtool::Error;
-use bvtool::fit::polytope::budget_hull::{DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET};
+use bvtool::fit::polytope::budget_hull::{MAX_BUDGET, MIN_BUDGET};
 use bvtool::fit::polytope::decompose::{
     DecomposeOptions, MAX_PART_VERTICES, MAX_PARTS, MAX_RESOLUTION, MIN_RESOLUTION,
 };
@@ -141,6 +141,25 @@ fn methods<T: Copy + std::str::FromStr>(name: &str, all: &[T]) -> Vec<T> {
     }
 }
 
+/// The shapes the flags `--capsule`, `--cylinder`, `--kdop K`, `--hull-max
+/// [N]`, `--best` and `--decompose` ask for, as specs (`--shapes` adds its
+/// own after them).
+fn shape_flags(args: &Args) -> Vec<ShapeSpec> {
+    let kdop = args.kdop.as_deref().map(|k| ShapeSpec::Kdop {
+        kind: k.parse().expect("clap checked"),
+        oriented: false,
+    });
+    let flags = [
+        args.capsule.then_some(ShapeSpec::Capsule),
+        args.cylinder.then_some(ShapeSpec::Cylinder),
+        kdop,
+        args.hull_max.map(|n| ShapeSpec::Hull(n.map(usize::from))),
+        args.best.then_some(ShapeSpec::Best),
+        args.decompose.then_some(ShapeSpec::Decompose),
+    ];
+    flags.into_iter().flatten().collect()
+}
+
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let files = args.files.expand()?;
     let mut fit = FitOptions {
@@ -166,19 +185,12 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         per_mesh: args.per_mesh || args.frame == Frame::Local,
         frame: args.frame,
         check: args.check,
-        kdop: args
-            .kdop
-            .as_deref()
-            .map(|k| k.parse().expect("clap checked")),
-        capsule: args.capsule || args.best,
-        cylinder: args.cylinder || args.best,
-        hull_max: args.hull_max.map(|n| n.map_or(DEFAULT_BUDGET, usize::from)),
-        best: args.best,
-        decompose: args.decompose.then_some(DecomposeOptions {
+        shapes: shape_flags(args),
+        decompose_options: DecomposeOptions {
             max_hulls: args.max_hulls,
             max_vertices: args.max_hull_vertices.into(),
             resolution: args.resolution,
-        }),
+        },
         air: args.air,
     };
     fit.add_shapes(&args.shapes);

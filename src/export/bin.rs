@@ -10,12 +10,12 @@
 //! (5 × u32), and the colliders ([`super::bin_collider`]):
 //! records (104 bytes), convex vertices (3 × f32), convex triangles
 //! (3 × u32) and the string table (bytes). Every shape is rounded outwards
-//! to `f32` ([`super::f32box`], [`super::collider_f32`]).
+//! to `f32` ([`crate::fit::f32_outward`], [`super::collider_f32`]).
 
 use super::ExportDoc;
 use super::bin_collider::{self, Colliders};
-use super::f32box::{self, AabbF32, ObbF32, SphereF32};
-use crate::fit::obb::f32_outward::orthonormality_error;
+use crate::fit::f32_outward::orthonormality_error;
+use crate::fit::f32_outward::{AabbF32, ObbF32, SphereF32};
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"BVT1";
@@ -254,7 +254,7 @@ impl Writer {
 }
 
 /// Encodes `doc`. Boxes, spheres and colliders are rounded outwards to
-/// `f32` ([`f32box`]); vertices are rounded to nearest. Without a tree the
+/// `f32` ([`crate::fit::f32_outward`]); vertices are rounded to nearest. Without a tree the
 /// four tree sections are empty, without colliders the four collider ones.
 pub fn write(doc: &ExportDoc) -> Result<Vec<u8>, TooLarge> {
     let mut w = Writer(vec![0; HEADER_SIZE]);
@@ -270,13 +270,13 @@ pub fn write(doc: &ExportDoc) -> Result<Vec<u8>, TooLarge> {
             .map(|m| [m.node.unwrap_or(NONE), m.instance, m.mesh, m.primitive]),
     );
     for (v, ids) in doc.volume_sets().zip(ids) {
-        w.obb(&f32box::obb(&v.obb));
-        let a = f32box::aabb(&v.aabb);
+        w.obb(&v.obb.to_f32());
+        let a = v.aabb.to_f32();
         w.f32s(&a.min);
         w.f32(0.0);
         w.f32s(&a.max);
         w.f32(0.0);
-        let s = f32box::sphere(&v.sphere);
+        let s = v.sphere.to_f32();
         w.f32s(&s.center);
         w.f32(s.radius);
         ids.iter().for_each(|&i| w.u32(i));
@@ -285,7 +285,7 @@ pub fn write(doc: &ExportDoc) -> Result<Vec<u8>, TooLarge> {
         w.align();
         sections[1] = (w.0.len(), t.nodes.len());
         for n in &t.nodes {
-            w.obb(&f32box::obb(&n.obb));
+            w.obb(&n.obb.to_f32());
             let [l, r] = n.children.unwrap_or([0, 0]);
             [l, r, n.first_triangle, n.triangle_count]
                 .iter()

@@ -19,9 +19,10 @@ use super::ExportDoc;
 pub const NONE: u32 = u32::MAX;
 
 use super::collider::Geometry;
-use super::collider_f32::{ColliderF32, fan, rounded};
-use super::f32box::round_up;
+use super::collider_f32::{ColliderF32, rounded};
 use crate::fit::ShapeSpec;
+use crate::fit::f32_outward::round_up;
+use crate::fit::polytope::fan;
 use std::collections::HashMap;
 
 /// Bytes per collider record (96 in version 2, which had no volume and no

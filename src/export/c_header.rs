@@ -5,7 +5,7 @@
 use super::ExportDoc;
 use super::bin::NONE;
 use super::bin_collider::Colliders;
-use super::f32box::{self, ObbF32};
+use crate::fit::ObbF32;
 use std::fmt::Write;
 
 /// The struct definitions shared by the header and by readers of the binary
@@ -291,12 +291,12 @@ pub fn to_string(doc: &ExportDoc) -> String {
             .map(|m| [m.node.unwrap_or(NONE), m.instance, m.mesh, m.primitive]),
     );
     for (v, ids) in doc.volume_sets().zip(ids) {
-        let a = f32box::aabb(&v.aabb);
-        let sp = f32box::sphere(&v.sphere);
+        let a = v.aabb.to_f32();
+        let sp = v.sphere.to_f32();
         let _ = writeln!(
             s,
             "    {{{}, {{{}, 0.0f, {}, 0.0f}}, {{{}, {}}}, {}}},",
-            obb(&f32box::obb(&v.obb)),
+            obb(&v.obb.to_f32()),
             floats(&a.min),
             floats(&a.max),
             floats(&sp.center),
@@ -322,7 +322,7 @@ pub fn to_string(doc: &ExportDoc) -> String {
                 let _ = writeln!(
                     s,
                     "    {{{}, {l}u, {r}u, {}u, {}u}},",
-                    obb(&f32box::obb(&n.obb)),
+                    obb(&n.obb.to_f32()),
                     n.first_triangle,
                     n.triangle_count
                 );

@@ -250,12 +250,10 @@ pub fn fit_options(fit: &FitOptions, shapes: &[ShapeSpec], hull_max: usize) -> F
     let mut f = FitOptions {
         per_mesh: false,
         // Read by `colliders`, which decomposes each geometry itself.
-        decompose: shapes
-            .contains(&ShapeSpec::Decompose)
-            .then(|| DecomposeOptions {
-                max_vertices: hull_max.min(MAX_PART_VERTICES),
-                ..DecomposeOptions::default()
-            }),
+        decompose_options: DecomposeOptions {
+            max_vertices: hull_max.min(MAX_PART_VERTICES),
+            ..DecomposeOptions::default()
+        },
         ..fit.clone()
     };
     let asked: Vec<ShapeSpec> = shapes
@@ -415,8 +413,8 @@ fn geometry(
 /// Convex parts as colliders: geometry and volume of each.
 type Parts = Vec<(Geometry, f64)>;
 
-/// The convex parts of a mesh for `--shape decompose` (`fit.decompose`'s
-/// options), each a convex polytope; `None` for a flat mesh, whose collider
+/// The convex parts of a mesh for `--shape decompose` (with
+/// `fit.decompose_options`), each a convex polytope; `None` for a flat mesh, whose collider
 /// is then its box, as a flat hull's is.
 fn convex_parts(
     scene: &Scene,
@@ -424,8 +422,7 @@ fn convex_parts(
     triangles: &[[u32; 3]],
     fit: &FitOptions,
 ) -> Result<Option<Parts>> {
-    let opts = fit.decompose.unwrap_or_default();
-    match decompose(points, triangles, &opts) {
+    match decompose(points, triangles, &fit.decompose_options) {
         Ok(d) => Ok(Some(
             d.parts
                 .into_iter()

@@ -1,16 +1,15 @@
 //! A collider's geometry in `f32`, rounded outwards: what the binary, C
-//! and glTF forms store, computed once here for all three.
+//! and glTF forms store, computed once here for all three — the mapping of
+//! each [`Geometry`] to its `f32` form, the rounding itself being
+//! [`crate::fit::f32_outward`]'s (its guarantee: each holds every point its
+//! `f64` geometry holds, so every vertex it bounds).
 //!
 //! A box keeps its `f32` centre, the `f32` quaternion (x, y, z, w) of its
 //! axes, and half extents measured along the axes of that rounded
-//! quaternion and rounded outwards ([`f32box::obb_with_axes`]); spheres,
-//! capsules, cylinders and convex polytopes are rounded by
-//! [`f32box::ball`], [`f32box::round`] and [`f32box::polytope`]. Each holds
-//! every point its `f64` geometry holds, so every vertex it bounds.
+//! quaternion and rounded outwards ([`ObbF32::from_obb_with_axes`]).
 
 use super::collider::Geometry;
-use super::f32box::{self, ObbF32, RoundF32, SphereF32};
-use super::volume_records::ObbDoc;
+use crate::fit::f32_outward::{self, ObbF32, RoundF32, SphereF32};
 
 /// A collider's geometry in `f32`, in the collider's frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,28 +40,24 @@ pub enum ColliderF32 {
     },
 }
 
-/// A collider box as the exports store it: rotation (x, y, z, w) and the
-/// `f32` box along that rotation's axes.
-pub fn collider_box(b: &ObbDoc) -> ([f64; 4], ObbF32) {
-    let (rotation, axes) = f32box::rounded_rotation(b.rotation_xyzw);
-    (rotation, f32box::obb_with_axes(b, axes))
-}
-
 /// `g` rounded outwards to `f32`.
 pub fn rounded(g: &Geometry) -> ColliderF32 {
     match g {
         Geometry::Box(b) => {
-            let (rotation_xyzw, obb) = collider_box(b);
+            let (rotation_xyzw, axes) = f32_outward::rounded_rotation(b.rotation_xyzw);
+            let obb = ObbF32::from_obb_with_axes(&b.to_obb(), axes);
             ColliderF32::Box { rotation_xyzw, obb }
         }
-        Geometry::Sphere { center, radius } => ColliderF32::Sphere(f32box::ball(*center, *radius)),
+        Geometry::Sphere { center, radius } => {
+            ColliderF32::Sphere(f32_outward::ball(*center, *radius))
+        }
         Geometry::Capsule {
             center,
             axis,
             radius,
             half_length,
             rotation_xyzw,
-        } => ColliderF32::Capsule(f32box::round(
+        } => ColliderF32::Capsule(f32_outward::round(
             *center,
             *axis,
             *rotation_xyzw,
@@ -76,7 +71,7 @@ pub fn rounded(g: &Geometry) -> ColliderF32 {
             radius,
             half_height,
             rotation_xyzw,
-        } => ColliderF32::Cylinder(f32box::round(
+        } => ColliderF32::Cylinder(f32_outward::round(
             *center,
             *axis,
             *rotation_xyzw,
@@ -85,17 +80,8 @@ pub fn rounded(g: &Geometry) -> ColliderF32 {
             true,
         )),
         Geometry::Convex { vertices, faces } => ColliderF32::Convex {
-            vertices: f32box::polytope(vertices),
+            vertices: f32_outward::polytope(vertices),
             faces: faces.clone(),
         },
     }
-}
-
-/// Convex polygons fanned into triangles (each polygon from its first
-/// vertex; orientation kept).
-pub fn fan(faces: &[Vec<u32>]) -> Vec<[u32; 3]> {
-    faces
-        .iter()
-        .flat_map(|f| (1..f.len().saturating_sub(1)).map(move |k| [f[0], f[k], f[k + 1]]))
-        .collect()
 }

@@ -19,14 +19,14 @@
 //! axis (their hull is the polyhedron swept along the segment, which holds
 //! the ball swept along it); a cylinder a prism on a circumscribed polygon;
 //! k-DOPs and hulls are their own polytopes. The `f32` vertices are grown
-//! by [`f32box::polytope`] until their hull holds the `f64` polytope, so an
+//! by [`f32_outward::polytope`] until their hull holds the `f64` polytope, so an
 //! engine's convex hull of the mesh — and any primitive it rebuilds that
 //! holds the vertices — contains every vertex the collider bounds.
 
 use super::collider::{ColliderDoc, Geometry};
-use super::collider_f32::fan;
-use super::f32box;
 use crate::fit::ShapeSpec;
+use crate::fit::f32_outward;
+use crate::fit::polytope::fan;
 use crate::mesh::Scene;
 use nalgebra::{Matrix4, Point3, UnitQuaternion, Vector3};
 use std::collections::HashSet;
@@ -270,7 +270,7 @@ pub fn collider_mesh(c: &ColliderDoc, name: String, transform: &Matrix4<f64>) ->
             [q.x, q.y, q.z]
         })
         .collect();
-    let vertices = f32box::polytope(&placed);
+    let vertices = f32_outward::polytope(&placed);
     let mirrored = transform.fixed_view::<3, 3>(0, 0).determinant() < 0.0;
     let triangles = fan(&faces)
         .into_iter()

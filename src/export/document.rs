@@ -208,7 +208,9 @@ impl ExportDoc {
             FitOptions {
                 per_mesh: opts.fit.per_mesh,
                 // The colliders decompose the scene themselves.
-                decompose: None,
+                shapes: (shape_fit.shapes.iter().copied())
+                    .filter(|s| *s != ShapeSpec::Decompose)
+                    .collect(),
                 ..shape_fit.clone()
             }
         } else {

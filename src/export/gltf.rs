@@ -11,12 +11,13 @@
 
 use super::ExportDoc;
 use super::collider::{ColliderDoc, Geometry, instance_index, placement};
-use super::collider_f32::{ColliderF32, fan, rounded};
+use super::collider_f32::{ColliderF32, rounded};
 use super::collider_mesh::render_names;
 use super::collider_mesh::{self, Naming};
-use super::f32box;
 use super::gltf_input::read_json;
 use crate::error::{Error, Result};
+use crate::fit::f32_outward;
+use crate::fit::polytope::fan;
 use crate::load::confine::{MAX_IMAGE_BYTES, ModelFolder};
 use crate::mesh::{Format, Scene};
 use base64::Engine as _;
@@ -430,7 +431,10 @@ struct Placed {
 fn place(g: &Geometry) -> Placed {
     match rounded(g) {
         ColliderF32::Box { rotation_xyzw, obb } => {
-            let size = f64s(&obb.half_extents.map(|h| f32box::round_up(2.0 * h as f64)));
+            let size = f64s(
+                &obb.half_extents
+                    .map(|h| f32_outward::round_up(2.0 * h as f64)),
+            );
             Placed {
                 shape: Some(json!({"type": "box", "box": {"size": size}})),
                 convex: None,
@@ -451,7 +455,7 @@ fn place(g: &Geometry) -> Placed {
             // KHR_implicit_shapes: `height` is the distance between the
             // capping spheres' centres (capsule) or the full height
             // (cylinder); both must be positive.
-            let height = f32box::round_up(2.0 * r.half as f64).max(f32::MIN_POSITIVE) as f64;
+            let height = f32_outward::round_up(2.0 * r.half as f64).max(f32::MIN_POSITIVE) as f64;
             let kind = if cylinder { "cylinder" } else { "capsule" };
             let radius = r.radius as f64;
             Placed {

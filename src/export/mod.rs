@@ -16,7 +16,7 @@
 //! - [`obj`]: the meshes and those named convex meshes as OBJ objects.
 //!
 //! The binary, C and glTF forms store `f32`; every box and sphere is rounded
-//! outwards ([`f32box`]), and every collider ([`collider_f32`]), so that it
+//! outwards ([`crate::fit::f32_outward`]), and every collider ([`collider_f32`]), so that it
 //! still contains every vertex, whether the vertex is tested in `f64` or
 //! rounded to `f32` and tested in `f32`.
 
@@ -27,7 +27,6 @@ pub mod collider;
 pub mod collider_f32;
 pub mod collider_mesh;
 pub(crate) mod document;
-pub mod f32box;
 pub mod gltf;
 pub(crate) mod gltf_input;
 pub mod json;

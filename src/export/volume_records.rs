@@ -1,6 +1,7 @@
 //! The records of the simple volumes in an export document — box, oriented
 //! box, sphere — in `f64`, as `bvtool fit --json` writes them.
 
+use crate::fit::f32_outward::{self, AabbF32, ObbF32, SphereF32};
 use serde::{Deserialize, Serialize};
 
 /// An axis-aligned box, full corners.
@@ -40,7 +41,27 @@ pub struct SphereDoc {
     pub radius: f64,
 }
 
+impl AabbDoc {
+    /// The box rounded outwards to `f32` ([`f32_outward::aabb`]).
+    pub fn to_f32(&self) -> AabbF32 {
+        f32_outward::aabb(self.min, self.max)
+    }
+}
+
+impl SphereDoc {
+    /// The sphere rounded outwards to `f32` ([`f32_outward::ball`]).
+    pub fn to_f32(&self) -> SphereF32 {
+        f32_outward::ball(self.center, self.radius)
+    }
+}
+
 impl ObbDoc {
+    /// The box rounded outwards to `f32`, its axes rounded to nearest
+    /// ([`ObbF32::from_obb`]).
+    pub fn to_f32(&self) -> ObbF32 {
+        ObbF32::from_obb(&self.to_obb())
+    }
+
     /// A tree node's box ([`ObbTree::node_box`]: its `f32` box in the
     /// mesh's frame); its rotation is that of the nearest rotation matrix to
     /// its axes (they are orthonormal to `f32` rounding only).

@@ -5,6 +5,7 @@
 
 pub(crate) mod aabb;
 pub mod covariance;
+pub mod f32_outward;
 pub mod hull;
 pub(crate) mod method;
 pub mod obb;
@@ -18,13 +19,13 @@ pub mod surface;
 pub(crate) mod symmetric_eigen3;
 
 pub use aabb::Aabb;
+pub use f32_outward::ObbF32;
 pub use hull::{ConvexHull, HullError};
 pub use method::{
     ObbMethod, SphereMethod, UnknownMethod, obb, obb_certified, obb_of_points, obb_with_covariance,
     sphere, sphere_with_hull,
 };
 pub use obb::Obb;
-pub use obb::f32_outward::ObbF32;
 pub use obb::kernel::Certificate;
 pub use polytope::budget_hull::BudgetHull;
 pub use polytope::decompose::{DecomposeError, DecomposeOptions, Decomposition, decompose};

@@ -207,6 +207,7 @@ pub struct ShapeFitter<'a> {
     defaults: ShapeDefaults,
     covariance: OnceCell<Matrix3<f64>>,
     reference: OnceCell<Obb>,
+    seeds: OnceCell<Vec<Vector3<f64>>>,
     mesh: Option<MeshSource<'a>>,
 }
 
@@ -222,6 +223,7 @@ impl<'a> ShapeFitter<'a> {
             defaults: ShapeDefaults::default(),
             covariance: OnceCell::new(),
             reference: OnceCell::new(),
+            seeds: OnceCell::new(),
             mesh: None,
         }
     }
@@ -275,12 +277,15 @@ impl<'a> ShapeFitter<'a> {
             .expect("the points are not empty")
     }
 
-    /// The axes the round shapes' searches start from ([`round_seeds`]).
-    pub fn round_seeds(&self) -> Vec<Vector3<f64>> {
-        round_seeds(
-            &covariance::principal_frame(self.covariance()),
-            self.reference(),
-        )
+    /// The axes the round shapes' searches start from ([`round_seeds`]),
+    /// computed once for the capsule and the cylinder.
+    pub fn round_seeds(&self) -> &[Vector3<f64>] {
+        self.seeds.get_or_init(|| {
+            round_seeds(
+                &covariance::principal_frame(self.covariance()),
+                self.reference(),
+            )
+        })
     }
 
     /// The shape `spec` asks for. Errors only for `decompose` (a flat
@@ -303,10 +308,10 @@ impl<'a> ShapeFitter<'a> {
                 fit::sphere_with_hull(points, hull, m.unwrap_or(d.sphere)).expect("points"),
             ),
             ShapeSpec::Capsule => {
-                FittedShape::Capsule(fit::capsule(points, &self.round_seeds()).expect("points"))
+                FittedShape::Capsule(fit::capsule(points, self.round_seeds()).expect("points"))
             }
             ShapeSpec::Cylinder => {
-                FittedShape::Cylinder(fit::cylinder(points, &self.round_seeds()).expect("points"))
+                FittedShape::Cylinder(fit::cylinder(points, self.round_seeds()).expect("points"))
             }
             ShapeSpec::Kdop { kind, oriented } => {
                 let axes = if oriented {

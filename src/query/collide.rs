@@ -1,7 +1,7 @@
 //! Tree-vs-tree collision: which triangles of A and B (at a pose) meet.
 
 use super::tree_pair::{PlacedLeaf, Placement, Split, TreePair, split};
-use crate::fit::obb::f32_outward::round_up;
+use crate::fit::f32_outward::round_up;
 use crate::pose::Pose;
 use crate::query::pair::distance_triangle_triangle::{Bounds, triangle_bounds};
 use crate::query::pair::intersect_triangle_triangle::{

@@ -2,7 +2,7 @@
 //! before it descends — B's boxes placed in A's frame in `f32`, B's
 //! triangles placed in `f64`, and the rounding slack of the box tests.
 
-use crate::fit::obb::f32_outward::round_up;
+use crate::fit::f32_outward::round_up;
 use crate::pose::Pose;
 use crate::query::pair::distance_triangle_triangle::{Bounds, triangle_bounds};
 use crate::query::pair::intersect_triangle_triangle::Plane;

@@ -13,23 +13,19 @@ use crate::pose::Pose;
 use image::RgbImage;
 use nalgebra::Point3;
 
-/// The drawing of a fitted shape of one group: its wireframes, and none for
-/// a flat hull's k-DOP or budget hull (no inside, no faces to draw).
+/// The wireframes of a fitted shape of one group ([`Volume::of_shape`]),
+/// none for a flat hull's k-DOP or budget hull (no inside, no faces to
+/// draw).
 fn drawn(shape: FittedShape, hull: &ConvexHull) -> Vec<Volume> {
-    match shape {
-        FittedShape::Aabb(b) => vec![Volume::Aabb(b)],
-        FittedShape::Obb(b) => vec![Volume::Obb(b)],
-        FittedShape::Sphere(s) => vec![Volume::Sphere(s)],
-        FittedShape::Capsule(c) => vec![Volume::Capsule(c)],
-        FittedShape::Cylinder(c) => vec![Volume::Cylinder(c)],
-        FittedShape::Kdop(k) => polytope(hull, k.vertices, k.faces),
-        FittedShape::Hull(h) => polytope(hull, h.vertices, h.faces),
-        FittedShape::Parts(d) => d
-            .parts
-            .into_iter()
-            .map(|p| Volume::Polytope(p.vertices, p.faces))
-            .collect(),
+    let faces = match &shape {
+        FittedShape::Kdop(k) => Some(&k.faces),
+        FittedShape::Hull(h) => Some(&h.faces),
+        _ => None,
+    };
+    if faces.is_some_and(|f| hull.dimension < 3 || f.is_empty()) {
+        return Vec::new();
     }
+    Volume::of_shape(shape)
 }
 
 /// The legend name of a spec's shapes (parameters left out mean `tight`,
@@ -71,18 +67,10 @@ fn group_volumes(
     let fitter = ShapeFitter::new(points, hull).with_mesh(mesh);
     let volumes = match fitter.fit(spec) {
         Ok(shape) => drawn(shape, hull),
-        Err(DecomposeError::Flat) => vec![Volume::Obb(*fitter.reference())],
+        Err(DecomposeError::Flat) => vec![Volume::Shape(FittedShape::Obb(*fitter.reference()))],
         Err(e) => return Err(Error::geometry(&scene.path, format!("decomposition: {e}"))),
     };
     Ok((volumes, legend(spec)))
-}
-
-/// A polytope to draw, none for a flat hull's (no inside, no faces).
-fn polytope(hull: &ConvexHull, vertices: Vec<Point3<f64>>, faces: Vec<Vec<u32>>) -> Vec<Volume> {
-    if hull.dimension < 3 || faces.is_empty() {
-        return Vec::new();
-    }
-    vec![Volume::Polytope(vertices, faces)]
 }
 
 /// One mesh instance's vertices placed in the world, and its triangles.
@@ -134,7 +122,9 @@ pub fn model_picture(
             let (volumes, name) = match &hull {
                 Some(h) => group_volumes(scene, kind, points, h, &of_group)?,
                 None => (
-                    vec![Volume::Aabb(Aabb::from_points(points).expect("points"))],
+                    vec![Volume::Shape(FittedShape::Aabb(
+                        Aabb::from_points(points).expect("points"),
+                    ))],
                     "AABB".to_string(),
                 ),
             };

@@ -4,7 +4,7 @@ use super::camera::Camera;
 use super::canvas::{Canvas, Dash, TextSize};
 use super::raster::{PixelRect, draw_meshes};
 use super::scene::{Layout, RIM_SEGMENTS, RenderOptions, RenderScene, Rgb, Volume, cylinder_rims};
-use crate::fit::Obb;
+use crate::fit::{FittedShape, Obb};
 use image::RgbImage;
 use nalgebra::{Point3, Vector3};
 use std::path::Path;
@@ -118,7 +118,7 @@ fn coincident(scene: &RenderScene) -> Vec<Option<usize>> {
     let pts: Vec<Vec<(Point3<f64>, f64)>> = scene
         .volumes
         .iter()
-        .map(|v| v.volume.extent_points())
+        .map(|v| extent_points(&v.volume))
         .collect();
     let (mut lo, mut hi) = (
         Vector3::repeat(f64::INFINITY),
@@ -237,7 +237,7 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
                 .flatten()
                 .map(|&i| (m.mesh.vertices[i as usize], 0.0))
         })
-        .chain(scene.volumes.iter().flat_map(|v| v.volume.extent_points()))
+        .chain(scene.volumes.iter().flat_map(|v| extent_points(&v.volume)))
         .collect();
     opts.layout
         .views()
@@ -327,11 +327,39 @@ pub fn render(scene: &RenderScene, opts: &RenderOptions) -> crate::Result<RgbIma
     Ok(canvas.into_image())
 }
 
+/// The points whose projections bound a volume's drawing, with the radius
+/// of the disc drawn around each (zero for corners).
+fn extent_points(volume: &Volume) -> Vec<(Point3<f64>, f64)> {
+    let corners = |v: &[Point3<f64>]| v.iter().map(|p| (*p, 0.0)).collect();
+    match volume {
+        Volume::Shape(FittedShape::Aabb(b)) => {
+            corners(&Obb::from_min_max(&b.min, &b.max).corners())
+        }
+        Volume::Shape(FittedShape::Obb(b)) => corners(&b.corners()),
+        Volume::Shape(FittedShape::Sphere(s)) => vec![(s.center, s.radius)],
+        Volume::Shape(FittedShape::Capsule(c)) => [-1.0, 1.0]
+            .map(|s| (c.center + c.axis * (s * c.half_length), c.radius))
+            .to_vec(),
+        Volume::Shape(FittedShape::Cylinder(c)) => corners(&cylinder_rims(c)),
+        Volume::Shape(FittedShape::Kdop(k)) => corners(&k.vertices),
+        Volume::Shape(FittedShape::Hull(h)) => corners(&h.vertices),
+        Volume::Shape(FittedShape::Parts(d)) => {
+            d.parts.iter().flat_map(|p| corners(&p.vertices)).collect()
+        }
+        Volume::Segment(p, q) => vec![(*p, 0.0), (*q, 0.0)],
+        Volume::Polytope(v, _) => corners(v),
+    }
+}
+
+/// Draws a volume's wireframe (the drawings [`Volume`] describes).
 fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, dash: Dash) {
+    let polytope = |canvas: &mut Canvas, vertices: &[Point3<f64>], faces: &[Vec<u32>]| {
+        draw_polytope(canvas, cam, vertices, faces, color, dash)
+    };
     let corners = match volume {
-        Volume::Aabb(b) => Obb::from_min_max(&b.min, &b.max).corners(),
-        Volume::Obb(b) => b.corners(),
-        Volume::Sphere(s) => {
+        Volume::Shape(FittedShape::Aabb(b)) => Obb::from_min_max(&b.min, &b.max).corners(),
+        Volume::Shape(FittedShape::Obb(b)) => b.corners(),
+        Volume::Shape(FittedShape::Sphere(s)) => {
             canvas.circle(
                 cam.project(s.center),
                 s.radius * cam.scale,
@@ -341,15 +369,7 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, d
             );
             return;
         }
-        Volume::Segment(p, q) => {
-            let (p, q) = (cam.project(*p), cam.project(*q));
-            canvas.line(p, q, color, LINE_WIDTH, Dash::Solid);
-            for end in [p, q] {
-                canvas.circle(end, 3.0 * LINE_WIDTH as f64, color, LINE_WIDTH, Dash::Solid);
-            }
-            return;
-        }
-        Volume::Capsule(c) => {
+        Volume::Shape(FittedShape::Capsule(c)) => {
             // In an orthographic view a capsule's outline is the projected
             // segment's two end discs and their two common tangents.
             let r = c.radius * cam.scale;
@@ -370,7 +390,7 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, d
             }
             return;
         }
-        Volume::Cylinder(c) => {
+        Volume::Shape(FittedShape::Cylinder(c)) => {
             // Both rims, and the two generators at ±(axis × view direction),
             // where the side turns away from the viewer.
             let rims: Vec<(f64, f64)> = cylinder_rims(c)
@@ -393,24 +413,49 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, d
             }
             return;
         }
-        Volume::Polytope(vertices, faces) => {
-            let mut edges: Vec<(u32, u32)> = faces
-                .iter()
-                .flat_map(|f| (0..f.len()).map(move |k| (f[k], f[(k + 1) % f.len()])))
-                .map(|(a, b)| (a.min(b), a.max(b)))
-                .collect();
-            edges.sort_unstable();
-            edges.dedup();
-            for (a, b) in edges {
-                let (a, b) = (vertices[a as usize], vertices[b as usize]);
-                canvas.line(cam.project(a), cam.project(b), color, LINE_WIDTH, dash);
+        Volume::Shape(FittedShape::Kdop(k)) => return polytope(canvas, &k.vertices, &k.faces),
+        Volume::Shape(FittedShape::Hull(h)) => return polytope(canvas, &h.vertices, &h.faces),
+        Volume::Shape(FittedShape::Parts(d)) => {
+            for p in &d.parts {
+                polytope(canvas, &p.vertices, &p.faces);
             }
             return;
         }
+        Volume::Segment(p, q) => {
+            let (p, q) = (cam.project(*p), cam.project(*q));
+            canvas.line(p, q, color, LINE_WIDTH, Dash::Solid);
+            for end in [p, q] {
+                canvas.circle(end, 3.0 * LINE_WIDTH as f64, color, LINE_WIDTH, Dash::Solid);
+            }
+            return;
+        }
+        Volume::Polytope(vertices, faces) => return polytope(canvas, vertices, faces),
     };
     let px = corners.map(|c| cam.project(c));
     for (a, b) in BOX_EDGES {
         canvas.line(px[a], px[b], color, LINE_WIDTH, dash);
+    }
+}
+
+/// Draws a polytope's edges (each once).
+fn draw_polytope(
+    canvas: &mut Canvas,
+    cam: &Camera,
+    vertices: &[Point3<f64>],
+    faces: &[Vec<u32>],
+    color: Rgb,
+    dash: Dash,
+) {
+    let mut edges: Vec<(u32, u32)> = faces
+        .iter()
+        .flat_map(|f| (0..f.len()).map(move |k| (f[k], f[(k + 1) % f.len()])))
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    for (a, b) in edges {
+        let (a, b) = (vertices[a as usize], vertices[b as usize]);
+        canvas.line(cam.project(a), cam.project(b), color, LINE_WIDTH, dash);
     }
 }
 

@@ -1,7 +1,7 @@
 //! What a picture shows: meshes, bounding volumes, and how to look at them.
 
 use crate::fit::round::across;
-use crate::fit::{Aabb, Capsule, Cylinder, Obb, Sphere};
+use crate::fit::{Cylinder, FittedShape};
 use crate::mesh::TriMesh;
 use nalgebra::Point3;
 use std::collections::BTreeSet;
@@ -55,27 +55,40 @@ pub struct MeshLayer {
 /// camera around it).
 pub const RIM_SEGMENTS: usize = 64;
 
-/// A bounding volume drawn as a wireframe.
-#[derive(Clone, Debug, PartialEq)]
+/// A wireframe: a fitted shape, or an outline that is not one.
+#[derive(Clone, Debug)]
 pub enum Volume {
-    /// Drawn as its 12 edges.
-    Aabb(Aabb),
-    /// Drawn as its 12 edges.
-    Obb(Obb),
-    /// Drawn as its silhouette: in an orthographic view, the circle of the
-    /// sphere's radius around its projected centre.
-    Sphere(Sphere),
+    /// A fitted shape, drawn by its one drawing: a box (AABB or OBB) as its
+    /// 12 edges; a sphere as its silhouette (in an orthographic view, the
+    /// circle of its radius around its projected centre); a capsule as the
+    /// circles of its two end spheres and the two lines tangent to both; a
+    /// cylinder as its two rims and the two lines along its silhouette; a
+    /// k-DOP, a budget hull and each convex part as a polytope's edges.
+    Shape(FittedShape),
     /// A segment between two points (e.g. the closest points of two
     /// meshes), drawn as a line with a dot at each end.
     Segment(Point3<f64>, Point3<f64>),
-    /// Drawn as its silhouette: the circles of its two end spheres and the
-    /// two lines tangent to both.
-    Capsule(Capsule),
-    /// Drawn as its two rims and the two lines along its silhouette.
-    Cylinder(Cylinder),
-    /// A convex polytope (k-DOP, hull, convex part), drawn as its edges:
-    /// vertices and faces (convex polygons of vertex indices).
+    /// Convex polygons that are no fitted shape (the closest triangles of
+    /// a distance picture), or one convex part drawn on its own, drawn as
+    /// their edges: vertices and faces (polygons of vertex indices).
     Polytope(Vec<Point3<f64>>, Vec<Vec<u32>>),
+}
+
+impl Volume {
+    /// The wireframes of a fitted shape: convex parts one
+    /// [`Volume::Polytope`] each (so that each part is compared with the
+    /// other outlines, and dashed where it coincides with one, by itself),
+    /// every other shape one [`Volume::Shape`].
+    pub fn of_shape(shape: FittedShape) -> Vec<Volume> {
+        match shape {
+            FittedShape::Parts(d) => d
+                .parts
+                .into_iter()
+                .map(|p| Volume::Polytope(p.vertices, p.faces))
+                .collect(),
+            shape => vec![Volume::Shape(shape)],
+        }
+    }
 }
 
 /// The points of a cylinder's two rims, [`RIM_SEGMENTS`] each (bottom rim
@@ -92,27 +105,6 @@ pub(crate) fn cylinder_rims(c: &Cylinder) -> Vec<Point3<f64>> {
             })
         })
         .collect()
-}
-
-impl Volume {
-    /// The points whose projections bound the volume's drawing, with the
-    /// radius of the disc drawn around each (zero for box corners).
-    pub(crate) fn extent_points(&self) -> Vec<(Point3<f64>, f64)> {
-        match self {
-            Volume::Aabb(b) => Obb::from_min_max(&b.min, &b.max)
-                .corners()
-                .map(|c| (c, 0.0))
-                .to_vec(),
-            Volume::Obb(b) => b.corners().map(|c| (c, 0.0)).to_vec(),
-            Volume::Sphere(s) => vec![(s.center, s.radius)],
-            Volume::Segment(p, q) => vec![(*p, 0.0), (*q, 0.0)],
-            Volume::Capsule(c) => [-1.0, 1.0]
-                .map(|s| (c.center + c.axis * (s * c.half_length), c.radius))
-                .to_vec(),
-            Volume::Cylinder(c) => cylinder_rims(c).into_iter().map(|p| (p, 0.0)).collect(),
-            Volume::Polytope(v, _) => v.iter().map(|p| (*p, 0.0)).collect(),
-        }
-    }
 }
 
 /// A volume with its legend label and wireframe colour.

@@ -6,7 +6,7 @@ use super::flat::{Linked, PARALLEL_MIN, append_children, node_bound};
 use super::obb_tree::shared_vertices;
 use super::radix;
 use crate::fit::Aabb;
-use crate::fit::obb::f32_outward::{round_down, round_up};
+use crate::fit::f32_outward::{round_down, round_up};
 use crate::mesh::TriMesh;
 use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::Point3;

@@ -33,7 +33,7 @@ use super::node::{MAX_LEAF_SIZE, Node, NodeBox};
 use super::obb_tree::{ObbTree, origin_and_reach};
 use super::twins::Twins;
 use crate::fit::Aabb;
-use crate::fit::obb::f32_outward::orthonormality_error;
+use crate::fit::f32_outward::orthonormality_error;
 use nalgebra::Point3;
 use rayon::prelude::*;
 

@@ -1,7 +1,7 @@
 //! One node of the OBB tree: its box laid out for the query and its link,
 //! in one 64-byte cache line.
 
-use crate::fit::obb::f32_outward::v64;
+use crate::fit::f32_outward::v64;
 use crate::fit::{Obb, ObbF32};
 use nalgebra::{Matrix3, Point3};
 use wide::f32x4;

@@ -5,12 +5,11 @@
 use crate::check::fit::Agreement;
 use crate::error::{Error, Result};
 use crate::fit::covariance;
-use crate::fit::polytope::budget_hull::DEFAULT_BUDGET;
 use crate::fit::polytope::decompose::{DecomposeOptions, Decomposition};
 use crate::fit::surface::Surface;
 use crate::fit::{
-    self, Aabb, BudgetHull, Capsule, Certificate, ConvexHull, Cylinder, Kdop, KdopKind, Obb,
-    ObbMethod, ShapeSpec, Sphere, SphereMethod,
+    self, Aabb, BudgetHull, Capsule, Certificate, ConvexHull, Cylinder, FittedShape, Kdop,
+    KdopKind, Obb, ObbMethod, ShapeFitter, ShapeSpec, Sphere, SphereMethod,
 };
 use crate::mesh::{
     Geometry, MeshInstance, Scene, TriMesh, TriangleSource, instance_points, placed_points, xyz,
@@ -78,20 +77,20 @@ pub struct FitOptions {
     pub frame: Frame,
     /// Cross-check the AABB and centroid sphere against parry3d.
     pub check: bool,
-    /// Also fit this k-DOP, in the mesh frame and in the frame of the
-    /// reported OBB.
-    pub kdop: Option<KdopKind>,
-    /// Also fit a near-minimal capsule.
-    pub capsule: bool,
-    /// Also fit a near-minimal cylinder.
-    pub cylinder: bool,
-    /// Also fit a convex hull of at most this many vertices and faces.
-    pub hull_max: Option<usize>,
-    /// Also name the smallest primitive by volume ([`Best`]); needs
-    /// `capsule` and `cylinder`, which it compares.
-    pub best: bool,
-    /// Also decompose the whole scene (world frame) into convex parts.
-    pub decompose: Option<DecomposeOptions>,
+    /// The shapes fitted besides the AABB, the boxes and the spheres (which
+    /// are always reported), in the shape grammar every command shares
+    /// ([`ShapeSpec`]): `capsule` and `cylinder` (near-minimal), `kdopK`
+    /// (in either frame: the k-DOP is reported in the volumes' frame and in
+    /// the reported OBB's), `hull[:N]` (a convex hull of at most N vertices
+    /// and faces, 255 by default), `best` (names the smallest primitive by
+    /// volume, [`Best`], fitting the capsule and the cylinder it compares)
+    /// and `decompose` (the whole scene in convex parts, world frame, with
+    /// [`FitOptions::decompose_options`]); a later `kdop` or `hull` replaces
+    /// an earlier one. `box:M` and `sphere:M` choose the reported method
+    /// through [`FitOptions::add_shapes`].
+    pub shapes: Vec<ShapeSpec>,
+    /// The options of `decompose`.
+    pub decompose_options: DecomposeOptions,
     /// Also measure each volume's air: the largest distance from its
     /// surface to the mesh ([`fn@crate::query::air`]).
     pub air: bool,
@@ -110,32 +109,24 @@ impl FitOptions {
             per_mesh: false,
             frame: Frame::World,
             check: false,
-            kdop: None,
-            capsule: false,
-            cylinder: false,
-            hull_max: None,
-            best: false,
-            decompose: None,
+            shapes: Vec::new(),
+            decompose_options: DecomposeOptions::default(),
             air: false,
         }
     }
     /// Adds what `specs` ask for (the shape grammar every command shares,
-    /// [`ShapeSpec`]): `box:M` and `sphere:M` make M the reported method,
-    /// `capsule`, `cylinder`, `kdopK` (both frames are reported), `hull[:N]`
-    /// (255 by default), `decompose` (its default options unless set) and
-    /// `best` (which fits the capsule and the cylinder it compares) turn
-    /// their fits on; `aabb`, `box` and `sphere` are always reported.
+    /// [`ShapeSpec`]): `box:M` and `sphere:M` make M the reported method;
+    /// `aabb`, `box` and `sphere` are always reported; every other spec
+    /// joins [`FitOptions::shapes`].
     ///
     /// ```
-    /// use bvtool::fit::{KdopKind, ObbMethod, ShapeSpec, SphereMethod};
+    /// use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
     /// use bvtool::volumes::FitOptions;
     ///
     /// let mut opts = FitOptions::of(ObbMethod::Tight, SphereMethod::Exact);
     /// opts.add_shapes(&ShapeSpec::parse_list("box:pca, kdop14, hull:64, best").unwrap());
     /// assert_eq!(opts.obb_methods[0], ObbMethod::Pca);
-    /// assert_eq!(opts.kdop, Some(KdopKind::K14));
-    /// assert_eq!(opts.hull_max, Some(64));
-    /// assert!(opts.best && opts.capsule && opts.cylinder);
+    /// assert_eq!(opts.shapes, ShapeSpec::parse_list("kdop14, hull:64, best").unwrap());
     /// ```
     pub fn add_shapes(&mut self, specs: &[ShapeSpec]) {
         for &spec in specs {
@@ -149,20 +140,46 @@ impl FitOptions {
                     self.sphere_methods.retain(|&s| s != m);
                     self.sphere_methods.insert(0, m);
                 }
-                ShapeSpec::Capsule => self.capsule = true,
-                ShapeSpec::Cylinder => self.cylinder = true,
-                ShapeSpec::Kdop { kind, .. } => self.kdop = Some(kind),
-                ShapeSpec::Hull(n) => self.hull_max = Some(n.unwrap_or(DEFAULT_BUDGET)),
-                ShapeSpec::Decompose => {
-                    self.decompose.get_or_insert_with(DecomposeOptions::default);
-                }
-                ShapeSpec::Best => {
-                    self.best = true;
-                    self.capsule = true;
-                    self.cylinder = true;
-                }
+                other => self.shapes.push(other),
             }
         }
+    }
+
+    /// Whether `shapes` asks for `spec`.
+    pub fn asks(&self, spec: ShapeSpec) -> bool {
+        self.shapes.contains(&spec)
+    }
+
+    /// What [`fit_points`] fits through the [`ShapeFitter`], each once and
+    /// in the order its records are made: `best` asks for the capsule and
+    /// the cylinder, a k-DOP for itself in the volumes' frame then in the
+    /// reported OBB's; a later k-DOP or hull replaces an earlier one (one
+    /// record each). The boxes and spheres (with their methods) are fitted
+    /// by [`fit_points`] itself, the convex parts by [`FileVolumes::new`].
+    fn point_shapes(&self) -> Vec<ShapeSpec> {
+        let slot = |s: &ShapeSpec| {
+            let oriented = matches!(s, ShapeSpec::Kdop { oriented: true, .. });
+            (std::mem::discriminant(s), oriented)
+        };
+        let mut out: Vec<ShapeSpec> = Vec::new();
+        for &spec in &self.shapes {
+            let fitted = match spec {
+                ShapeSpec::Best => vec![ShapeSpec::Capsule, ShapeSpec::Cylinder],
+                ShapeSpec::Kdop { kind, .. } => [false, true]
+                    .map(|oriented| ShapeSpec::Kdop { kind, oriented })
+                    .to_vec(),
+                ShapeSpec::Capsule | ShapeSpec::Cylinder | ShapeSpec::Hull(_) => vec![spec],
+                ShapeSpec::Aabb
+                | ShapeSpec::Box(_)
+                | ShapeSpec::Sphere(_)
+                | ShapeSpec::Decompose => Vec::new(),
+            };
+            for s in fitted {
+                out.retain(|o| slot(o) != slot(&s));
+                out.push(s);
+            }
+        }
+        out
     }
 }
 
@@ -509,9 +526,9 @@ pub struct Volumes {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cylinder: Option<CylinderFit>,
     /// With `--kdop`: the k-DOP in the volumes' frame, then in the reported
-    /// OBB's frame.
+    /// OBB's frame (two records).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub kdops: Option<[KdopFit; 2]>,
+    pub kdops: Option<Vec<KdopFit>>,
     /// With `--hull-max N`: a convex hull of at most N vertices and faces.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hull_budget: Option<BudgetHullFit>,
@@ -706,10 +723,6 @@ pub fn fit_points(
             (m, s.expect("points are not empty"))
         })
         .collect();
-    let pca = covariance::principal_frame(&cov);
-    let seeds: Vec<nalgebra::Vector3<f64>> = (0..3)
-        .flat_map(|i| [pca.column(i).into_owned(), obbs[0].1.axis(i)])
-        .collect();
     let check = opts.check.then(|| {
         let every: Vec<Point3<f64>> = (set.walk)(true).collect();
         crate::check::fit::fit(&every, &aabb, &centroid())
@@ -754,49 +767,61 @@ pub fn fit_points(
                 })
                 .collect()
         }),
-        // Every shape is convex: containing the hull's vertices (all in
-        // `support`) it contains the set. Axes are searched from the PCA
-        // frame's and the reported OBB's axes.
-        capsule: opts.capsule.then(|| {
-            let c = fit::capsule(points, &seeds).expect("points are not empty");
-            CapsuleFit::new(&c, air_of(Surface::capsule(&c)))
-        }),
-        cylinder: opts.cylinder.then(|| {
-            let c = fit::cylinder(points, &seeds).expect("points are not empty");
-            CylinderFit::new(&c, air_of(Surface::cylinder(&c)))
-        }),
-        // A linear function's extremes over the set are reached at its
-        // hull's vertices: `support` holds them all.
-        kdops: opts.kdop.map(|kind| {
-            let b = &obbs[0].1;
-            let fit = |frame, q, axes| {
-                let k = Kdop::new(points, kind, axes).expect("points are not empty");
-                KdopFit::new(
-                    frame,
-                    q,
-                    &k,
-                    air_of(Surface::polytope(&k.vertices, &k.faces)),
-                )
-            };
-            [
-                fit("mesh", [0.0, 0.0, 0.0, 1.0], nalgebra::Matrix3::identity()),
-                fit("obb", b.rotation_xyzw(), b.axes),
-            ]
-        }),
-        hull_budget: opts.hull_max.map(|max| {
-            let b = BudgetHull::new(&hull, &obbs[0].1, max).expect("points are not empty");
-            let a = air_of(Surface::polytope(&b.vertices, &b.faces));
-            BudgetHullFit::new(&b, hull.volume(), a)
-        }),
+        capsule: None,
+        cylinder: None,
+        kdops: None,
+        hull_budget: None,
         best: None,
         hull_volume: hull.volume(),
         hull_vertices: hull.vertices.len(),
         check,
     };
-    if opts.best {
+    // Every shape is convex: containing the hull's vertices (all in
+    // `support`) it contains the set; a linear function's extremes over
+    // the set (a k-DOP's slabs) are reached at its hull's vertices. The
+    // fitter takes the set's covariance and the reported OBB as its
+    // reference: the round shapes' axes are searched from the PCA frame's
+    // and that box's axes ([`fit::round_seeds`]), `kdopK-obb` is in its
+    // frame and `hull` starts from it.
+    let fitter = ShapeFitter::new(points, &hull)
+        .with_covariance(cov)
+        .with_reference(obbs[0].1);
+    for spec in opts.point_shapes() {
+        let shape = fitter
+            .fit(spec)
+            .map_err(|e| Error::geometry(path, format!("{spec}: {e}")))?;
+        let a = tree.map(|t| air(t, &shape.surfaces(), &air_opts));
+        record(&mut volumes, spec, &shape, a);
+    }
+    if opts.asks(ShapeSpec::Best) {
         volumes.best = Some(Best::of(&volumes));
     }
     Ok(volumes)
+}
+
+/// Stores the record of `shape`, fitted for `spec`, with its `air`, in `v`:
+/// the one place a fitted shape becomes its JSON record. The AABB, the
+/// boxes and the spheres are recorded by [`fit_points`] with their methods
+/// and certificates, and the convex parts by [`FileVolumes::new`] (the
+/// scene's): [`FitOptions::point_shapes`] never asks for them here.
+fn record(v: &mut Volumes, spec: ShapeSpec, shape: &FittedShape, air: Option<Air>) {
+    match shape {
+        FittedShape::Capsule(c) => v.capsule = Some(CapsuleFit::new(c, air)),
+        FittedShape::Cylinder(c) => v.cylinder = Some(CylinderFit::new(c, air)),
+        FittedShape::Kdop(k) => {
+            let (frame, q) = match spec {
+                ShapeSpec::Kdop { oriented: true, .. } => ("obb", v.obb.rotation_xyzw),
+                _ => ("mesh", [0.0, 0.0, 0.0, 1.0]),
+            };
+            let fit = KdopFit::new(frame, q, k, air);
+            v.kdops.get_or_insert_with(Vec::new).push(fit);
+        }
+        FittedShape::Hull(h) => v.hull_budget = Some(BudgetHullFit::new(h, v.hull_volume, air)),
+        FittedShape::Aabb(_)
+        | FittedShape::Obb(_)
+        | FittedShape::Sphere(_)
+        | FittedShape::Parts(_) => {}
+    }
 }
 
 /// Fits every requested volume to the vertices of one mesh instance, in
@@ -974,12 +999,15 @@ impl FileVolumes {
     /// --json` prints.
     ///
     /// ```
-    /// use bvtool::fit::{ObbMethod, SphereMethod};
+    /// use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
     /// use bvtool::load::load;
     /// use bvtool::volumes::{FileVolumes, FitOptions};
     ///
     /// let scene = load("models/torus.obj".as_ref(), &Default::default())?;
-    /// let opts = FitOptions { capsule: true, ..FitOptions::of(ObbMethod::Tight, SphereMethod::Exact) };
+    /// let opts = FitOptions {
+    ///     shapes: vec![ShapeSpec::Capsule],
+    ///     ..FitOptions::of(ObbMethod::Tight, SphereMethod::Exact)
+    /// };
     /// let v = FileVolumes::new("torus.obj", &scene, &opts)?;
     /// assert!((v.volumes.sphere.radius - 1.35).abs() < 1e-5); // the ring of outer vertices
     /// assert!(v.volumes.capsule.unwrap().volume >= v.volumes.hull_volume);
@@ -988,8 +1016,8 @@ impl FileVolumes {
     pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
         // The world mesh, flattened once if the air or the decomposition
         // needs it.
-        let mesh = (scene.triangle_count() > 0 && (opts.air || opts.decompose.is_some()))
-            .then(|| scene.flatten());
+        let decompose = opts.asks(ShapeSpec::Decompose);
+        let mesh = (scene.triangle_count() > 0 && (opts.air || decompose)).then(|| scene.flatten());
         let tree = mesh.as_ref().filter(|_| opts.air).map(AabbTree::build);
         // A point cloud (no triangles) is bounded by all its points; a mesh
         // by its distinct geometries' hull vertices, placed ([`fit_world`]).
@@ -1028,8 +1056,9 @@ impl FileVolumes {
         } else {
             None
         };
-        let decomposition = match (&opts.decompose, &mesh) {
-            (Some(d), Some(mesh)) => {
+        let decomposition = match (decompose, &mesh) {
+            (true, Some(mesh)) => {
+                let d = &opts.decompose_options;
                 let parts = fit::decompose(&mesh.vertices, &mesh.triangles, d)
                     .map_err(|e| Error::geometry(&scene.path, format!("decomposition: {e}")))?;
                 let air = tree.as_ref().map(|t| {

@@ -6,7 +6,6 @@ use bvtool_dev as common;
 use bvtool_dev::export_check as export_support;
 
 use bvtool::export::bin::{self, BinError, BinFile, FLAG_TREE, NONE};
-use bvtool::export::f32box;
 use bvtool::fit::ShapeSpec;
 use bvtool::mesh::Format;
 use export_support::bin_check::{assert_holds_every_vertex, assert_matches_json};
@@ -28,9 +27,9 @@ fn round_trip_gives_the_same_numbers() {
     assert_eq!(f.flags, FLAG_TREE);
     assert_eq!(f.volumes.len(), 1 + d.meshes.len());
     for (v, r) in d.volume_sets().zip(&f.volumes) {
-        assert_eq!(r.obb, f32box::obb(&v.obb));
-        assert_eq!(r.aabb, f32box::aabb(&v.aabb));
-        assert_eq!(r.sphere, f32box::sphere(&v.sphere));
+        assert_eq!(r.obb, v.obb.to_f32());
+        assert_eq!(r.aabb, v.aabb.to_f32());
+        assert_eq!(r.sphere, v.sphere.to_f32());
     }
     assert_eq!([f.volumes[0].node, f.volumes[0].mesh], [NONE, NONE]);
     for (m, r) in d.meshes.iter().zip(&f.volumes[1..]) {
@@ -43,7 +42,7 @@ fn round_trip_gives_the_same_numbers() {
     let t = d.tree.as_ref().expect("tree asked for");
     assert_eq!(f.nodes.len(), t.nodes.len());
     for (n, r) in t.nodes.iter().zip(&f.nodes) {
-        assert_eq!(r.obb, f32box::obb(&n.obb));
+        assert_eq!(r.obb, n.obb.to_f32());
         assert_eq!([r.left, r.right], n.children.unwrap_or([0, 0]));
         assert_eq!([r.first, r.count], [n.first_triangle, n.triangle_count]);
     }

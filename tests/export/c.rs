@@ -79,7 +79,7 @@ fn expected(f: &bin::BinFile) -> String {
         f.triangles.len()
     );
     let v = &f.volumes[0];
-    let obb_line = |o: &bvtool::export::f32box::ObbF32| {
+    let obb_line = |o: &bvtool::fit::ObbF32| {
         o.center
             .iter()
             .chain(o.axes.iter().flatten())

@@ -5,7 +5,7 @@
 use bvtool_dev as common;
 use bvtool_dev::render_check as render_support;
 
-use bvtool::fit::{Aabb, Obb, Sphere, covariance};
+use bvtool::fit::{Aabb, FittedShape, Obb, Sphere, covariance};
 use bvtool::render::{Layout, RenderOptions, RenderScene, View, Volume, cameras, render};
 use nalgebra::Point3;
 use render_support::*;
@@ -55,9 +55,11 @@ fn real_models_lie_inside_their_drawn_volumes() {
         let mut plain = RenderScene::new();
         plain.add_mesh(mesh);
         let mut full = plain.clone();
-        full.add_volume(Volume::Obb(obb), "OBB (covariance)");
-        full.add_volume(Volume::Sphere(sphere), "sphere");
-        let aabb_color = full.add_volume(Volume::Aabb(aabb), "AABB").color;
+        full.add_volume(Volume::Shape(FittedShape::Obb(obb)), "OBB (covariance)");
+        full.add_volume(Volume::Shape(FittedShape::Sphere(sphere)), "sphere");
+        let aabb_color = full
+            .add_volume(Volume::Shape(FittedShape::Aabb(aabb)), "AABB")
+            .color;
         for view in [View::Iso, View::Front, View::Side, View::Top] {
             // No axis triad: it would spoil the silhouette checks.
             let o = RenderOptions {

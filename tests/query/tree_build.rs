@@ -139,7 +139,7 @@ fn contains(tree: &ObbTree, node: &Node, p: &Point3<f64>) -> bool {
 /// Whether the node's `f32` axes are a rotation to `f32` rounding.
 fn is_rotation(node: &Node) -> bool {
     let b = node.bx().to_obb_f32();
-    let m = nalgebra::Matrix3::from_columns(&b.axes.map(bvtool::fit::obb::f32_outward::v64));
+    let m = nalgebra::Matrix3::from_columns(&b.axes.map(bvtool::fit::f32_outward::v64));
     (m.determinant() - 1.0).abs() < 1e-6
         && (m.tr_mul(&m) - nalgebra::Matrix3::identity()).amax() < 1e-6
 }

@@ -3,7 +3,7 @@
 //! inside its OBB outline, highlights recolour exactly their triangles.
 
 use bvtool::TriMesh;
-use bvtool::fit::{Aabb, Obb, Sphere, covariance};
+use bvtool::fit::{Aabb, FittedShape, Obb, Sphere, covariance};
 use bvtool::render::{
     self, Camera, Layout, RenderOptions, RenderScene, View, Volume, cameras, render,
 };
@@ -41,7 +41,9 @@ fn aabb_wireframe_lands_on_projected_corners_and_edges_only() {
     let aabb = Aabb::from_points(&mesh.vertices).unwrap();
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh);
-    let color = scene.add_volume(Volume::Aabb(aabb), "AABB").color;
+    let color = scene
+        .add_volume(Volume::Shape(FittedShape::Aabb(aabb)), "AABB")
+        .color;
     for view in VIEWS {
         let o = opts(Layout::Single(view));
         let img = render(&scene, &o).unwrap();
@@ -102,10 +104,10 @@ fn sphere_is_drawn_as_its_silhouette_circle() {
     scene.add_mesh(mesh);
     let color = scene
         .add_volume(
-            Volume::Sphere(Sphere {
+            Volume::Shape(FittedShape::Sphere(Sphere {
                 center: c,
                 radius: r,
-            }),
+            })),
             "sphere",
         )
         .color;
@@ -217,7 +219,7 @@ fn rendering_is_deterministic_and_grid_has_four_labelled_panels() {
     let aabb = Aabb::from_points(&mesh.vertices).unwrap();
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh.clone()).label = Some("blob".into());
-    scene.add_volume(Volume::Aabb(aabb), "AABB");
+    scene.add_volume(Volume::Shape(FittedShape::Aabb(aabb)), "AABB");
     let o = opts(Layout::Grid);
     let one = render(&scene, &o).unwrap();
     let two = render(&scene, &o).unwrap();

@@ -9,7 +9,7 @@ use bvtool_dev::render_check as render_support;
 
 use bvtool::TriMesh;
 use bvtool::fit::ShapeSpec;
-use bvtool::fit::{self, Capsule, Cylinder, Kdop, KdopKind, covariance};
+use bvtool::fit::{self, Capsule, Cylinder, FittedShape, Kdop, KdopKind, covariance};
 use bvtool::render::compose::model_picture;
 use bvtool::render::{
     Camera, Layout, PALETTE, RenderOptions, RenderScene, Rgb, View, Volume, cameras, render,
@@ -264,7 +264,9 @@ fn capsule_is_drawn_as_its_outline_around_a_capsule_mesh() {
     assert!(c.axis.dot(&(rot * Vector3::y())).abs() > 0.999);
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh);
-    let color = scene.add_volume(Volume::Capsule(c), "capsule").color;
+    let color = scene
+        .add_volume(Volume::Shape(FittedShape::Capsule(c)), "capsule")
+        .color;
     assert_views(&scene, color, &|cam| capsule_look(&c, cam));
 }
 
@@ -280,7 +282,9 @@ fn cylinder_is_drawn_as_its_rims_and_sides_around_a_cylinder_mesh() {
     );
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh.clone());
-    let color = scene.add_volume(Volume::Cylinder(c), "cylinder").color;
+    let color = scene
+        .add_volume(Volume::Shape(FittedShape::Cylinder(c)), "cylinder")
+        .color;
     assert_views(&scene, color, &|cam| {
         // The model's silhouette: inside the hull of its projected vertices.
         let h = hull(mesh.vertices.iter().map(|v| cam.project(*v)).collect());
@@ -297,7 +301,7 @@ fn kdop_is_drawn_as_its_edges() {
     let k = Kdop::new(&mesh.vertices, KdopKind::K18, nalgebra::Matrix3::identity()).unwrap();
     let mut scene = RenderScene::new();
     scene.add_mesh(mesh);
-    let volume = Volume::Polytope(k.vertices.clone(), k.faces.clone());
+    let volume = Volume::Shape(FittedShape::Kdop(k.clone()));
     let color = scene.add_volume(volume, "18-DOP").color;
     assert_views(&scene, color, &|cam| {
         let px: Vec<(f64, f64)> = k.vertices.iter().map(|v| cam.project(*v)).collect();
@@ -462,11 +466,13 @@ fn real_models_lie_inside_their_drawn_capsules_and_cylinders() {
         let mut with_capsule = RenderScene::new();
         with_capsule.add_mesh(scene.flatten());
         let mut with_cylinder = with_capsule.clone();
-        let color = with_capsule.add_volume(Volume::Capsule(c), "capsule").color;
+        let color = with_capsule
+            .add_volume(Volume::Shape(FittedShape::Capsule(c)), "capsule")
+            .color;
         assert_views(&with_capsule, color, &|cam| capsule_look(&c, cam));
         let y = fit::cylinder(&points, &seeds(&points)).unwrap();
         let color = with_cylinder
-            .add_volume(Volume::Cylinder(y), "cylinder")
+            .add_volume(Volume::Shape(FittedShape::Cylinder(y)), "cylinder")
             .color;
         assert_views(&with_cylinder, color, &|cam| {
             let outline = cylinder_outline(&y, cam);

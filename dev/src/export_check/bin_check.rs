@@ -9,8 +9,8 @@ use bvtool::export::ExportDoc;
 use bvtool::export::bin::NONE;
 use bvtool::export::bin_collider::{self, Colliders, FLAG_SCENE, FLAG_WORLD};
 use bvtool::export::collider::{ColliderDoc, Geometry, instance_index};
-use bvtool::export::collider_f32::fan;
 use bvtool::fit::ShapeSpec;
+use bvtool::fit::polytope::fan;
 use bvtool::mesh::Scene;
 use nalgebra::{Matrix4, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
@@ -118,7 +118,7 @@ fn near(what: &str, x: &[f64], x32: &[f32], tol: f64) {
 /// frame, scope and shape exactly; centres and rotations within an `f32`
 /// rounding; sizes never smaller and at most 64 `f32` ulps of the shape's
 /// reach larger; convex vertices within 10⁻⁴ of their largest coordinate
-/// (the outward push of [`bvtool::export::f32box::polytope`]: 12 `f32`
+/// (the outward push of [`bvtool::fit::f32_outward::polytope`]: 12 `f32`
 /// ulps of that, grown tenfold until the hull holds), triangles the faces
 /// fanned.
 pub fn assert_matches_json(what: &str, doc: &ExportDoc, c: &Colliders) {

@@ -1,7 +1,6 @@
 //! The oriented bounding box type.
 
 pub(crate) mod cube_map;
-pub mod f32_outward;
 pub(crate) mod fast;
 pub(crate) mod kernel;
 pub(crate) mod tight;

@@ -208,3 +208,11 @@ fn order_around(points: &[Point3<f64>], n: &Vector3<f64>, tol: f64) -> Vec<Point
     keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
     keyed.into_iter().map(|(_, p)| p).collect()
 }
+/// Convex polygons fanned into triangles (each polygon from its first
+/// vertex; orientation kept).
+pub fn fan(faces: &[Vec<u32>]) -> Vec<[u32; 3]> {
+    faces
+        .iter()
+        .flat_map(|f| (1..f.len().saturating_sub(1)).map(move |k| [f[0], f[k], f[k + 1]]))
+        .collect()
+}

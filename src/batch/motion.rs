@@ -5,7 +5,7 @@ use super::collide::{BuildMs, PairJson, Side, SideJson};
 use crate::error::Result;
 use crate::mesh::xyz;
 use crate::pose::{Pose, PoseJson};
-use crate::query::motion::{ImpactOptions, Status, Sweep};
+use crate::query::motion::{ImpactOptions, LeastOptions, Status, Sweep};
 use serde::Serialize;
 
 /// The answer of [`run`]: `bvtool collide --to/--path --json`.
@@ -56,13 +56,59 @@ pub struct MotionDoc {
     pub radius: f64,
     /// Wall time of the query, milliseconds.
     pub query_ms: f64,
+    /// With `--least-distance`: the least distance over the whole path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub least: Option<LeastJson>,
 }
 
-/// The first contact along the path through `poses` (at least 2).
+/// The least distance over a path ([`Sweep::least_distance`]): the least
+/// distance over the exact motion lies in `[lower, distance +
+/// rounding_bound]`; when `certified`, `distance − lower ≤ rel_tol ·
+/// distance`.
+#[derive(Debug, Serialize)]
+pub struct LeastJson {
+    /// The least distance found, reached at `segment`, `t` (model units).
+    pub distance: f64,
+    /// A certified lower bound on the least distance over the path.
+    pub lower: f64,
+    /// Whether `distance − lower` is within the tolerance (false when the
+    /// call limit ended the search first).
+    pub certified: bool,
+    /// The segment where it is reached, from 0.
+    pub segment: usize,
+    /// Its time in the segment, in [0, 1].
+    pub t: f64,
+    /// B's pose there.
+    pub pose: PoseJson,
+    /// The closest triangles, named as the files name them, and their
+    /// distance.
+    pub pair: PairJson,
+    /// The closest point on A, in A's frame.
+    pub point_a: [f64; 3],
+    /// The closest point on B at `pose`, in A's frame.
+    pub point_b: [f64; 3],
+    /// Rounding of `distance` (model units).
+    pub rounding_bound: f64,
+    /// The relative tolerance asked.
+    pub rel_tol: f64,
+    /// Distance queries made for it.
+    pub distance_calls: u64,
+    /// Wall time of the search, milliseconds.
+    pub query_ms: f64,
+}
+
+/// The first contact along the path through `poses` (at least 2) and,
+/// with `least`, the least distance over it.
 ///
 /// # Errors
 /// Fewer than 2 poses, an option out of range.
-pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &ImpactOptions) -> Result<MotionDoc> {
+pub fn run(
+    a: &Side,
+    b: &Side,
+    poses: &[Pose],
+    opts: &ImpactOptions,
+    least: Option<&LeastOptions>,
+) -> Result<MotionDoc> {
     let mut sweep = Sweep::new(&a.tree, &b.tree);
     let start = std::time::Instant::now();
     let got = sweep.path(poses, opts)?;
@@ -70,6 +116,32 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &ImpactOptions) -> Result<M
     let impact = got.impact;
     let c = impact.contact;
     let source = |side: &Side, k: u32| side.mesh.sources[side.stacks.copies(k)[0] as usize];
+    let least = match least {
+        Some(o) => {
+            let start = std::time::Instant::now();
+            let l = sweep.least_distance(poses, o)?;
+            Some(LeastJson {
+                distance: l.distance,
+                lower: l.lower,
+                certified: l.certified,
+                segment: l.segment,
+                t: l.t,
+                pose: l.pose.to_json(),
+                pair: PairJson {
+                    a: source(a, l.triangles.0),
+                    b: source(b, l.triangles.1),
+                    distance: Some(l.distance),
+                },
+                point_a: xyz(&l.point_a),
+                point_b: xyz(&l.point_b),
+                rounding_bound: l.rounding_bound,
+                rel_tol: o.rel_tol,
+                distance_calls: l.distance_calls,
+                query_ms: start.elapsed().as_secs_f64() * 1e3,
+            })
+        }
+        None => None,
+    };
     Ok(MotionDoc {
         a: a.summary(),
         b: b.summary(),
@@ -100,5 +172,6 @@ pub fn run(a: &Side, b: &Side, poses: &[Pose], opts: &ImpactOptions) -> Result<M
         rel_err: opts.rel_err,
         radius: sweep.radius(),
         query_ms,
+        least,
     })
 }

@@ -5,7 +5,7 @@ use super::poses::PoseArgs;
 use super::{NodeFitArg, load_pair};
 use bvtool::batch::motion::run as sweep;
 use bvtool::load::LoadOptions;
-use bvtool::query::motion::{DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_TOL, ImpactOptions};
+use bvtool::query::motion::{DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_TOL, ImpactOptions, LeastOptions};
 use std::path::Path;
 
 /// The motion flags of `bvtool collide`.
@@ -50,6 +50,20 @@ pub struct MotionArgs {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     max_distance_calls: u64,
+    /// With --to or --path: also the least distance between A and B over
+    /// the whole path (every t of every segment), certified within
+    /// --least-rel-tol of the least distance, with the pose and the
+    /// witness points where it is reached (its own --max-distance-calls).
+    #[arg(long, requires = "sweep")]
+    least_distance: bool,
+    /// With --least-distance: its relative tolerance, in (0, 1).
+    #[arg(
+        long,
+        value_name = "R",
+        requires = "least_distance",
+        default_value_t = 1e-3
+    )]
+    least_rel_tol: f64,
 }
 
 impl MotionArgs {
@@ -115,10 +129,18 @@ pub fn run(
         max_distance_calls: args.max_distance_calls,
         ..Default::default()
     };
+    let least = args.least_distance.then_some(LeastOptions {
+        rel_tol: args.least_rel_tol,
+        max_distance_calls: args.max_distance_calls,
+        ..Default::default()
+    });
     // Options out of range are a usage error, before any file is read.
     impact.check().map_err(|e| Failure::Usage(e.to_string()))?;
+    if let Some(least) = &least {
+        least.check().map_err(|e| Failure::Usage(e.to_string()))?;
+    }
     let (a, b) = load_pair(files.0, files.1, opts, node_fit.fit)?;
-    let doc = sweep(&a, &b, &poses, &impact)?;
+    let doc = sweep(&a, &b, &poses, &impact, least.as_ref())?;
     if json {
         out_json(&doc)
     } else {

@@ -60,6 +60,37 @@ impl MotionDoc {
             self.distance_calls,
             num(self.query_ms, 3)
         );
+        if let Some(l) = &self.least {
+            let at = if self.segments > 1 {
+                format!("segment {} of {}, ", l.segment, self.segments)
+            } else {
+                String::new()
+            };
+            out += &format!(
+                "least distance: {} at {at}t = {} ({}: at least {}, rounding {})\n",
+                num(l.distance, 9),
+                num(l.t, 9),
+                if l.certified {
+                    "certified"
+                } else {
+                    "not certified, call limit"
+                },
+                num(l.lower, 9),
+                num(l.rounding_bound, 3)
+            );
+            out += &format!(
+                "  triangles: A {}  B {}; witness points: A {}  B {}\n",
+                triangle_name(&l.pair.a),
+                triangle_name(&l.pair.b),
+                v(&l.point_a),
+                v(&l.point_b)
+            );
+            out += &format!(
+                "  {} distance calls, {} ms\n",
+                l.distance_calls,
+                num(l.query_ms, 3)
+            );
+        }
         out
     }
 }

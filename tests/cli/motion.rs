@@ -159,6 +159,17 @@ fn bad_motion_flags_are_usage_errors() {
         ],
         &["collide", TORUS, TORUS, "--to", "0,0,0", "--all-pairs"],
         &["collide", TORUS, TORUS, "--to", "0,0,0", "--path", "p.json"],
+        &["collide", TORUS, TORUS, "--least-distance"],
+        &[
+            "collide",
+            TORUS,
+            TORUS,
+            "--to",
+            "0,0,0",
+            "--least-distance",
+            "--least-rel-tol",
+            "0",
+        ],
     ] {
         let (code, _, err) = bvtool!(args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -178,4 +189,62 @@ fn bad_motion_flags_are_usage_errors() {
     ]);
     assert_eq!(doc["status"], "undecided");
     assert!(doc["free_until"].as_f64().unwrap() < 0.325);
+}
+
+/// The torus passing 1.2 above its twin: the top ring of vertices (z =
+/// 0.35) faces the moving bottom ring (z = 0.85) while they overlap, so
+/// the least distance is 0.5; a path through the twin has 0.
+#[test]
+fn least_distance_over_a_pass_above_and_through() {
+    let doc = json(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--pose",
+        "-3,0,1.2",
+        "--to",
+        "3,0,1.2",
+        "--least-distance",
+        "--json",
+    ]);
+    assert_eq!(doc["status"], "free");
+    let least = &doc["least"];
+    let (d, lower) = (
+        least["distance"].as_f64().unwrap(),
+        least["lower"].as_f64().unwrap(),
+    );
+    assert_eq!(least["certified"], true, "{doc}");
+    assert!((d - 0.5).abs() < 1e-9, "{doc}");
+    assert!(lower <= 0.5 && d - lower <= 1e-3 * d, "{doc}");
+    let gap = |k: &str| least[k].as_array().unwrap()[2].as_f64().unwrap();
+    assert!(
+        (gap("point_b") - gap("point_a") - 0.5).abs() < 1e-9,
+        "{doc}"
+    );
+    let through = json(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--pose",
+        "4,0,0",
+        "--to",
+        "0,0,0",
+        "--least-distance",
+        "--json",
+    ]);
+    assert_eq!(through["least"]["distance"], 0.0);
+    assert_eq!(through["least"]["lower"], 0.0);
+    assert!(touching(&through["least"]["pose"]), "{through}");
+    let (code, text, _) = bvtool!(&[
+        "collide",
+        TORUS,
+        TORUS,
+        "--pose",
+        "-3,0,1.2",
+        "--to",
+        "3,0,1.2",
+        "--least-distance",
+    ]);
+    assert_eq!(code, 0);
+    assert!(text.contains("least distance: 0.5"), "{text}");
 }

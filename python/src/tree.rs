@@ -14,6 +14,7 @@ use bvtool::tree::{MAX_LEAF_SIZE, NodeFit, default_leaf_size};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use rayon::prelude::*;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -61,13 +62,18 @@ impl ObbTree {
                 m.unbind()
             }
             None => {
-                let mut plain = bvtool::memory::with_capacity(tree.triangle_count());
-                plain.extend(
-                    (0..tree.triangle_count() as u32)
-                        .map(|k| bvtool::TriangleSource::unplaced(0, k)),
-                );
+                // Each triangle its own source, written on the pool.
+                let plain = || {
+                    let mut plain = bvtool::memory::with_capacity(tree.triangle_count());
+                    plain.par_extend(
+                        (0..tree.triangle_count() as u32)
+                            .into_par_iter()
+                            .map(|k| bvtool::TriangleSource::unplaced(0, k)),
+                    );
+                    tree.mesh_with(None, plain)
+                };
                 let m = py
-                    .detach(|| bvtool::threads::pool().install(|| tree.mesh_with(None, plain)))
+                    .detach(|| bvtool::threads::pool().install(plain))
                     .map_err(value_error)?;
                 Py::new(py, Mesh::wrap(m))?
             }

@@ -56,6 +56,7 @@ pub mod export;
 pub mod files;
 pub mod fit;
 pub mod load;
+pub mod memory;
 pub mod mesh;
 pub mod parry_convert;
 pub mod pose;

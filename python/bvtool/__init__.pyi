@@ -1,5 +1,6 @@
 """Type stubs of the `bvtool` extension module (see docs/python.md)."""
 
+import pickle
 from os import PathLike
 from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
@@ -259,8 +260,14 @@ class ObbTree:
     def to_bytes(self) -> bytes:
         """The built tree as bytes (versioned, checksummed; the mesh not included)."""
     @staticmethod
-    def from_bytes(data: bytes, mesh: Optional[MeshLike] = None) -> "ObbTree":
-        """The tree `to_bytes` wrote, validated (ValueError otherwise); `mesh` checked against it."""
+    def from_bytes(
+        data: Union[bytes, bytearray, memoryview, "pickle.PickleBuffer"], mesh: Optional[MeshLike] = None
+    ) -> "ObbTree":
+        """The tree `to_bytes` wrote, validated (ValueError otherwise); `mesh` checked against it. Any
+        contiguous buffer is read where it lies, uncopied (it must not change during the call)."""
+    def __reduce_ex__(self, protocol: int) -> Tuple[Any, ...]:
+        """Pickles as its built structure; from protocol 5 the tree bytes as a pickle.PickleBuffer, so a
+        buffer_callback (Dask, Ray) sends them out of band and unpickling reads them uncopied."""
     def save(self, path: StrPath) -> None:
         """Writes `to_bytes()` to `path` atomically (WriteError, an OSError, when it cannot)."""
     @staticmethod

@@ -14,6 +14,7 @@ use bvtool::tree::{MAX_LEAF_SIZE, NodeFit, default_leaf_size};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use rayon::prelude::*;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -61,11 +62,18 @@ impl ObbTree {
                 m.unbind()
             }
             None => {
-                let plain = (0..tree.triangle_count() as u32)
-                    .map(|k| bvtool::TriangleSource::unplaced(0, k))
-                    .collect();
+                // Each triangle its own source, written on the pool.
+                let plain = || {
+                    let mut plain = bvtool::memory::with_capacity(tree.triangle_count());
+                    plain.par_extend(
+                        (0..tree.triangle_count() as u32)
+                            .into_par_iter()
+                            .map(|k| bvtool::TriangleSource::unplaced(0, k)),
+                    );
+                    tree.mesh_with(None, plain)
+                };
                 let m = py
-                    .detach(|| tree.mesh_with(None, plain))
+                    .detach(|| bvtool::threads::pool().install(plain))
                     .map_err(value_error)?;
                 Py::new(py, Mesh::wrap(m))?
             }
@@ -93,6 +101,23 @@ impl ObbTree {
 fn tree_of(py: Python<'_>, data: &[u8], context: &str) -> PyResult<bvtool::tree::ObbTree> {
     py.detach(|| bvtool::threads::pool().install(|| bvtool::tree::ObbTree::from_bytes(data)))
         .map_err(|e| value_error(format!("{context}tree bytes: {e}")))
+}
+
+/// `f` of the bytes of `data`, read where they lie: a `bytes` object as it
+/// is, any other contiguous buffer (a `memoryview`, `bytearray`, or the
+/// `pickle.PickleBuffer` an out-of-band `pickle.loads` hands over) through
+/// a read-only numpy view of it. Not copied; the caller must not change
+/// the buffer during the call.
+fn with_buffer<R>(data: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> PyResult<R>) -> PyResult<R> {
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return f(b.as_bytes());
+    }
+    let view = data
+        .py()
+        .import("numpy")?
+        .call_method1("frombuffer", (data, "uint8"))?;
+    let view: numpy::PyReadonlyArray1<'_, u8> = view.extract()?;
+    f(view.as_slice()?)
 }
 
 /// `"first"` or `"all"`.
@@ -548,10 +573,10 @@ impl ObbTree {
     #[pyo3(signature = (data, mesh = None))]
     fn from_bytes(
         py: Python<'_>,
-        data: &[u8],
+        data: &Bound<'_, PyAny>,
         mesh: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ObbTree> {
-        ObbTree::read(py, data, mesh, "")
+        with_buffer(data, |data| ObbTree::read(py, data, mesh, ""))
     }
 
     /// Writes `to_bytes()` to the file `path`, atomically (a temporary file
@@ -586,11 +611,11 @@ impl ObbTree {
     #[staticmethod]
     fn _unpickle(
         py: Python<'_>,
-        data: &[u8],
+        data: &Bound<'_, PyAny>,
         vertex_map: numpy::PyReadonlyArray1<'_, u32>,
         source_runs: numpy::PyReadonlyArray2<'_, u32>,
     ) -> PyResult<ObbTree> {
-        let tree = tree_of(py, data, "")?;
+        let tree = with_buffer(data, |data| tree_of(py, data, ""))?;
         let sources = crate::mesh::source_runs_arg(&source_runs, tree.triangle_count())?;
         // An array unpickled from an out-of-band buffer (Dask's transport)
         // need not be contiguous: then it is copied.
@@ -599,7 +624,7 @@ impl ObbTree {
             Err(_) => std::borrow::Cow::Owned(vertex_map.as_array().iter().copied().collect()),
         };
         let mesh = py
-            .detach(|| tree.mesh_with(Some(&map), sources))
+            .detach(|| bvtool::threads::pool().install(|| tree.mesh_with(Some(&map), sources)))
             .map_err(|e| value_error(format!("tree mesh: {e}")))?;
         Ok(ObbTree {
             inner: Arc::new(tree),
@@ -616,22 +641,40 @@ impl ObbTree {
     /// the tree on unpickling; otherwise `to_bytes()` and the whole mesh,
     /// checked against the tree on unpickling (`from_bytes(data, mesh)`).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
+        self.__reduce_ex__(py, 4)
+    }
+
+    /// `__reduce__`, the tree's bytes wrapped in a `pickle.PickleBuffer`
+    /// from protocol 5 on: pickled in-band they are the same bytes, and
+    /// with a `buffer_callback` (Dask, Ray) they travel out of band and
+    /// `from_bytes`/`_unpickle` read them where they arrive, uncopied.
+    fn __reduce_ex__<'py>(
+        &self,
+        py: Python<'py>,
+        protocol: i32,
+    ) -> PyResult<crate::state::Reduced<'py>> {
         let (tree, mesh) = (self.inner.clone(), self.mesh.get().inner.clone());
+        let data = self.to_bytes(py).into_any();
+        let data = match protocol >= 5 {
+            true => py
+                .import("pickle")?
+                .getattr("PickleBuffer")?
+                .call1((data,))?,
+            false => data,
+        };
         match py.detach(|| tree.vertex_map(&mesh)) {
             Some(map) => crate::state::reduce::<ObbTree>(
                 py,
                 "_unpickle",
                 (
-                    self.to_bytes(py),
+                    data,
                     arrays::vector(py, map),
                     crate::mesh::source_runs_array(py, &mesh.sources),
                 ),
             ),
-            None => crate::state::reduce::<ObbTree>(
-                py,
-                "from_bytes",
-                (self.to_bytes(py), self.mesh.clone_ref(py)),
-            ),
+            None => {
+                crate::state::reduce::<ObbTree>(py, "from_bytes", (data, self.mesh.clone_ref(py)))
+            }
         }
     }
 

@@ -40,7 +40,7 @@ pub fn sources_from_runs(runs: &[SourceRun], count: usize) -> Result<Vec<Triangl
             runs.len()
         ));
     }
-    let mut sources = Vec::with_capacity(count);
+    let mut sources = crate::memory::with_capacity(count);
     for (i, r) in runs.iter().enumerate() {
         let end = runs.get(i + 1).map_or(count, |next| next[0] as usize);
         if end <= r[0] as usize || end > count {

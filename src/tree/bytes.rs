@@ -4,13 +4,14 @@
 //! way) and read back without being built again — and a reader that
 //! validates every byte it is given.
 //!
-//! Layout (version 1, every number little-endian): a 96-byte header, then
-//! six sections back to back with no padding.
+//! Layout (version 2, every number little-endian): a 96-byte header, then
+//! six sections back to back with no padding. Version 1, which the reader
+//! still reads, differs only in its checksum ([`seal`]).
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 4 | magic `"BVTR"` |
-//! | 4 | 4 | version (`u32`, 1) |
+//! | 4 | 4 | version (`u32`, 2; 1 read too) |
 //! | 8 | 4 | header size (`u32`, 96) |
 //! | 12 | 4 | leaf size (`u32`, 1 to 8) |
 //! | 16 | 8 | nodes `N` (`u64`) |
@@ -34,13 +35,19 @@ use super::obb_tree::{ObbTree, origin_and_reach};
 use super::twins::Twins;
 use crate::fit::Aabb;
 use crate::fit::f32_outward::orthonormality_error;
+use crate::memory;
 use nalgebra::Point3;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The first four bytes.
 pub const MAGIC: [u8; 4] = *b"BVTR";
-/// The layout's version: a reader reads only its own.
-pub const VERSION: u32 = 1;
+/// The layout's version, what [`ObbTree::to_bytes`] writes; the reader
+/// reads it and version 1 (the same layout, its checksum serial).
+pub const VERSION: u32 = 2;
+/// The blocks of the sections that a version-2 checksum sums independently
+/// (in parallel), 1 MiB each (the last shorter).
+pub const CHECKSUM_BLOCK: usize = 1 << 20;
 /// Header size in bytes.
 pub const HEADER_SIZE: usize = 96;
 /// How far a node's axes may be from orthonormal (largest entry of
@@ -77,7 +84,7 @@ pub enum TreeBytesError {
     #[error("bad magic {0:?} (expected \"BVTR\": not the bytes of a bvtool tree)")]
     BadMagic([u8; 4]),
     /// A version this reader does not read.
-    #[error("unsupported version {0} (this reader reads version 1; build the tree again)")]
+    #[error("unsupported version {0} (this reader reads versions 1 and 2; build the tree again)")]
     Version(u32),
     /// The checksum does not match the bytes: they were changed or cut.
     #[error(
@@ -126,12 +133,29 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     lanes.iter().fold(bytes.len() as u64, |h, &l| step(h, l))
 }
 
-/// The checksum a tree's bytes `b` (header and sections) store at offset
-/// 88: [`checksum`] of the sections plus that of the header's first 88
-/// bytes turned by 32 bits, so a change to any byte but the checksum's own
-/// changes it.
-pub fn seal(b: &[u8]) -> u64 {
-    checksum(&b[HEADER_SIZE..]).wrapping_add(checksum(&b[..88]).rotate_left(32))
+/// The checksum a tree's bytes `b` (header and sections) of layout
+/// `version` store at offset 88: the sections' checksum plus [`checksum`]
+/// of the header's first 88 bytes turned by 32 bits, so a change to any
+/// byte but the checksum's own changes it. The sections' checksum is, in
+/// version 1, [`checksum`] of them all (one serial pass); in version 2,
+/// [`checksum`] of the little-endian [`checksum`]s of their
+/// [`CHECKSUM_BLOCK`]-byte blocks in order (summed in parallel when
+/// `par`): a change within one block changes that block's sum, so the
+/// whole, and blocks swapped or cut change the sequence of sums.
+pub fn seal(b: &[u8], version: u32, par: bool) -> u64 {
+    let sections = &b[HEADER_SIZE..];
+    let sum = if version == 1 {
+        checksum(sections)
+    } else {
+        let sums: Vec<u64> = if par {
+            sections.par_chunks(CHECKSUM_BLOCK).map(checksum).collect()
+        } else {
+            sections.chunks(CHECKSUM_BLOCK).map(checksum).collect()
+        };
+        let sums: Vec<u8> = sums.iter().flat_map(|s| s.to_le_bytes()).collect();
+        checksum(&sums)
+    };
+    sum.wrapping_add(checksum(&b[..88]).rotate_left(32))
 }
 
 /// The section sizes in bytes for the header's counts (nodes, vertices,
@@ -198,7 +222,7 @@ impl ObbTree {
             out.extend_from_slice(&f.to_le_bytes());
         }
         debug_assert_eq!(out.len() as u64, len);
-        let sum = seal(&out);
+        let sum = seal(&out, VERSION, false);
         out[88..96].copy_from_slice(&sum.to_le_bytes());
         out
     }
@@ -246,9 +270,9 @@ impl ObbTree {
         if magic != MAGIC {
             return Err(TreeBytesError::BadMagic(magic));
         }
-        match u32_at(4) {
-            VERSION => {}
-            v => return Err(TreeBytesError::Version(v)),
+        let version = u32_at(4);
+        if !(1..=VERSION).contains(&version) {
+            return Err(TreeBytesError::Version(version));
         }
         if u32_at(8) as usize != HEADER_SIZE {
             return Err(invalid(format!("header size {} (expected 96)", u32_at(8))));
@@ -281,7 +305,7 @@ impl ObbTree {
                 len,
             });
         }
-        let computed = seal(b);
+        let computed = seal(b, version, par);
         let stored = u64_at(88);
         if stored != computed {
             return Err(TreeBytesError::Checksum { stored, computed });
@@ -289,7 +313,8 @@ impl ObbTree {
         // Every count now fits the bytes present, so fits in memory. The
         // sections are read and checked in parallel on the current rayon
         // pool when the tree is large (a million-triangle tree is about 60
-        // MB), each section read straight into its final vector.
+        // MB), each section read straight into its final vector (fresh
+        // memory advised to huge pages: `crate::memory`).
         let [n, v, t, w] = [n, v, t, w].map(|c| c as usize);
         let (sections, _) = [n * 64, v * 24, t * 12, t * 4, t.div_ceil(64) * 8, w * 8]
             .iter()
@@ -297,24 +322,55 @@ impl ObbTree {
                 s.push(&b[at..at + size]);
                 (s, at + size)
             });
-        let ((nodes, vertices), (triangles, original)) = join(
+        // Each record is checked as it is read (while in cache): the first
+        // bad box, vertex and triangle are kept for the checks below.
+        let (
+            ((nodes, bad_box), (vertices, bad_vertex)),
+            ((triangles, bad_triangle), (original, _)),
+        ) = join(
             par,
             || {
                 join(
                     par,
-                    || parse(sections[0], par, |c: &[u8; 64]| Node::from_words(words(c))),
                     || {
-                        parse(sections[1], par, |c: &[u8; 24]| {
-                            Point3::from(std::array::from_fn(|k| f64_at_slice(c, 8 * k)))
-                        })
+                        parse(
+                            sections[0],
+                            par,
+                            |c: &[u8; 64]| Node::from_words(words(c)),
+                            |node| !box_ok(node.bx()),
+                        )
+                    },
+                    || {
+                        parse(
+                            sections[1],
+                            par,
+                            |c: &[u8; 24]| {
+                                Point3::from(std::array::from_fn(|k| f64_at_slice(c, 8 * k)))
+                            },
+                            |p| !p.iter().all(|x| x.is_finite()),
+                        )
                     },
                 )
             },
             || {
                 join(
                     par,
-                    || parse(sections[2], par, |c: &[u8; 12]| words::<12, 3>(c)),
-                    || parse(sections[3], par, |c: &[u8; 4]| u32::from_le_bytes(*c)),
+                    || {
+                        parse(
+                            sections[2],
+                            par,
+                            |c: &[u8; 12]| words::<12, 3>(c),
+                            |tri| tri.iter().any(|&i| i as usize >= v),
+                        )
+                    },
+                    || {
+                        parse(
+                            sections[3],
+                            par,
+                            |c: &[u8; 4]| u32::from_le_bytes(*c),
+                            |_| false,
+                        )
+                    },
                 )
             },
         );
@@ -329,11 +385,25 @@ impl ObbTree {
         let origin = Point3::new(f64_at(48), f64_at(56), f64_at(64));
         let reach = f64_at(72);
 
-        check_nodes(&nodes, t, par)?;
-        if let Some(k) = first_bad(&vertices, par, |p| !p.iter().all(|x| x.is_finite())) {
+        // The serial checks, two at a time when `par`; their errors
+        // reported in the order they are listed.
+        let (walk, (permutation, (bounds, twins))) = join(
+            par,
+            || check_nodes(&nodes, t, bad_box),
+            || {
+                let permutation = first_out_of_range_or_repeated(&original, t);
+                let bounds = origin_and_reach(Aabb::from_points(&vertices));
+                (
+                    permutation,
+                    (bounds, check_twins(&triangles, &marked, &first)),
+                )
+            },
+        );
+        walk?;
+        if let Some(k) = bad_vertex {
             return Err(invalid(format!("vertex {k} is not finite")));
         }
-        if let Some(k) = first_bad(&triangles, par, |tri| tri.iter().any(|&i| i as usize >= v)) {
+        if let Some(k) = bad_triangle {
             let i = triangles[k]
                 .iter()
                 .find(|&&i| i as usize >= v)
@@ -342,20 +412,20 @@ impl ObbTree {
                 "triangle {k}: vertex {i} out of range ({v} vertices)"
             )));
         }
-        if let Some(k) = first_out_of_range_or_repeated(&original, t) {
+        if let Some(k) = permutation {
             return Err(invalid(format!(
                 "permutation entry {k} = {}: out of range or repeated",
                 original[k]
             )));
         }
-        let (want_origin, want_reach) = origin_and_reach(Aabb::from_points(&vertices));
+        let (want_origin, want_reach) = bounds;
         if origin != want_origin || reach != want_reach {
             return Err(invalid(format!(
                 "origin {origin:?} and reach {reach} are not those of the vertices \
                  ({want_origin:?}, {want_reach})"
             )));
         }
-        check_twins(&triangles, &marked, &first)?;
+        twins?;
         Ok(ObbTree {
             nodes,
             vertices,
@@ -379,31 +449,31 @@ fn join<A: Send, B: Send>(
 }
 
 /// The records of `bytes`, each `N` bytes, read by `read` (in parallel
-/// when `par`) straight into the vector returned.
+/// when `par`) straight into the vector returned
+/// ([`memory::with_capacity`]), and the first index of a record for which
+/// `bad` holds (each tested as it is read).
 fn parse<const N: usize, T: Send>(
     bytes: &[u8],
     par: bool,
     read: impl Fn(&[u8; N]) -> T + Sync + Send,
-) -> Vec<T> {
-    let one = |c: &[u8]| read(c.try_into().expect("N bytes"));
-    if par {
-        bytes.par_chunks_exact(N).map(one).collect()
-    } else {
-        bytes.chunks_exact(N).map(one).collect()
-    }
-}
-
-/// The first index of `items` where `bad` holds (in parallel when `par`).
-fn first_bad<T: Sync>(
-    items: &[T],
-    par: bool,
     bad: impl Fn(&T) -> bool + Sync + Send,
-) -> Option<usize> {
+) -> (Vec<T>, Option<usize>) {
+    let first = AtomicUsize::new(usize::MAX);
+    let one = |(k, c): (usize, &[u8])| {
+        let x = read(c.try_into().expect("N bytes"));
+        if bad(&x) {
+            first.fetch_min(k, Ordering::Relaxed);
+        }
+        x
+    };
+    let mut out = memory::with_capacity(bytes.len() / N);
     if par {
-        items.par_iter().position_first(bad)
+        out.par_extend(bytes.par_chunks_exact(N).enumerate().map(one));
     } else {
-        items.iter().position(bad)
+        out.extend(bytes.chunks_exact(N).enumerate().map(one));
     }
+    let first = first.into_inner();
+    (out, (first != usize::MAX).then_some(first))
 }
 
 /// The `K` little-endian `u32` words of `c` (`N = 4K` bytes).
@@ -436,16 +506,17 @@ fn f64_at_slice(c: &[u8], at: usize) -> f64 {
 
 /// Whether a box's fifteen numbers are finite and its axes orthonormal
 /// within [`AXIS_TOLERANCE`], every entry of `AᵀA − I` computed in `f32`
-/// (no branch, so the compiler vectorises it; a NaN fails the comparison).
+/// (no branch, so the compiler vectorises it; a NaN fails the comparison,
+/// so an axis coordinate that is not finite fails its own axis's length
+/// and only the centre and half extents are tested for finiteness).
+#[inline]
 fn box_ok(b: &NodeBox) -> bool {
     let a = [0, 1, 2].map(|k| b.axis(k));
-    let finite = b
-        .center()
-        .into_iter()
-        .chain(b.half_extents())
-        .chain(a.into_iter().flatten())
-        .fold(true, |ok, x| ok & x.is_finite());
-    let mut ok = finite;
+    let (c, h) = (b.center(), b.half_extents());
+    let mut ok = true;
+    for k in 0..3 {
+        ok &= c[k].is_finite() & h[k].is_finite();
+    }
     for p in 0..3 {
         for q in p..3 {
             let dot = a[p][0] * a[q][0] + a[p][1] * a[q][1] + a[p][2] * a[q][2];
@@ -456,19 +527,19 @@ fn box_ok(b: &NodeBox) -> bool {
     ok
 }
 
-/// The node rules of [`ObbTree::from_bytes`] for a tree of `t` triangles
-/// (the boxes checked in parallel when `par`).
-fn check_nodes(nodes: &[Node], t: usize, par: bool) -> Result<(), TreeBytesError> {
+/// The node rules of [`ObbTree::from_bytes`] for a tree of `t` triangles,
+/// `bad_box` the first node whose box fails [`box_ok`].
+fn check_nodes(nodes: &[Node], t: usize, bad_box: Option<usize>) -> Result<(), TreeBytesError> {
     if nodes.is_empty() != (t == 0) {
         return Err(invalid(format!("{} nodes for {t} triangles", nodes.len())));
     }
     if nodes.is_empty() {
         return Ok(());
     }
-    // Each box on its own (in parallel), the first bad one reported: a
+    // Each box on its own (as it was read), the first bad one reported: a
     // branch-free check of every box, then the words of the first that
     // fails it.
-    if let Some(i) = first_bad(nodes, par, |node| !box_ok(node.bx())) {
+    if let Some(i) = bad_box {
         let b = nodes[i].bx();
         let numbers = b.center().into_iter().chain(b.half_extents());
         if !numbers
@@ -592,7 +663,7 @@ mod tests {
         let t = tree();
         let mut b = t.to_bytes();
         edit(&mut b, &t);
-        let sum = seal(&b);
+        let sum = seal(&b, VERSION, false);
         b[88..96].copy_from_slice(&sum.to_le_bytes());
         let serial = ObbTree::read_bytes(&b, false);
         let parallel = ObbTree::read_bytes(&b, true);
@@ -732,6 +803,83 @@ mod tests {
         let marks = perm + 4 * t.triangles.len();
         refused(edited(|b, _| b[marks] ^= 0x40), "twin");
         refused(edited(|b, _| put_u32(b, 12, 9)), "leaf size");
+    }
+
+    /// A tree of `n` × `n` squares (2`n`² triangles) on a wavy sheet, built
+    /// quickly: `n` = 160 makes 51,200 triangles, about 3 MB of bytes.
+    fn sheet(n: u32) -> ObbTree {
+        let mut m = TriMesh::default();
+        for i in 0..=n {
+            for j in 0..=n {
+                let (x, y) = (i as f64, j as f64);
+                m.vertices
+                    .push(Point3::new(x, y, (0.3 * x).sin() * (0.2 * y).cos()));
+            }
+        }
+        let at = |i: u32, j: u32| i * (n + 1) + j;
+        for i in 0..n {
+            for j in 0..n {
+                m.triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+                m.triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+            }
+        }
+        m.sources = (0..m.triangles.len() as u32)
+            .map(|k| crate::TriangleSource::unplaced(0, k))
+            .collect();
+        ObbTree::build_with(&m, 6, crate::tree::NodeFit::Quick)
+    }
+
+    /// Version 2 (what `to_bytes` writes) and version 1 (the same bytes
+    /// with version 1 and its serial checksum: what earlier releases
+    /// wrote) read back to the same tree, serially and in parallel; a
+    /// changed byte in any 1 MiB block of either, or two blocks swapped,
+    /// is a checksum mismatch; so is a version field changed from 2 to 1.
+    #[test]
+    fn versions_1_and_2_read_and_every_block_is_checked() {
+        let t = sheet(160);
+        let v2 = t.to_bytes();
+        assert_eq!(u32::from_le_bytes(v2[4..8].try_into().unwrap()), 2);
+        let blocks = (v2.len() - HEADER_SIZE).div_ceil(CHECKSUM_BLOCK);
+        assert!(blocks >= 3, "{blocks} blocks");
+        let mut v1 = v2.clone();
+        put_u32(&mut v1, 4, 1);
+        let sum = seal(&v1, 1, false);
+        v1[88..96].copy_from_slice(&sum.to_le_bytes());
+        for (version, b) in [(1, &v1), (2, &v2)] {
+            for par in [false, true] {
+                let back = ObbTree::read_bytes(b, par).unwrap();
+                assert_eq!(back.to_bytes(), v2, "version {version}");
+                assert_eq!(seal(b, version, par), seal(b, version, !par));
+            }
+            for k in 0..blocks {
+                let at = HEADER_SIZE + k * CHECKSUM_BLOCK + (k * 7919) % CHECKSUM_BLOCK;
+                let mut bad = b.clone();
+                let at = at.min(bad.len() - 1);
+                bad[at] ^= 0x20;
+                for par in [false, true] {
+                    assert!(
+                        matches!(
+                            ObbTree::read_bytes(&bad, par),
+                            Err(TreeBytesError::Checksum { .. })
+                        ),
+                        "version {version}, block {k}"
+                    );
+                }
+            }
+            let mut swapped = b.clone();
+            let (first, second) = swapped[HEADER_SIZE..].split_at_mut(CHECKSUM_BLOCK);
+            first.swap_with_slice(&mut second[..CHECKSUM_BLOCK]);
+            assert!(matches!(
+                ObbTree::read_bytes(&swapped, true),
+                Err(TreeBytesError::Checksum { .. })
+            ));
+        }
+        let mut mixed = v2.clone();
+        put_u32(&mut mixed, 4, 1);
+        assert!(matches!(
+            ObbTree::from_bytes(&mixed),
+            Err(TreeBytesError::Checksum { .. })
+        ));
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! (24 bytes a vertex and 12 a triangle). The Python package pickles a tree
 //! and its mesh this way.
 
-use super::bytes::first_out_of_range_or_repeated;
+use super::bytes::{PARALLEL_BYTES, first_out_of_range_or_repeated};
 use super::obb_tree::ObbTree;
+use crate::memory;
 use crate::mesh::{TriMesh, TriangleSource};
 use nalgebra::Point3;
+use rayon::prelude::*;
 
 impl ObbTree {
     /// The vertex map that rebuilds `mesh` from this tree
@@ -55,7 +57,8 @@ impl ObbTree {
     /// vertex `map[i]`; `None`: the tree's own numbering, vertices in order
     /// of first use), `sources` one a triangle. Errors when `map` is not a
     /// permutation of the tree's vertex numbers or `sources` has another
-    /// length.
+    /// length. Trees of 131,072 triangles or more (`PARALLEL_BYTES` / 64)
+    /// are read on every thread of the current rayon pool.
     pub fn mesh_with(
         &self,
         map: Option<&[u32]>,
@@ -68,8 +71,18 @@ impl ObbTree {
                 sources.len()
             ));
         }
+        // Large meshes on the current rayon pool, as `from_bytes` reads
+        // large trees (about 60 bytes a triangle).
+        let par = t * 64 >= PARALLEL_BYTES;
         let vertices = match map {
-            None => self.vertices.clone(),
+            None => {
+                let mut out = memory::with_capacity(v);
+                match par {
+                    true => out.par_extend(self.vertices.par_iter().copied()),
+                    false => out.extend_from_slice(&self.vertices),
+                }
+                out
+            }
             Some(map) => {
                 if map.len() != v {
                     return Err(format!(
@@ -83,16 +96,27 @@ impl ObbTree {
                         map[k]
                     ));
                 }
-                let mut out = vec![Point3::origin(); v];
+                let mut out = memory::filled(v, Point3::origin());
                 for (p, &j) in self.vertices.iter().zip(map) {
                     out[j as usize] = *p;
                 }
                 out
             }
         };
-        let mut triangles = vec![[0; 3]; t];
-        for (tri, &o) in self.triangles.iter().zip(&self.original) {
-            triangles[o as usize] = map.map_or(*tri, |m| tri.map(|i| m[i as usize]));
+        // Mesh triangle `o` is tree triangle `slot[o]` (`original` inverted,
+        // a scatter of 4-byte numbers), its corners mapped (a gather).
+        let mut slot = memory::filled(t, 0u32);
+        for (k, &o) in self.original.iter().enumerate() {
+            slot[o as usize] = k as u32;
+        }
+        let corners = |&k: &u32| {
+            let tri = self.triangles[k as usize];
+            map.map_or(tri, |m| tri.map(|i| m[i as usize]))
+        };
+        let mut triangles = memory::with_capacity(t);
+        match par {
+            true => triangles.par_extend(slot.par_iter().map(corners)),
+            false => triangles.extend(slot.iter().map(corners)),
         }
         Ok(TriMesh {
             vertices,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may import only modules of a lower
 /// layer; modules of one layer never import each other.
 const LAYERS: &[&[&str]] = &[
-    &["error", "threads"],
+    &["error", "threads", "memory"],
     &["files"],
     &["mesh"],
     &["pose"],

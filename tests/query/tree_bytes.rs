@@ -147,10 +147,10 @@ fn every_corruption_is_refused() {
         Err(TreeBytesError::BadMagic(_))
     ));
     let mut b = bytes.clone();
-    b[4] = 2;
+    b[4] = 3;
     assert_eq!(
         ObbTree::from_bytes(&b).unwrap_err(),
-        TreeBytesError::Version(2)
+        TreeBytesError::Version(3)
     );
     let mut b = bytes.clone();
     b[100] ^= 1;

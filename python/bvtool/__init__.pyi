@@ -341,6 +341,27 @@ class ObbTree:
     ) -> Dict[str, npt.NDArray[Any]]:
         """time_of_impact per row pair, in parallel: hit, undecided, t (NaN), free_until,
         distance_calls (N,), point_a, point_b (N, 3)."""
+    def path_collides(
+        self,
+        other: ObbTree,
+        poses: PosesLike,
+        tol: float = 1e-6,
+        clearance: float = 0.0,
+        max_distance_calls: int = 100_000,
+        rel_err: float = 0.5,
+    ) -> Tuple[int, Impact]:
+        """First contact along the path through poses (N >= 2), segment by segment:
+        (segment, impact); every earlier segment certified free."""
+    def least_distance(
+        self,
+        other: ObbTree,
+        poses: PosesLike,
+        rel_tol: float = 1e-3,
+        tol: float = 0.0,
+        max_distance_calls: int = 100_000,
+    ) -> Dict[str, Any]:
+        """Least distance over the whole path, certified: distance (attained at segment, t, pose,
+        point_a, point_b), lower, certified, triangles, rounding_bound, distance_calls."""
     @property
     def sign_method(self) -> Literal["exact winding number", "exact parity", "generalized winding number"]:
         """How inside is decided for this mesh (closed and oriented, closed mod 2, open)."""

@@ -6,7 +6,7 @@ use crate::arrays;
 use crate::errors::value_error;
 use crate::pose::Pose;
 use crate::work;
-use bvtool::query::motion::{self, ImpactOptions, Motion, Status, Sweep};
+use bvtool::query::motion::{self, ImpactOptions, LeastOptions, Motion, Status, Sweep};
 use bvtool::tree::ObbTree;
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -42,6 +42,49 @@ pub fn one(
     py.detach(|| Sweep::new(a, b).time_of_impact(&motion, opts))
         .map(Impact)
         .map_err(|e| value_error(e.to_string()))
+}
+
+/// `ObbTree.path_collides`, with the GIL released.
+pub fn path(
+    py: Python<'_>,
+    (a, b): (&ObbTree, &ObbTree),
+    poses: &[bvtool::Pose],
+    opts: &ImpactOptions,
+) -> PyResult<(usize, Impact)> {
+    py.detach(|| Sweep::new(a, b).path(poses, opts))
+        .map(|p| (p.segment, Impact(p.impact)))
+        .map_err(|e| value_error(e.to_string()))
+}
+
+/// `ObbTree.least_distance`, with the GIL released: a dict.
+pub fn least<'py>(
+    py: Python<'py>,
+    (a, b): (&ObbTree, &ObbTree),
+    poses: &[bvtool::Pose],
+    opts: &LeastOptions,
+) -> PyResult<Bound<'py, PyDict>> {
+    let l = py
+        .detach(|| Sweep::new(a, b).least_distance(poses, opts))
+        .map_err(|e| value_error(e.to_string()))?;
+    let out = PyDict::new(py);
+    out.set_item("distance", l.distance)?;
+    out.set_item("lower", l.lower)?;
+    out.set_item("certified", l.certified)?;
+    out.set_item("segment", l.segment)?;
+    out.set_item("t", l.t)?;
+    out.set_item("pose", Pose { inner: l.pose })?;
+    out.set_item("triangles", l.triangles)?;
+    out.set_item(
+        "point_a",
+        arrays::vector(py, l.point_a.coords.as_slice().to_vec()),
+    )?;
+    out.set_item(
+        "point_b",
+        arrays::vector(py, l.point_b.coords.as_slice().to_vec()),
+    )?;
+    out.set_item("rounding_bound", l.rounding_bound)?;
+    out.set_item("distance_calls", l.distance_calls)?;
+    Ok(out)
 }
 
 /// `ObbTree.time_of_impact_batch`: every motion in parallel on the pool,

@@ -550,6 +550,58 @@ impl ObbTree {
         crate::motion::batch(py, (&self.inner, &other.inner), poses, opts)
     }
 
+    /// The first contact of B (`other`'s mesh) moving along the path
+    /// through `poses` (an `(N, 7)` or `(N, 4, 4)` array or a sequence of
+    /// poses, N ≥ 2), segment by segment as `time_of_impact` moves it, with
+    /// `max_distance_calls` for the whole path: `(segment, impact)`, the
+    /// segment (from 0) the answer ends on and its `Impact` (every earlier
+    /// segment certified free; the last segment when the path is free).
+    #[pyo3(signature = (other, poses, tol = 1e-6, clearance = 0.0, max_distance_calls = 100_000, rel_err = 0.5))]
+    #[allow(clippy::too_many_arguments)]
+    fn path_collides(
+        &self,
+        py: Python<'_>,
+        other: &ObbTree,
+        poses: &Bound<'_, PyAny>,
+        tol: f64,
+        clearance: f64,
+        max_distance_calls: u64,
+        rel_err: f64,
+    ) -> PyResult<(usize, crate::motion::Impact)> {
+        let opts = crate::motion::options(tol, clearance, max_distance_calls, rel_err)?;
+        let poses = poses_from(poses)?;
+        crate::motion::path(py, (&self.inner, &other.inner), &poses, &opts)
+    }
+
+    /// The least distance between this mesh and B (`other`'s mesh) while B
+    /// moves along the path through `poses` (as `path_collides`), every
+    /// `t` of every segment, certified by branch and bound on the
+    /// distance's Lipschitz bound in `t`: a dict with `distance` (attained
+    /// at `segment`, `t`, `pose`, between `point_a` and `point_b`, A's
+    /// frame), `lower` (the least distance over the exact path is in
+    /// `[lower, distance + rounding_bound]`), `certified` (`distance −
+    /// lower ≤ max(tol, rel_tol·distance)`; false when `max_distance_calls`
+    /// ended the search first), `triangles`, `rounding_bound`,
+    /// `distance_calls`. GIL released.
+    #[pyo3(signature = (other, poses, rel_tol = 1e-3, tol = 0.0, max_distance_calls = 100_000))]
+    fn least_distance<'py>(
+        &self,
+        py: Python<'py>,
+        other: &ObbTree,
+        poses: &Bound<'py, PyAny>,
+        rel_tol: f64,
+        tol: f64,
+        max_distance_calls: u64,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let opts = bvtool::query::motion::LeastOptions {
+            tol,
+            rel_tol,
+            max_distance_calls,
+        };
+        let poses = poses_from(poses)?;
+        crate::motion::least(py, (&self.inner, &other.inner), &poses, &opts)
+    }
+
     /// The tree's built structure as bytes (`bvtool::tree::bytes`: a
     /// versioned layout with a checksum; about 58 bytes a triangle plus 24
     /// a welded vertex at the default leaf size), for a cache on disk or

@@ -79,3 +79,40 @@ def test_bad_options_raise_value_error(torus):
         torus.time_of_impact(torus, None, ((1, 0, 0), Q), clearance=-1.0)
     with pytest.raises(ValueError, match="as many"):
         torus.time_of_impact_batch(torus, np.zeros((2, 7)) + [0, 0, 0, 0, 0, 0, 1], np.zeros((1, 7)) + [0, 0, 0, 0, 0, 0, 1])
+
+
+def test_path_collides_is_time_of_impact_segment_by_segment(torus):
+    # A three-segment path: past the twin at 1.2 above, then down through it.
+    poses = np.array([[-3, 0, 1.2, 0, 0, 0, 1], [3, 0, 1.2, 0, 0, 0, 1], [3, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 1]], float)
+    segment, impact = torus.path_collides(torus, poses, tol=1e-9)
+    assert segment == 2 and impact.hit
+    for k in range(segment):
+        assert torus.time_of_impact(torus, poses[k], poses[k + 1]).status == "free"
+    alone = torus.time_of_impact(torus, poses[2], poses[3], tol=1e-9)
+    assert abs(alone.t - impact.t) <= 1e-9 and abs(impact.t - 0.3 / 3) <= 1e-9  # x = 2.7
+    free_segment, free = torus.path_collides(torus, poses[:2])
+    assert (free_segment, free.status) == (0, "free")
+    with pytest.raises(ValueError):
+        torus.path_collides(torus, poses[:1])
+
+
+def test_least_distance_over_a_path_is_the_sampled_minimum(torus):
+    # The pass 1.2 above the twin: least distance 0.5 (top ring z = 0.35 against
+    # the moving bottom ring z = 0.85), reached while they overlap.
+    poses = np.array([[-3, 0, 1.2, 0, 0, 0, 1], [3, 0, 1.2, 0, 0, 0, 1], [3, 2, 0.5, 0.2, 0, 0, 0.98]], float)
+    least = torus.least_distance(torus, poses)
+    assert least["certified"] and least["lower"] <= least["distance"] <= least["lower"] * (1 + 1e-3)
+    sampled = np.inf
+    for k in range(len(poses) - 1):
+        rot = Slerp([0, 1], Rotation.from_quat(poses[k : k + 2, 3:]))
+        for t in np.linspace(0, 1, 201):
+            pose = np.hstack([(1 - t) * poses[k, :3] + t * poses[k + 1, :3], rot([t]).as_quat()[0]])
+            d = torus.distance(torus, pose).distance
+            assert least["lower"] <= d + 1e-12
+            sampled = min(sampled, d)
+    assert least["distance"] <= sampled * (1 + 1e-3) + 1e-12
+    at = torus.distance(torus, least["pose"]).distance
+    assert abs(at - least["distance"]) <= 1e-3 * at + 1e-12
+    assert np.linalg.norm(least["point_b"] - least["point_a"]) == pytest.approx(least["distance"], abs=1e-12)
+    through = torus.least_distance(torus, [((4, 0, 0), Q), ((0, 0, 0), Q)])
+    assert through["distance"] == 0.0 and through["lower"] == 0.0 and through["certified"]

@@ -160,12 +160,7 @@ impl Sweep<'_> {
     /// triangles, or a segment whose speed bound is not finite.
     pub fn least_distance(&mut self, poses: &[Pose], opts: &LeastOptions) -> Result<LeastDistance> {
         opts.check()?;
-        if poses.len() < 2 {
-            return Err(Error::Input(format!(
-                "a path needs at least 2 poses, got {}",
-                poses.len()
-            )));
-        }
+        super::path::at_least_two(poses)?;
         if self.a.nodes.is_empty() || self.b.nodes.is_empty() {
             return Err(Error::Input(
                 "a mesh without triangles has no least distance".into(),

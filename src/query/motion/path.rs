@@ -28,12 +28,7 @@ impl Sweep<'_> {
     /// speed bound is not finite.
     pub fn path(&mut self, poses: &[Pose], opts: &ImpactOptions) -> Result<PathImpact> {
         opts.check()?;
-        if poses.len() < 2 {
-            return Err(Error::Input(format!(
-                "a path needs at least 2 poses, got {}",
-                poses.len()
-            )));
-        }
+        at_least_two(poses)?;
         let mut calls = 0;
         let last = poses.len() - 2;
         for (segment, pair) in poses.windows(2).enumerate() {
@@ -47,4 +42,15 @@ impl Sweep<'_> {
         }
         unreachable!("the last segment returns")
     }
+}
+
+/// An error unless `poses` make a path (at least 2).
+pub(super) fn at_least_two(poses: &[Pose]) -> Result<()> {
+    if poses.len() < 2 {
+        return Err(Error::Input(format!(
+            "a path needs at least 2 poses, got {}",
+            poses.len()
+        )));
+    }
+    Ok(())
 }

@@ -1034,7 +1034,7 @@ fn fit_world(
     let mut support: Vec<Point3<f64>> = Vec::new();
     let mut reduce_at = SUPPORT_CHUNK;
     for (k, i) in scene.distinct_instances().enumerate() {
-        if k % STOP_EVERY == 0 {
+        if k.is_multiple_of(STOP_EVERY) {
             stop.check()?;
         }
         let Some(p) = &parts[&Arc::as_ptr(&i.geometry)] else {

@@ -649,7 +649,7 @@ fn quickhull(
     let mut taken = 0usize;
     while let Some(fi) = pending.pop() {
         taken += 1;
-        if taken % STOP_EVERY == 0 {
+        if taken.is_multiple_of(STOP_EVERY) {
             stop.check()?;
         }
         let fi = fi as usize;

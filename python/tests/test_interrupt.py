@@ -148,11 +148,11 @@ interrupted(lambda: bvtool.clash(scene, all_pairs=True, clearance=0.01, max_pair
 scene = spheres(400, scaled=True)
 interrupted(lambda: bvtool.World.from_scene(scene))
 """,
-    # A UV sphere of 320 x 159 = 50,880 points, every one a hull vertex:
+    # A UV sphere of 400 x 199 = 79,600 points, every one a hull vertex:
     # the capsule's and cylinder's axis searches pass over all of them per
     # axis tried (the triangles only name the points).
     "fit": """
-segments, rings = 320, 160
+segments, rings = 400, 200
 th = np.linspace(0.0, np.pi, rings + 1)[1:-1, None]
 ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
 v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)

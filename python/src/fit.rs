@@ -86,8 +86,8 @@ pub fn fit(
         volumes: v,
         decomposition,
         ..
-    } = work::run(py, move |_| {
-        FileVolumes::new(&file_name(&scene), &scene, &opts)
+    } = work::run_until(py, move |stop| {
+        FileVolumes::new_until(&file_name(&scene), &scene, &opts, stop)
     })?
     .map_err(to_py)?;
     let aabb = &v.aabb;

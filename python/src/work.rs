@@ -12,8 +12,10 @@
 //! milliseconds and frees the pool: a batch at its next pose, a tree build
 //! at its next subtree of 4,096 triangles, `self_intersections` at its
 //! next node pair, `clash` at its next tree or candidate pair,
-//! `World.from_scene` at its next tree ([`run_until`], [`bvtool::threads::Stop`]); other work (loading, fits,
-//! decompositions, robots) runs to its end on the pool, invisible to
+//! `World.from_scene` at its next tree, `fit` at its next stage or axis
+//! tried ([`run_until`], [`bvtool::threads::Stop`],
+//! `FileVolumes::new_until`); other work (loading, decompositions — V-HACD
+//! inside `fit` too —, robots) runs to its end on the pool, invisible to
 //! Python.
 
 use bvtool::threads::{Stop, Stopped};

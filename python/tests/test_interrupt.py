@@ -1,5 +1,5 @@
 """Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
-build, `self_intersections`, `clash` or `World.from_scene` raises KeyboardInterrupt within
+build, `self_intersections`, `clash`, `World.from_scene` or `fit` raises KeyboardInterrupt within
 0.5 s, and the abandoned work stops too — the process's CPU time stays
 near zero while it sleeps right after, and a small tree build then takes
 about its normal time and gives the same tree as before.
@@ -147,6 +147,19 @@ interrupted(lambda: bvtool.clash(scene, all_pairs=True, clearance=0.01, max_pair
     "world": """
 scene = spheres(400, scaled=True)
 interrupted(lambda: bvtool.World.from_scene(scene))
+""",
+    # A UV sphere of 400 x 199 = 79,600 points, every one a hull vertex:
+    # the capsule's and cylinder's axis searches pass over all of them per
+    # axis tried (the triangles only name the points).
+    "fit": """
+segments, rings = 400, 200
+th = np.linspace(0.0, np.pi, rings + 1)[1:-1, None]
+ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
+v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
+v = v.reshape(-1, 3)
+t = (np.arange(len(v) - 2)[:, None] + np.arange(3)[None, :]).astype(np.uint32)
+ball = bvtool.Mesh(v, t)
+interrupted(lambda: bvtool.fit(ball, capsule=True, cylinder=True))
 """,
 }
 

@@ -26,6 +26,7 @@
 
 use crate::fit::Sphere;
 use crate::fit::polytope::kdop::KdopKind;
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Point3, Unit, UnitQuaternion, Vector3};
 
 /// A cylinder: the disc of `radius` about `center` across `axis`, swept
@@ -340,19 +341,22 @@ fn seeds(extra: &[Vector3<f64>]) -> Vec<Vector3<f64>> {
 /// The axis minimising `score` (of a unit axis): every seed scored, then
 /// the best two refined by pattern search — tilt by ±δ about two
 /// directions across the axis, keep any improvement, halve δ when none —
-/// from δ = 0.2 rad down to 1e-6 rad.
+/// from δ = 0.2 rad down to 1e-6 rad. Gives up with [`Stopped`] when
+/// `stop` is set, checked before each score (one pass over the points).
 fn search_axis(
     extra: &[Vector3<f64>],
+    stop: Stop<'_>,
     mut score: impl FnMut(&Vector3<f64>) -> f64,
-) -> Vector3<f64> {
+) -> Result<Vector3<f64>, Stopped> {
+    let mut score = |a: &Vector3<f64>| stop.check().map(|()| score(a));
     let mut scored: Vec<(f64, Vector3<f64>)> = seeds(extra)
         .into_iter()
         .filter(|a| a.norm() > 0.0 && a.iter().all(|x| x.is_finite()))
         .map(|a| {
             let a = a.normalize();
-            (score(&a), a)
+            Ok((score(&a)?, a))
         })
-        .collect();
+        .collect::<Result<_, Stopped>>()?;
     scored.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut best = scored[0];
     for &(mut s, mut a) in scored.iter().take(2) {
@@ -363,7 +367,7 @@ fn search_axis(
             for tilt in [u, -u, v, -v] {
                 let rotation = UnitQuaternion::from_axis_angle(&Unit::new_normalize(tilt), delta);
                 let b = (rotation * a).normalize();
-                let sb = score(&b);
+                let sb = score(&b)?;
                 if sb < s {
                     (s, a, improved) = (sb, b, true);
                     break;
@@ -377,7 +381,7 @@ fn search_axis(
             best = (s, a);
         }
     }
-    best.1
+    Ok(best.1)
 }
 
 /// Two unit directions across `a`, orthogonal to it and to each other
@@ -397,15 +401,25 @@ pub(crate) fn across(a: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
 /// axes) and the 13 k-DOP directions. For a mesh, its convex hull's
 /// vertices suffice (a cylinder is convex). `None` for no points.
 pub fn cylinder(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Cylinder> {
+    unstopped(|stop| cylinder_until(points, seeds, stop))
+}
+
+/// [`cylinder`], giving up with [`Stopped`] when `stop` is set (checked
+/// once per axis tried).
+pub(crate) fn cylinder_until(
+    points: &[Point3<f64>],
+    seeds: &[Vector3<f64>],
+    stop: Stop<'_>,
+) -> Result<Option<Cylinder>, Stopped> {
     if points.is_empty() {
-        return None;
+        return Ok(None);
     }
     let shell = &mut Shell::new(points);
-    let axis = search_axis(seeds, |a| {
+    let axis = search_axis(seeds, stop, |a| {
         let c = shell.across(a);
         std::f64::consts::PI * c.radius * c.radius * (c.extent.1 - c.extent.0)
-    });
-    Some(AxisView::new(shell, axis).cylinder())
+    })?;
+    Ok(Some(AxisView::new(shell, axis).cylinder()))
 }
 
 /// A near-minimal-volume capsule containing every point (see the module
@@ -432,12 +446,22 @@ pub fn cylinder(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Cylind
 /// assert!(c.radius >= 0.5 - 1e-12 && c.radius < 0.51, "{}", c.radius);
 /// ```
 pub fn capsule(points: &[Point3<f64>], seeds: &[Vector3<f64>]) -> Option<Capsule> {
+    unstopped(|stop| capsule_until(points, seeds, stop))
+}
+
+/// [`capsule`], giving up with [`Stopped`] when `stop` is set (checked
+/// once per axis or line tried).
+pub(crate) fn capsule_until(
+    points: &[Point3<f64>],
+    seeds: &[Vector3<f64>],
+    stop: Stop<'_>,
+) -> Result<Option<Capsule>, Stopped> {
     if points.is_empty() {
-        return None;
+        return Ok(None);
     }
     let shell = &mut Shell::new(points);
-    let axis = search_axis(seeds, |a| AxisView::new(shell, *a).capsule().volume());
-    Some(refine_line(points, AxisView::new(shell, axis)))
+    let axis = search_axis(seeds, stop, |a| AxisView::new(shell, *a).capsule().volume())?;
+    refine_line(points, AxisView::new(shell, axis), stop).map(Some)
 }
 
 /// The capsule around a fixed axis line — through `through`, along
@@ -467,13 +491,15 @@ pub fn capsule_on_line(
 /// least-squares capsule takes, is sometimes smaller). Pattern search
 /// across the axis — move by ±δ along two directions, keep any improvement,
 /// halve δ when none — from a quarter of the radius down to 1e-7 of it.
-fn refine_line(points: &[Point3<f64>], view: AxisView) -> Capsule {
+/// Gives up with [`Stopped`] when `stop` is set (checked once per line).
+fn refine_line(points: &[Point3<f64>], view: AxisView, stop: Stop<'_>) -> Result<Capsule, Stopped> {
     let (u, v) = across(&view.axis);
     let (axis, mut line) = (view.axis, view.line);
     let mut best = view.capsule();
     let mut delta = 0.25 * view.radius;
     let floor = 1e-7 * view.radius;
     while delta > floor {
+        stop.check()?;
         let step = [u, -u, v, -v].into_iter().find_map(|d| {
             let moved = line + d * delta;
             let c = AxisView::through(points, axis, moved).capsule();
@@ -484,7 +510,7 @@ fn refine_line(points: &[Point3<f64>], view: AxisView) -> Capsule {
             None => delta *= 0.5,
         }
     }
-    best
+    Ok(best)
 }
 
 #[cfg(test)]

@@ -2,11 +2,13 @@
 
 use crate::fit::polytope::budget_hull::DEFAULT_BUDGET;
 use crate::fit::polytope::decompose::{DecomposeError, DecomposeOptions, Decomposition, decompose};
+use crate::fit::round::{capsule_until, cylinder_until};
 use crate::fit::surface::Surface;
 use crate::fit::{
     self, Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, Obb, ObbMethod, ShapeSpec, Sphere,
     SphereMethod, covariance, polytope,
 };
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3, Vector3};
 use std::cell::OnceCell;
 
@@ -293,9 +295,20 @@ impl<'a> ShapeFitter<'a> {
     /// the box, the sphere, the capsule and the cylinder by volume (the
     /// first of equals in that order, as `fit --best`).
     pub fn fit(&self, spec: ShapeSpec) -> Result<FittedShape, DecomposeError> {
+        unstopped(|stop| self.fit_until(spec, stop))
+    }
+
+    /// [`fit`](Self::fit), giving up with [`Stopped`] when `stop` is set:
+    /// the capsule's and cylinder's axis searches check it per axis tried,
+    /// the budget hull per plane (the other shapes take milliseconds).
+    pub(crate) fn fit_until(
+        &self,
+        spec: ShapeSpec,
+        stop: Stop<'_>,
+    ) -> Result<Result<FittedShape, DecomposeError>, Stopped> {
         let (points, hull) = (self.points, self.hull);
         let d = &self.defaults;
-        Ok(match spec {
+        Ok(Ok(match spec {
             ShapeSpec::Aabb => FittedShape::Aabb(Aabb::from_points(points).expect("points")),
             ShapeSpec::Box(m) => {
                 let m = m.unwrap_or(d.obb);
@@ -307,12 +320,12 @@ impl<'a> ShapeFitter<'a> {
             ShapeSpec::Sphere(m) => FittedShape::Sphere(
                 fit::sphere_with_hull(points, hull, m.unwrap_or(d.sphere)).expect("points"),
             ),
-            ShapeSpec::Capsule => {
-                FittedShape::Capsule(fit::capsule(points, self.round_seeds()).expect("points"))
-            }
-            ShapeSpec::Cylinder => {
-                FittedShape::Cylinder(fit::cylinder(points, self.round_seeds()).expect("points"))
-            }
+            ShapeSpec::Capsule => FittedShape::Capsule(
+                capsule_until(points, self.round_seeds(), stop)?.expect("points"),
+            ),
+            ShapeSpec::Cylinder => FittedShape::Cylinder(
+                cylinder_until(points, self.round_seeds(), stop)?.expect("points"),
+            ),
             ShapeSpec::Kdop { kind, oriented } => {
                 let axes = if oriented {
                     self.reference().axes
@@ -322,14 +335,18 @@ impl<'a> ShapeFitter<'a> {
                 FittedShape::Kdop(Kdop::new(points, kind, axes).expect("points"))
             }
             ShapeSpec::Hull(max) => FittedShape::Hull(
-                BudgetHull::new(hull, self.reference(), max.unwrap_or(d.hull_max)).expect("points"),
+                BudgetHull::new_until(hull, self.reference(), max.unwrap_or(d.hull_max), stop)?
+                    .expect("points"),
             ),
             ShapeSpec::Decompose => {
                 let (vertices, triangles) = match self.mesh {
                     Some(mesh) => mesh(),
                     None => (hull.vertices.clone(), hull.faces.clone()),
                 };
-                FittedShape::Parts(decompose(&vertices, &triangles, &d.decompose)?)
+                match decompose(&vertices, &triangles, &d.decompose) {
+                    Ok(parts) => FittedShape::Parts(parts),
+                    Err(e) => return Ok(Err(e)),
+                }
             }
             ShapeSpec::Best => [
                 ShapeSpec::Aabb,
@@ -339,9 +356,11 @@ impl<'a> ShapeFitter<'a> {
                 ShapeSpec::Cylinder,
             ]
             .into_iter()
-            .map(|s| self.fit(s).expect("primitives always fit"))
+            .map(|s| Ok(self.fit_until(s, stop)?.expect("primitives always fit")))
+            .collect::<Result<Vec<_>, Stopped>>()?
+            .into_iter()
             .reduce(|best, s| if s.volume() < best.volume() { s } else { best })
             .expect("five candidates"),
-        })
+        }))
     }
 }

@@ -15,6 +15,7 @@ use crate::mesh::{
     Geometry, MeshInstance, Scene, TriMesh, TriangleSource, instance_points, placed_points, xyz,
 };
 use crate::query::{Air, AirOptions, air};
+use crate::threads::{Stop, Stopped, unstopped};
 use crate::tree::AabbTree;
 use nalgebra::{Matrix3, Point3};
 use serde::Serialize;
@@ -683,6 +684,44 @@ pub struct PointSet<'a> {
 /// See [`PointSet::walk`].
 pub type Walk<'a> = &'a dyn Fn(bool) -> Box<dyn Iterator<Item = Point3<f64>> + 'a>;
 
+/// Why a stoppable fit ended without its volumes: an error of the input,
+/// or its [`Stop`] (`?` converts either).
+enum Halt {
+    Failed(Error),
+    Stopped,
+}
+
+impl From<Error> for Halt {
+    fn from(e: Error) -> Halt {
+        Halt::Failed(e)
+    }
+}
+
+impl From<Stopped> for Halt {
+    fn from(_: Stopped) -> Halt {
+        Halt::Stopped
+    }
+}
+
+/// The answer of a fit that can stop, as the `_until` entry points give
+/// it: stopped outside, the input's error inside.
+fn halted<T>(r: std::result::Result<T, Halt>) -> std::result::Result<Result<T>, Stopped> {
+    match r {
+        Ok(t) => Ok(Ok(t)),
+        Err(Halt::Failed(e)) => Ok(Err(e)),
+        Err(Halt::Stopped) => Err(Stopped),
+    }
+}
+
+/// [`ConvexHull::new_until`], its error naming `path`.
+fn hull_until(
+    path: &std::path::Path,
+    points: &[Point3<f64>],
+    stop: Stop<'_>,
+) -> std::result::Result<ConvexHull, Halt> {
+    Ok(ConvexHull::new_until(points, stop)?.map_err(|e| Error::geometry(path, e.to_string()))?)
+}
+
 /// Fits every requested volume to the point set `set` (which comes from
 /// `triangles` triangles) and, given the AABB tree of those triangles (in
 /// the same frame), measures each volume's air. Errors name `scene`'s
@@ -695,9 +734,30 @@ pub fn fit_points(
     tree: Option<&AabbTree>,
     opts: &FitOptions,
 ) -> Result<Volumes> {
+    unstopped(|stop| {
+        halted(fit_points_until(
+            scene, set, triangles, frame, tree, opts, stop,
+        ))
+    })
+}
+
+/// [`fit_points`], giving up when `stop` is set: checked between the
+/// volumes (and airs) and inside the long ones (the hull, the round
+/// shapes' searches, the budget hull).
+// The arguments of `fit_points` and the stop.
+#[allow(clippy::too_many_arguments)]
+fn fit_points_until(
+    scene: &Scene,
+    set: &PointSet<'_>,
+    triangles: usize,
+    frame: Frame,
+    tree: Option<&AabbTree>,
+    opts: &FitOptions,
+    stop: Stop<'_>,
+) -> std::result::Result<Volumes, Halt> {
     let path = &scene.path;
     let points = set.support;
-    let hull = ConvexHull::new(points).map_err(|e| Error::geometry(path, e.to_string()))?;
+    let hull = hull_until(path, points, stop)?;
     let aabb =
         Aabb::from_points(points).ok_or_else(|| Error::geometry(path, "no vertices to bound"))?;
     let (mean, cov) = set.moments;
@@ -705,30 +765,38 @@ pub fn fit_points(
         .obb_methods
         .iter()
         .map(|&m| {
+            stop.check()?;
             let (b, c) =
                 fit::obb_certified(points, &hull, || Some(cov), m).expect("points are not empty");
-            (m, b, c)
+            Ok((m, b, c))
         })
-        .collect();
+        .collect::<std::result::Result<_, Stopped>>()?;
     let centroid = || Sphere::about(mean, points).expect("points are not empty");
     let spheres: Vec<(SphereMethod, Sphere)> = opts
         .sphere_methods
         .iter()
         .map(|&m| {
+            stop.check()?;
             let s = match m {
                 SphereMethod::Centroid => Some(centroid()),
                 SphereMethod::Ritter => Sphere::ritter_over(|| (set.walk)(false)),
                 SphereMethod::Exact => fit::sphere_with_hull(points, &hull, m),
             };
-            (m, s.expect("points are not empty"))
+            Ok((m, s.expect("points are not empty")))
         })
-        .collect();
+        .collect::<std::result::Result<_, Stopped>>()?;
+    stop.check()?;
     let check = opts.check.then(|| {
         let every: Vec<Point3<f64>> = (set.walk)(true).collect();
         crate::check::fit::fit(&every, &aabb, &centroid())
     });
     let air_opts = AirOptions::relative_to((aabb.max - aabb.min).norm());
-    let air_of = |s: Surface| tree.map(|t| air(t, &[s], &air_opts));
+    // Each air is one query; the stop is checked before each.
+    let airs = |s: &[Surface]| -> std::result::Result<Option<Air>, Stopped> {
+        stop.check()?;
+        Ok(tree.map(|t| air(t, s, &air_opts)))
+    };
+    let air_of = |s: Surface| airs(&[s]);
     let mut volumes = Volumes {
         triangles,
         vertices: set.count,
@@ -737,36 +805,42 @@ pub fn fit_points(
             corners: AabbJson::from(&aabb),
             volume: aabb.volume(),
             surface_area: aabb.surface_area(),
-            air: air_of(Surface::aabb(&aabb)),
+            air: air_of(Surface::aabb(&aabb))?,
         },
         obb: ObbFit::new(
             obbs[0].0,
             &obbs[0].1,
             &obbs[0].2,
-            air_of(Surface::obb(&obbs[0].1)),
+            air_of(Surface::obb(&obbs[0].1))?,
         ),
         sphere: SphereFit::new(
             spheres[0].0,
             &spheres[0].1,
-            air_of(Surface::sphere(&spheres[0].1)),
+            air_of(Surface::sphere(&spheres[0].1))?,
         ),
-        obbs: opts.all_methods.then(|| {
-            obbs.iter()
-                .map(|(m, b, c)| {
-                    let a = air_of(Surface::obb(b));
-                    (m.as_str(), ObbFit::new(*m, b, c, a))
-                })
-                .collect()
-        }),
-        spheres: opts.all_methods.then(|| {
-            spheres
-                .iter()
-                .map(|(m, s)| {
-                    let a = air_of(Surface::sphere(s));
-                    (m.as_str(), SphereFit::new(*m, s, a))
-                })
-                .collect()
-        }),
+        obbs: opts
+            .all_methods
+            .then(|| {
+                obbs.iter()
+                    .map(|(m, b, c)| {
+                        let a = air_of(Surface::obb(b))?;
+                        Ok((m.as_str(), ObbFit::new(*m, b, c, a)))
+                    })
+                    .collect::<std::result::Result<_, Stopped>>()
+            })
+            .transpose()?,
+        spheres: opts
+            .all_methods
+            .then(|| {
+                spheres
+                    .iter()
+                    .map(|(m, s)| {
+                        let a = air_of(Surface::sphere(s))?;
+                        Ok((m.as_str(), SphereFit::new(*m, s, a)))
+                    })
+                    .collect::<std::result::Result<_, Stopped>>()
+            })
+            .transpose()?,
         capsule: None,
         cylinder: None,
         kdops: None,
@@ -788,9 +862,9 @@ pub fn fit_points(
         .with_reference(obbs[0].1);
     for spec in opts.point_shapes() {
         let shape = fitter
-            .fit(spec)
+            .fit_until(spec, stop)?
             .map_err(|e| Error::geometry(path, format!("{spec}: {e}")))?;
-        let a = tree.map(|t| air(t, &shape.surfaces(), &air_opts));
+        let a = airs(&shape.surfaces())?;
         record(&mut volumes, spec, &shape, a);
     }
     if opts.asks(ShapeSpec::Best) {
@@ -833,6 +907,17 @@ pub fn fit_instance(
     frame: Frame,
     opts: &FitOptions,
 ) -> Result<Volumes> {
+    unstopped(|stop| halted(fit_instance_until(scene, inst, frame, opts, stop)))
+}
+
+/// [`fit_instance`], giving up when `stop` is set.
+fn fit_instance_until(
+    scene: &Scene,
+    inst: &MeshInstance,
+    frame: Frame,
+    opts: &FitOptions,
+    stop: Stop<'_>,
+) -> std::result::Result<Volumes, Halt> {
     let mut pts = Vec::new();
     instance_points(inst, opts.all_vertices, frame == Frame::World, &mut pts);
     let moments = covariance::of_points(&pts)
@@ -844,30 +929,34 @@ pub fn fit_instance(
         walk: &|_| Box::new(pts.iter().copied()),
     };
     // The instance's own triangles in `frame`, for the air.
-    let tree = opts.air.then(|| {
-        let g = &inst.geometry;
-        let map = |p: &Point3<f64>| {
-            if frame == Frame::World {
-                inst.to_world(p)
-            } else {
-                *p
-            }
-        };
-        let source = TriangleSource {
-            node: inst.node,
-            instance: inst.instance,
-            mesh: inst.mesh,
-            primitive: inst.primitive,
-            triangle: 0,
-        };
-        AabbTree::build(&TriMesh {
-            vertices: g.positions.iter().map(map).collect(),
-            triangles: g.triangles.clone(),
-            sources: vec![source; g.triangles.len()],
+    let tree = opts
+        .air
+        .then(|| {
+            let g = &inst.geometry;
+            let map = |p: &Point3<f64>| {
+                if frame == Frame::World {
+                    inst.to_world(p)
+                } else {
+                    *p
+                }
+            };
+            let source = TriangleSource {
+                node: inst.node,
+                instance: inst.instance,
+                mesh: inst.mesh,
+                primitive: inst.primitive,
+                triangle: 0,
+            };
+            let mesh = TriMesh {
+                vertices: g.positions.iter().map(map).collect(),
+                triangles: g.triangles.clone(),
+                sources: vec![source; g.triangles.len()],
+            };
+            AabbTree::build_until(&mesh, stop)
         })
-    });
+        .transpose()?;
     let n = inst.geometry.triangles.len();
-    fit_points(scene, &set, n, frame, tree.as_ref(), opts)
+    fit_points_until(scene, &set, n, frame, tree.as_ref(), opts, stop)
 }
 
 /// Placed hull vertices the world fit gathers before reducing them to
@@ -886,14 +975,18 @@ struct Part {
 }
 
 impl Part {
-    fn new(scene: &Scene, inst: &MeshInstance, all_vertices: bool) -> Result<Option<Part>> {
+    fn new(
+        scene: &Scene,
+        inst: &MeshInstance,
+        all_vertices: bool,
+        stop: Stop<'_>,
+    ) -> std::result::Result<Option<Part>, Halt> {
         let mut pts = Vec::new();
         instance_points(inst, all_vertices, false, &mut pts);
         let Some((mean, cov)) = covariance::of_points(&pts) else {
             return Ok(None);
         };
-        let hull =
-            ConvexHull::new(&pts).map_err(|e| Error::geometry(&scene.path, e.to_string()))?;
+        let hull = hull_until(&scene.path, &pts, stop)?;
         Ok(Some(Part {
             hull: hull.vertices,
             count: pts.len(),
@@ -913,13 +1006,21 @@ impl Part {
 /// repeat a (geometry, transform) pair add no support points. Only Ritter's
 /// sphere (over distinct instances) and `--check` (over all) walk placed
 /// points, one at a time.
-fn fit_world(scene: &Scene, tree: Option<&AabbTree>, opts: &FitOptions) -> Result<Volumes> {
+///
+/// Gives up when `stop` is set: checked in each geometry's hull, every
+/// [`STOP_EVERY`] instances placed and in each reduction.
+fn fit_world(
+    scene: &Scene,
+    tree: Option<&AabbTree>,
+    opts: &FitOptions,
+    stop: Stop<'_>,
+) -> std::result::Result<Volumes, Halt> {
     let mut parts: HashMap<*const Geometry, Option<Part>> = HashMap::new();
     for inst in &scene.instances {
         if let std::collections::hash_map::Entry::Vacant(e) =
             parts.entry(Arc::as_ptr(&inst.geometry))
         {
-            e.insert(Part::new(scene, inst, opts.all_vertices)?);
+            e.insert(Part::new(scene, inst, opts.all_vertices, stop)?);
         }
     }
     let placed: Vec<(&MeshInstance, &Part)> = scene
@@ -932,21 +1033,22 @@ fn fit_world(scene: &Scene, tree: Option<&AabbTree>, opts: &FitOptions) -> Resul
     // hulls), so memory follows the answer rather than the instance count.
     let mut support: Vec<Point3<f64>> = Vec::new();
     let mut reduce_at = SUPPORT_CHUNK;
-    for i in scene.distinct_instances() {
+    for (k, i) in scene.distinct_instances().enumerate() {
+        if k.is_multiple_of(STOP_EVERY) {
+            stop.check()?;
+        }
         let Some(p) = &parts[&Arc::as_ptr(&i.geometry)] else {
             continue;
         };
         support.extend(p.hull.iter().map(|v| i.to_world(v)));
         if support.len() > reduce_at {
-            support = ConvexHull::new(&support)
-                .map_err(|e| Error::geometry(&scene.path, e.to_string()))?
-                .vertices;
+            support = hull_until(&scene.path, &support, stop)?.vertices;
             reduce_at = reduce_at.max(2 * support.len());
         }
     }
     let count: usize = placed.iter().map(|(_, p)| p.count).sum();
     if count == 0 {
-        return Err(Error::geometry(&scene.path, "no vertices to bound"));
+        return Err(Error::geometry(&scene.path, "no vertices to bound").into());
     }
     let means: Vec<Point3<f64>> = placed.iter().map(|(i, p)| i.to_world(&p.mean)).collect();
     // About the first instance's mean, to limit cancellation.
@@ -980,15 +1082,20 @@ fn fit_world(scene: &Scene, tree: Option<&AabbTree>, opts: &FitOptions) -> Resul
         moments: (mean, scatter / count as f64),
         walk: &walk,
     };
-    fit_points(
+    fit_points_until(
         scene,
         &set,
         scene.triangle_count(),
         Frame::World,
         tree,
         opts,
+        stop,
     )
 }
+
+/// Instances the world fit places between checks of its [`Stop`] (each
+/// places its geometry's hull vertices: microseconds).
+const STOP_EVERY: usize = 256;
 
 impl FileVolumes {
     /// Fits the scene (world frame) and, if asked, each instance.
@@ -1014,11 +1121,60 @@ impl FileVolumes {
     /// # Ok::<(), bvtool::Error>(())
     /// ```
     pub fn new(file: &str, scene: &Scene, opts: &FitOptions) -> Result<FileVolumes> {
+        unstopped(|stop| FileVolumes::new_until(file, scene, opts, stop))
+    }
+
+    /// [`FileVolumes::new`], giving up with [`Stopped`] (and no volumes)
+    /// when `stop` is set: checked between the stages (each geometry's
+    /// hull, the instances, each volume, each air, each mesh of
+    /// `per_mesh`) and inside the long ones — quickhull every 1,024 faces,
+    /// the capsule's and cylinder's axis searches per axis tried, the
+    /// budget hull per plane, the air's tree build per subtree. Not inside
+    /// V-HACD (`decompose`: parry3d takes no flag), an air query, nor the
+    /// boxes' and the exact sphere's searches, which run to their ends.
+    /// The inner result is the input's error, as [`FileVolumes::new`]'s.
+    ///
+    /// ```
+    /// use bvtool::fit::{ObbMethod, SphereMethod};
+    /// use bvtool::load::load;
+    /// use bvtool::threads::{Stop, Stopped};
+    /// use bvtool::volumes::{FileVolumes, FitOptions};
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// let scene = load("models/torus.obj".as_ref(), &Default::default())?;
+    /// let opts = FitOptions::of(ObbMethod::Tight, SphereMethod::Exact);
+    /// let set = AtomicBool::new(true);
+    /// assert!(matches!(FileVolumes::new_until("torus.obj", &scene, &opts, Stop::on(&set)), Err(Stopped)));
+    /// let v = FileVolumes::new_until("torus.obj", &scene, &opts, Stop::NEVER).unwrap()?;
+    /// assert!((v.volumes.sphere.radius - 1.35).abs() < 1e-5);
+    /// # Ok::<(), bvtool::Error>(())
+    /// ```
+    pub fn new_until(
+        file: &str,
+        scene: &Scene,
+        opts: &FitOptions,
+        stop: Stop<'_>,
+    ) -> std::result::Result<Result<FileVolumes>, Stopped> {
+        halted(FileVolumes::fit(file, scene, opts, stop))
+    }
+
+    /// [`FileVolumes::new_until`], its two ways to end as one.
+    fn fit(
+        file: &str,
+        scene: &Scene,
+        opts: &FitOptions,
+        stop: Stop<'_>,
+    ) -> std::result::Result<FileVolumes, Halt> {
+        stop.check()?;
         // The world mesh, flattened once if the air or the decomposition
         // needs it.
         let decompose = opts.asks(ShapeSpec::Decompose);
         let mesh = (scene.triangle_count() > 0 && (opts.air || decompose)).then(|| scene.flatten());
-        let tree = mesh.as_ref().filter(|_| opts.air).map(AabbTree::build);
+        let tree = mesh
+            .as_ref()
+            .filter(|_| opts.air)
+            .map(|m| AabbTree::build_until(m, stop))
+            .transpose()?;
         // A point cloud (no triangles) is bounded by all its points; a mesh
         // by its distinct geometries' hull vertices, placed ([`fit_world`]).
         let volumes = if scene.triangle_count() == 0 {
@@ -1031,9 +1187,9 @@ impl FileVolumes {
                 moments,
                 walk: &|_| Box::new(points.iter().copied()),
             };
-            fit_points(scene, &set, 0, Frame::World, None, opts)?
+            fit_points_until(scene, &set, 0, Frame::World, None, opts, stop)?
         } else {
-            fit_world(scene, tree.as_ref(), opts)?
+            fit_world(scene, tree.as_ref(), opts, stop)?
         };
         let meshes = if opts.per_mesh {
             let mut out = Vec::new();
@@ -1049,7 +1205,7 @@ impl FileVolumes {
                     mesh: inst.mesh,
                     mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
                     primitive: inst.primitive,
-                    volumes: fit_instance(scene, inst, opts.frame, opts)?,
+                    volumes: fit_instance_until(scene, inst, opts.frame, opts, stop)?,
                 });
             }
             Some(out)
@@ -1059,8 +1215,11 @@ impl FileVolumes {
         let decomposition = match (decompose, &mesh) {
             (true, Some(mesh)) => {
                 let d = &opts.decompose_options;
+                // V-HACD takes no flag: checked before and after it.
+                stop.check()?;
                 let parts = fit::decompose(&mesh.vertices, &mesh.triangles, d)
                     .map_err(|e| Error::geometry(&scene.path, format!("decomposition: {e}")))?;
+                stop.check()?;
                 let air = tree.as_ref().map(|t| {
                     let surfaces: Vec<Surface> = parts
                         .parts
@@ -1073,6 +1232,7 @@ impl FileVolumes {
             }
             _ => None,
         };
+        stop.check()?;
         Ok(FileVolumes {
             file: file.to_string(),
             volumes,

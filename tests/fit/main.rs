@@ -13,3 +13,4 @@ mod obb;
 mod round;
 mod round_hulls;
 mod sphere;
+mod stop;

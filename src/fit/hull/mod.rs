@@ -5,6 +5,7 @@ pub mod planar;
 use crate::fit::covariance;
 use crate::fit::hull::planar::monotone_chain;
 use crate::mesh::weld::distinct;
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Point3, Vector3};
 use rayon::prelude::*;
 use robust::{Coord3D, orient3d};
@@ -331,17 +332,29 @@ impl ConvexHull {
     /// assert!(points.iter().all(|p| hull.contains(p)));
     /// ```
     pub fn new(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
-        crate::threads::on_pool(|| ConvexHull::checked(points))
+        unstopped(|stop| ConvexHull::new_until(points, stop))
     }
 
-    /// [`new`](Self::new), on the calling thread.
-    fn checked(points: &[Point3<f64>]) -> Result<ConvexHull, HullError> {
+    /// [`new`](Self::new), giving up with [`Stopped`] when `stop` is set
+    /// (checked every [`STOP_EVERY`] faces quickhull grows).
+    pub(crate) fn new_until(
+        points: &[Point3<f64>],
+        stop: Stop<'_>,
+    ) -> Result<Result<ConvexHull, HullError>, Stopped> {
+        crate::threads::on_pool(|| ConvexHull::checked(points, stop))
+    }
+
+    /// [`new_until`](Self::new_until), on the calling thread.
+    fn checked(
+        points: &[Point3<f64>],
+        stop: Stop<'_>,
+    ) -> Result<Result<ConvexHull, HullError>, Stopped> {
         if points.is_empty() {
-            return Err(HullError::Empty);
+            return Ok(Err(HullError::Empty));
         }
         // One pass: the first point with a non-finite coordinate, or the
         // bounding box (the float filter's scale, and whether to rescale).
-        let (lo, hi) = points
+        let bounds = points
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, chunk)| {
@@ -359,24 +372,35 @@ impl ConvexHull {
                 (Err(i), _) | (_, Err(i)) => Err(i),
                 (Ok(a), Ok(b)) => Ok((a.0.inf(&b.0), a.1.sup(&b.1))),
             })
-            .expect("points is not empty")
-            .map_err(|index| HullError::NonFinite { index })?;
+            .expect("points is not empty");
+        let (lo, hi) = match bounds {
+            Ok(b) => b,
+            Err(index) => return Ok(Err(HullError::NonFinite { index })),
+        };
         let largest = lo.coords.abs().sup(&hi.coords.abs()).max();
         let Some(k) = exact_scale(largest) else {
-            return Ok(ConvexHull::of_finite(points, SideFilter::new(&lo, &hi)));
+            return Ok(Ok(ConvexHull::of_finite(
+                points,
+                SideFilter::new(&lo, &hi),
+                stop,
+            )?));
         };
         // A power-of-two scale is monotone, so it maps the box to the box.
         let scaled: Vec<Point3<f64>> = points.par_iter().map(|p| scale2(p, k)).collect();
         let filter = SideFilter::new(&scale2(&lo, k), &scale2(&hi, k));
-        let mut hull = ConvexHull::of_finite(&scaled, filter);
+        let mut hull = ConvexHull::of_finite(&scaled, filter, stop)?;
         for v in &mut hull.vertices {
             *v = scale2(v, -k);
         }
-        Ok(hull)
+        Ok(Ok(hull))
     }
 
     /// [`new`](Self::new) on finite points of a safe magnitude.
-    fn of_finite(points: &[Point3<f64>], filter: SideFilter) -> ConvexHull {
+    fn of_finite(
+        points: &[Point3<f64>],
+        filter: SideFilter,
+        stop: Stop<'_>,
+    ) -> Result<ConvexHull, Stopped> {
         // Without repeats (the first copy of each, in order): files without
         // shared vertices (STL, split normals) list a point up to six times,
         // and each copy of a point on a hull plane costs the exact predicate
@@ -387,8 +411,10 @@ impl ConvexHull {
         let points = kept.as_deref().unwrap_or(points);
         let cand = distinct(points);
         match initial_simplex(points, &cand) {
-            Some(simplex) => quickhull(points, &cand, simplex, filter),
-            None => flat_hull(&cand.iter().map(|&i| points[i as usize]).collect::<Vec<_>>()),
+            Some(simplex) => quickhull(points, &cand, simplex, filter, stop),
+            None => Ok(flat_hull(
+                &cand.iter().map(|&i| points[i as usize]).collect::<Vec<_>>(),
+            )),
         }
     }
 
@@ -534,7 +560,15 @@ fn initial_simplex(pts: &[Point3<f64>], cand: &[u32]) -> Option<[u32; 4]> {
 /// The hull of the candidates `cand` (indices into `pts`) from the
 /// simplex `s` (indices into `pts`). Outside lists hold positions in
 /// `cand`.
-fn quickhull(pts: &[Point3<f64>], cand: &[u32], s: [u32; 4], filter: SideFilter) -> ConvexHull {
+/// Gives up with [`Stopped`] when `stop` is set, checked every
+/// [`STOP_EVERY`] faces taken from the pending list.
+fn quickhull(
+    pts: &[Point3<f64>],
+    cand: &[u32],
+    s: [u32; 4],
+    filter: SideFilter,
+    stop: Stop<'_>,
+) -> Result<ConvexHull, Stopped> {
     let mut faces: Vec<Face> = Vec::new();
     // Each face of the tetrahedron, oriented so the fourth point is inside.
     for (a, b, c, d) in [(0, 1, 2, 3), (0, 3, 1, 2), (0, 2, 3, 1), (1, 3, 2, 0)] {
@@ -612,7 +646,12 @@ fn quickhull(pts: &[Point3<f64>], cand: &[u32], s: [u32; 4], filter: SideFilter)
     );
     // Each orphan's new face and height, if any (many orphans only).
     let mut homes: Vec<(u32, Option<(u32, f64)>)> = Vec::new();
+    let mut taken = 0usize;
     while let Some(fi) = pending.pop() {
+        taken += 1;
+        if taken.is_multiple_of(STOP_EVERY) {
+            stop.check()?;
+        }
         let fi = fi as usize;
         if !faces[fi].alive || faces[fi].outside.count == 0 {
             continue;
@@ -750,12 +789,17 @@ fn quickhull(pts: &[Point3<f64>], cand: &[u32], s: [u32; 4], filter: SideFilter)
             remap[i as usize]
         }));
     }
-    ConvexHull {
+    Ok(ConvexHull {
         vertices,
         faces: out,
         dimension: 3,
-    }
+    })
 }
+
+/// How many faces quickhull takes from its pending list between checks of
+/// its [`Stop`]: a face's step (its cone, the orphans' reassignment) takes
+/// microseconds, so a check every 1,024 is cheap and frequent.
+const STOP_EVERY: usize = 1024;
 
 /// Below this many orphaned points a reassignment runs serially.
 const PARALLEL_ORPHANS: usize = 8192;
@@ -841,7 +885,9 @@ fn akl_toussaint(pts: &[Point3<f64>], filter: SideFilter) -> Option<Vec<Point3<f
     idx.dedup();
     let corners: Vec<Point3<f64>> = idx.iter().map(|&i| pts[i]).collect();
     let all: Vec<u32> = (0..corners.len() as u32).collect();
-    let small = quickhull(&corners, &all, initial_simplex(&corners, &all)?, filter);
+    // A hull of a few dozen corners: nothing to stop.
+    let simplex = initial_simplex(&corners, &all)?;
+    let small = unstopped(|stop| quickhull(&corners, &all, simplex, filter, stop));
     let planes = PlaneSet::new(
         &small
             .faces

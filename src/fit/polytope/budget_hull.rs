@@ -34,6 +34,7 @@
 use crate::fit::hull::ConvexHull;
 use crate::fit::obb::Obb;
 use crate::fit::polytope::{self, Polytope, dot_interval};
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Point3, Vector3};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -119,9 +120,22 @@ impl BudgetHull {
     /// # Ok::<(), bvtool::Error>(())
     /// ```
     pub fn new(hull: &ConvexHull, obb: &Obb, max: usize) -> Option<BudgetHull> {
+        unstopped(|stop| BudgetHull::new_until(hull, obb, max, stop))
+    }
+
+    /// [`new`](Self::new), giving up with [`Stopped`] when `stop` is set
+    /// (checked once per plane tried).
+    pub(crate) fn new_until(
+        hull: &ConvexHull,
+        obb: &Obb,
+        max: usize,
+        stop: Stop<'_>,
+    ) -> Result<Option<BudgetHull>, Stopped> {
         let max = max.clamp(MIN_BUDGET, MAX_BUDGET);
         let points = &hull.vertices;
-        let first = points.first()?;
+        let Some(first) = points.first() else {
+            return Ok(None);
+        };
         let (lo, hi) = points
             .iter()
             .fold((*first, *first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
@@ -174,6 +188,7 @@ impl BudgetHull {
             .collect();
         let (mut used, mut rejected, mut rejections) = (0, 0, 0);
         while let Some(top) = heap.pop() {
+            stop.check()?;
             let plane = &planes[top.index];
             let d = depth(plane, &vertices);
             if d <= done {
@@ -199,13 +214,13 @@ impl BudgetHull {
             used += 1;
         }
         let vertices = spanning(vertices, points, MARGIN * (hi - lo).norm());
-        Some(BudgetHull {
+        Ok(Some(BudgetHull {
             max,
             vertices,
             faces,
             planes: used,
             exact: hull.dimension == 3 && rejected == 0 && heap.is_empty(),
-        })
+        }))
     }
 
     /// Volume.

@@ -1,0 +1,126 @@
+//! Stopping a scene fit (`FileVolumes::new_until`): a flag set before the
+//! call stops it with `Stopped`; a flag never set gives the plain fit's
+//! volumes byte for byte (as JSON); a flag set from another thread while
+//! the fit runs gives `Stopped` or the whole answer, never a part of one.
+
+use bvtool::Scene;
+use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
+use bvtool::mesh::{Format, Geometry, TriMesh};
+use bvtool::threads::{Stop, Stopped};
+use bvtool::volumes::{FileVolumes, FitOptions};
+use bvtool_dev as common;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// `mesh` as a one-instance scene.
+fn scene(mesh: TriMesh) -> Scene {
+    let geometry = Geometry {
+        positions: mesh.vertices,
+        triangles: mesh.triangles,
+    };
+    Scene::of_geometry("generated".into(), Format::Obj, geometry)
+}
+
+/// The scenes and options the tests fit: a scene of several instances
+/// (the world fit's placed hulls) with the defaults; a small torus with
+/// every shape and method, per mesh, then with the air.
+fn cases() -> Vec<(Scene, FitOptions)> {
+    let plain = FitOptions::of(ObbMethod::Tight, SphereMethod::Exact);
+    let every = FitOptions {
+        obb_methods: vec![ObbMethod::Tight, ObbMethod::Fast, ObbMethod::Pca],
+        sphere_methods: vec![SphereMethod::Exact, SphereMethod::Ritter],
+        all_methods: true,
+        per_mesh: true,
+        shapes: ShapeSpec::parse_list("capsule, cylinder, kdop26, hull:32, best").unwrap(),
+        ..plain.clone()
+    };
+    let air = FitOptions {
+        air: true,
+        shapes: ShapeSpec::parse_list("capsule, kdop14").unwrap(),
+        ..plain.clone()
+    };
+    let torus = || scene(common::shapes::torus(1.0, 0.3, 24, 16));
+    vec![
+        (common::repo_scene("chain.gltf"), plain),
+        (torus(), every),
+        (torus(), air),
+    ]
+}
+
+fn json(v: &FileVolumes) -> String {
+    serde_json::to_string(v).expect("volumes serialize")
+}
+
+#[test]
+fn a_flag_set_before_the_fit_stops_it() {
+    let set = AtomicBool::new(true);
+    for (s, opts) in cases() {
+        assert!(matches!(
+            FileVolumes::new_until("f", &s, &opts, Stop::on(&set)),
+            Err(Stopped)
+        ));
+    }
+}
+
+#[test]
+fn a_flag_never_set_gives_the_plain_fit() {
+    let unset = AtomicBool::new(false);
+    for (s, opts) in cases() {
+        let plain = json(&FileVolumes::new("f", &s, &opts).unwrap());
+        let until = FileVolumes::new_until("f", &s, &opts, Stop::on(&unset))
+            .expect("never stopped")
+            .unwrap();
+        assert_eq!(plain, json(&until));
+    }
+    // The input's error is the inner one, as the plain fit's.
+    let empty = scene(TriMesh::default());
+    let opts = FitOptions::of(ObbMethod::Tight, SphereMethod::Exact);
+    let plain = FileVolumes::new("f", &empty, &opts).unwrap_err();
+    let until = FileVolumes::new_until("f", &empty, &opts, Stop::on(&unset)).expect("not stopped");
+    assert_eq!(plain.to_string(), until.unwrap_err().to_string());
+}
+
+#[test]
+fn a_flag_set_during_the_fit_gives_all_or_nothing() {
+    // 1,202 points all on their hull: the capsule's and cylinder's axis
+    // searches (a pass over the points per axis tried) take most of the
+    // fit's tens of milliseconds.
+    let s = scene(common::shapes::uv_sphere(40, 31, 1.0));
+    let opts = FitOptions {
+        shapes: ShapeSpec::parse_list("capsule, cylinder, hull:64").unwrap(),
+        ..FitOptions::of(ObbMethod::Tight, SphereMethod::Exact)
+    };
+    let start = Instant::now();
+    let whole = json(&FileVolumes::new("f", &s, &opts).unwrap());
+    let took = start.elapsed();
+    let mut stopped = 0;
+    for part in [0, 4, 2, 1] {
+        let delay = if part == 0 {
+            Duration::ZERO
+        } else {
+            took / part
+        };
+        let flag = AtomicBool::new(false);
+        let (fit, late) = std::thread::scope(|sc| {
+            sc.spawn(|| {
+                std::thread::sleep(delay);
+                flag.store(true, Ordering::Relaxed);
+            });
+            let fit = FileVolumes::new_until("f", &s, &opts, Stop::on(&flag));
+            // Whether the flag was set only after the fit had ended.
+            (fit, !flag.load(Ordering::Relaxed))
+        });
+        match fit {
+            Ok(v) => assert_eq!(json(&v.unwrap()), whole, "flag after {delay:?}"),
+            Err(Stopped) => {
+                assert!(!late, "stopped with the flag unset");
+                stopped += 1;
+            }
+        }
+    }
+    // Set at once, or a quarter and a half of the way in, the flag is seen.
+    assert!(
+        stopped >= 2,
+        "only {stopped} of 4 fits stopped (fit {took:?})"
+    );
+}

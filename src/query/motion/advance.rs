@@ -222,6 +222,18 @@ impl<'t> Sweep<'t> {
         self.advance(motion, opts, opts.max_distance_calls)
     }
 
+    /// The speed bound of B on `motion` ([`Motion::speed_bound`] of B's
+    /// radius); an error when it is not finite.
+    pub(super) fn speed(&self, motion: &Motion) -> Result<f64> {
+        let speed = motion.speed_bound(self.radius);
+        if !speed.is_finite() {
+            return Err(Error::Input(format!(
+                "the motion's speed bound is not finite ({speed})"
+            )));
+        }
+        Ok(speed)
+    }
+
     /// The rounding margin taken off every distance sampled on `motion`
     /// (model units): each sampled pose is within a few ulps of the exact
     /// one, on coordinates of size radius + |T|; twice that, generously.
@@ -242,12 +254,7 @@ impl<'t> Sweep<'t> {
         opts: &ImpactOptions,
         budget: u64,
     ) -> Result<Impact> {
-        let speed = motion.speed_bound(self.radius);
-        if !speed.is_finite() {
-            return Err(Error::Input(format!(
-                "the motion's speed bound is not finite ({speed})"
-            )));
-        }
+        let speed = self.speed(motion)?;
         let margin = self.margin(motion);
         let mut search = Search {
             sweep: self,

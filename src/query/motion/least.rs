@@ -169,12 +169,7 @@ impl Sweep<'_> {
         let mut segments = Vec::with_capacity(poses.len() - 1);
         for pair in poses.windows(2) {
             let motion = Motion::new(pair[0], pair[1]);
-            let speed = motion.speed_bound(self.radius());
-            if !speed.is_finite() {
-                return Err(Error::Input(format!(
-                    "the motion's speed bound is not finite ({speed})"
-                )));
-            }
+            let speed = self.speed(&motion)?;
             let margin = self.margin(&motion);
             segments.push(Segment {
                 motion,

@@ -255,7 +255,9 @@ fn a_graze_within_the_margin_is_undecided_not_guessed() {
 }
 
 #[test]
-fn far_motions_take_few_distance_calls() {
+fn far_motions_need_no_distance_call() {
+    // B's boxes swept over the whole motion (per-node bounds) stay apart
+    // from A's: certified free without one exact distance.
     let m = torus(1.0, 0.3, 16, 8);
     let t = tree(&m);
     let mut sweep = Sweep::new(&t, &t);
@@ -263,7 +265,20 @@ fn far_motions_take_few_distance_calls() {
     let got = sweep
         .time_of_impact(&Motion::new(at(-1.0), at(1.0)), &Default::default())
         .unwrap();
-    assert_eq!((got.status, got.distance_calls), (Status::Free, 1));
+    assert_eq!((got.status, got.distance_calls), (Status::Free, 0));
+}
+
+#[test]
+fn per_node_bounds_hold_when_b_turns_about_a_far_origin() {
+    // B's origin 3 units from its geometry: a turn moves its far side
+    // fastest, and each node's bound must count its own distance from the
+    // rotation axis through that origin, not from B's centre.
+    let mut b = icosphere(1);
+    for v in &mut b.vertices {
+        v.x += 3.0;
+    }
+    let (hits, frees) = against_sampling(&torus(1.0, 0.3, 16, 8), &b, 389, 160, 3.0, 0.0);
+    assert!(hits >= 20 && frees >= 20, "{hits} hits, {frees} free");
 }
 
 #[test]

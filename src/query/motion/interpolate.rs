@@ -53,6 +53,11 @@ impl Motion {
         self.angle
     }
 
+    /// The rotation axis in B's frame (unit; zero when B does not turn).
+    pub fn axis(&self) -> Vector3<f64> {
+        self.axis
+    }
+
     /// The length of the translation `|T1 − T0|`, model units.
     pub fn travel(&self) -> f64 {
         (self.to.translation - self.from.translation).norm()

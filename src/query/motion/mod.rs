@@ -13,6 +13,7 @@ mod advance;
 mod interpolate;
 mod least;
 mod path;
+mod swept;
 
 pub use advance::{
     Contact, DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_REL_ERR, DEFAULT_TOL, Impact, ImpactOptions,

@@ -7,7 +7,8 @@ use super::render::Look;
 use super::stream::{SummaryLine, out_lines, pose_lines};
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
-use bvtool::batch::collide::{CollideOptions, Collider, run_with_progress};
+use bvtool::Pose;
+use bvtool::batch::collide::{CollideOptions, Collider, Side, run_with_progress};
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees, within};
 use bvtool::render::compose::collision_picture;
@@ -73,7 +74,15 @@ pub struct Args {
     repeat: u32,
     /// Draw A and B at the first pose, intersecting triangles (or, with
     /// --clearance, the pairs within it) highlighted, to this PNG (titled
-    /// with the files, the pose and the answer).
+    /// with the files, the pose and the answer). With --to or --path: the
+    /// motion — B at 7 times evenly spread from the start to the contact
+    /// (to the end when free), the earlier copies translucent ghosts, the
+    /// last solid with the triangles in contact highlighted and the contact
+    /// point marked by a red circled cross (with --clearance also the
+    /// segment to B's closest point), and the path of B's centre in blue;
+    /// titled with the status, t, what is certified and the tolerance.
+    /// Ghosts of a B of more than 20,000 triangles are drawn from B
+    /// simplified to at most 20,000 (vertex clustering).
     #[arg(long, value_name = "PNG", value_parser = super::render::png_path)]
     render: Option<PathBuf>,
     #[command(flatten)]
@@ -93,13 +102,20 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     if args.motion.asked() {
         let files = (args.a.as_path(), args.b.as_path());
         let (poses, json) = (&args.poses, args.json);
+        let shown = super::motion::Shown {
+            json,
+            picture: match &args.render {
+                Some(path) => Some((path.as_path(), args.look.options()?)),
+                None => None,
+            },
+        };
         return super::motion::run(
             &args.motion,
             files,
             &args.node_fit,
             poses,
             args.clearance,
-            json,
+            &shown,
             opts,
         );
     }
@@ -121,19 +137,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let doc = run_with_progress(&a, &b, &poses, &copts, &|| bar.tick())?;
     bar.finish();
     if let Some(path) = &args.render {
-        // The trees hold one triangle per stack of copies: the first copy
-        // is drawn.
-        let pairs: Vec<(u32, u32)> = match args.clearance {
-            None => collide_trees(&a.tree, &b.tree, &poses[0], ContactMode::All).pairs,
-            Some(d) => within(&a.tree, &b.tree, &poses[0], d, ContactMode::All)
-                .pairs
-                .iter()
-                .map(|p| (p.a, p.b))
-                .collect(),
-        }
-        .into_iter()
-        .map(|(i, j)| (a.stacks.copies(i)[0], b.stacks.copies(j)[0]))
-        .collect();
+        let pairs = drawn_pairs(&a, &b, &poses[0], args.clearance);
         let count = doc.poses[0].pair_count.unwrap_or(pairs.len() as u64);
         let title = doc.picture_title(count);
         let image = collision_picture(
@@ -145,10 +149,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             &args.look.options()?,
         )?;
         save_png(&image, path)?;
-        wrote(
-            path,
-            &format!("{}x{} picture", image.width(), image.height()),
-        );
+        wrote_picture(path, &image);
     }
     if args.json {
         out_json(&doc)?;
@@ -156,6 +157,37 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         out(&doc.to_text())?;
     }
     checked(doc.checks_ok())
+}
+
+/// The triangle pairs of `a` and `b` (indices into their meshes) that
+/// intersect at `pose`, or with a clearance come within it: what a picture
+/// highlights. The trees hold one triangle per stack of copies: the first
+/// copy is drawn.
+pub(super) fn drawn_pairs(
+    a: &Side,
+    b: &Side,
+    pose: &Pose,
+    clearance: Option<f64>,
+) -> Vec<(u32, u32)> {
+    match clearance {
+        None => collide_trees(&a.tree, &b.tree, pose, ContactMode::All).pairs,
+        Some(d) => within(&a.tree, &b.tree, pose, d, ContactMode::All)
+            .pairs
+            .iter()
+            .map(|p| (p.a, p.b))
+            .collect(),
+    }
+    .into_iter()
+    .map(|(i, j)| (a.stacks.copies(i)[0], b.stacks.copies(j)[0]))
+    .collect()
+}
+
+/// Says on stderr that the picture was written, as every command does.
+pub(super) fn wrote_picture(path: &std::path::Path, image: &image::RgbImage) {
+    wrote(
+        path,
+        &format!("{}x{} picture", image.width(), image.height()),
+    );
 }
 
 /// `--jsonl`: each pose's line as the answers come, then the summary.

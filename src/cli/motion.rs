@@ -1,11 +1,19 @@
 //! `bvtool collide --to` / `--path`: time of impact along a motion.
 
+use super::collide::{drawn_pairs, wrote_picture};
 use super::output::{Failure, Outcome, out, out_json};
 use super::poses::PoseArgs;
 use super::{NodeFitArg, load_pair};
-use bvtool::batch::motion::run as sweep;
+use bvtool::Pose;
+use bvtool::batch::collide::Side;
+use bvtool::batch::motion::{MotionDoc, run as sweep};
 use bvtool::load::LoadOptions;
-use bvtool::query::motion::{DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_TOL, ImpactOptions, LeastOptions};
+use bvtool::query::motion::{
+    DEFAULT_MAX_DISTANCE_CALLS, DEFAULT_TOL, ImpactOptions, LeastOptions, Motion,
+};
+use bvtool::render::sweep::{SweepContact, SweepEnd, sweep_picture};
+use bvtool::render::{RenderOptions, save_png};
+use nalgebra::Point3;
 use std::path::Path;
 
 /// The motion flags of `bvtool collide`.
@@ -22,7 +30,7 @@ pub struct MotionArgs {
         value_name = "POSE",
         allow_hyphen_values = true,
         group = "sweep",
-        conflicts_with_all = ["all_pairs", "first_contact", "check", "render", "jsonl"]
+        conflicts_with_all = ["all_pairs", "first_contact", "check", "jsonl"]
     )]
     to: Option<String>,
     /// Move B along the poses of this file (or `-`, standard input),
@@ -32,7 +40,7 @@ pub struct MotionArgs {
         long,
         value_name = "FILE",
         group = "sweep",
-        conflicts_with_all = ["to", "pose", "all_pairs", "first_contact", "check", "render", "jsonl"]
+        conflicts_with_all = ["to", "pose", "all_pairs", "first_contact", "check", "jsonl"]
     )]
     path: Option<String>,
     /// With --to or --path: the tolerance δ on the reported time, in the
@@ -73,6 +81,15 @@ impl MotionArgs {
     }
 }
 
+/// How the answer is shown: text or JSON, and the picture asked
+/// (`--render`: the PNG and how it looks).
+pub struct Shown<'p> {
+    /// `--json`.
+    pub json: bool,
+    /// `--render PNG` with its look.
+    pub picture: Option<(&'p Path, RenderOptions)>,
+}
+
 /// Runs `collide --to/--path`; exit 0 whatever the answer.
 pub fn run(
     args: &MotionArgs,
@@ -80,7 +97,7 @@ pub fn run(
     node_fit: &NodeFitArg,
     from: &PoseArgs,
     clearance: Option<f64>,
-    json: bool,
+    shown: &Shown<'_>,
     opts: &LoadOptions,
 ) -> Outcome {
     let read = |spec: &String| {
@@ -141,9 +158,48 @@ pub fn run(
     }
     let (a, b) = load_pair(files.0, files.1, opts, node_fit.fit)?;
     let doc = sweep(&a, &b, &poses, &impact, least.as_ref())?;
-    if json {
+    if let Some((path, look)) = &shown.picture {
+        let end = drawn_end(&a, &b, &poses, &doc, clearance);
+        let title = doc.picture_title(&poses);
+        let image = sweep_picture(&a.mesh, &b.mesh, &poses, &end, &title, look)?;
+        save_png(&image, path)?;
+        wrote_picture(path, &image);
+    }
+    if shown.json {
         out_json(&doc)
     } else {
         out(&doc.to_text())
+    }
+}
+
+/// Where the picture of the motion ends: at the contact on a hit (its
+/// triangle pairs, as `collide --render` highlights them at that pose, and
+/// its witness points), at `free_until` when undecided, at the path's end
+/// when free.
+fn drawn_end(
+    a: &Side,
+    b: &Side,
+    poses: &[Pose],
+    doc: &MotionDoc,
+    clearance: Option<f64>,
+) -> SweepEnd {
+    let point = |p: Option<[f64; 3]>| p.map(Point3::from);
+    let t = doc.t.unwrap_or(doc.free_until);
+    let contact = match (point(doc.point_a), point(doc.point_b)) {
+        (Some(point_a), Some(point_b)) if doc.hit => {
+            let pose = Motion::new(poses[doc.segment], poses[doc.segment + 1]).pose_at(t);
+            Some(SweepContact {
+                pairs: drawn_pairs(a, b, &pose, clearance.filter(|d| *d > 0.0)),
+                point_a,
+                point_b,
+                clearance: doc.clearance,
+            })
+        }
+        _ => None,
+    };
+    SweepEnd {
+        segment: doc.segment,
+        t,
+        contact,
     }
 }

@@ -121,8 +121,10 @@ impl Canvas {
         self.blend(x, y, c, 255);
     }
 
-    /// Mixes `c` into pixel `(x, y)` with coverage `alpha` (0..=255).
-    fn blend(&mut self, x: i64, y: i64, c: Rgb, alpha: u8) {
+    /// Mixes `c` into pixel `(x, y)` with coverage `alpha` (0..=255):
+    /// `(old·(255 − alpha) + c·alpha) / 255`, rounded (ignored outside the
+    /// canvas).
+    pub fn blend(&mut self, x: i64, y: i64, c: Rgb, alpha: u8) {
         let (w, h) = (self.width() as i64, self.height() as i64);
         if x < 0 || y < 0 || x >= w || y >= h || alpha == 0 {
             return;
@@ -138,9 +140,15 @@ impl Canvas {
     /// Fills the pixels `[x, x+w) × [y, y+h)` exactly (no anti-aliasing, so
     /// lengths measured in pixels are the lengths asked for).
     pub fn fill_rect(&mut self, x: i64, y: i64, w: i64, h: i64, c: Rgb) {
+        self.blend_rect(x, y, w, h, c, 255);
+    }
+
+    /// Mixes `c` with weight `alpha` into the pixels `[x, x+w) × [y, y+h)`
+    /// (as [`Canvas::blend`]).
+    pub fn blend_rect(&mut self, x: i64, y: i64, w: i64, h: i64, c: Rgb, alpha: u8) {
         for yy in y.max(0)..(y + h).min(self.height() as i64) {
             for xx in x.max(0)..(x + w).min(self.width() as i64) {
-                self.set(xx, yy, c);
+                self.blend(xx, yy, c, alpha);
             }
         }
     }

@@ -216,19 +216,24 @@ fn pair_scene(
     what: &str,
     title: &[String],
 ) -> RenderScene {
-    let mut placed = b.clone();
-    for v in &mut placed.vertices {
-        *v = pose.transform_point(v);
-    }
     let mut picture = RenderScene::new();
     picture.title = title.to_vec();
     let la = picture.add_mesh(a.clone());
     la.label = Some("A".into());
     la.highlight_label = what.into();
     la.highlighted = pairs.iter().map(|p| p.0 as usize).collect();
-    let lb = picture.add_mesh(placed);
+    let lb = picture.add_mesh(placed(b, pose));
     lb.label = Some("B".into());
     lb.highlight_label = what.into();
     lb.highlighted = pairs.iter().map(|p| p.1 as usize).collect();
     picture
+}
+
+/// `mesh` with its vertices placed by `pose`.
+pub(super) fn placed(mesh: &TriMesh, pose: &Pose) -> TriMesh {
+    let mut out = mesh.clone();
+    for v in &mut out.vertices {
+        *v = pose.transform_point(v);
+    }
+    out
 }

@@ -1,6 +1,6 @@
 //! Pictures: a shaded model with its bounding volumes as wireframes
-//! (`bvtool render`, `collide --render`) and the bar chart of
-//! `compare --plot`.
+//! (`bvtool render`, `collide --render`), the motion of `collide --to
+//! --render` ([`sweep`]) and the bar chart of `compare --plot`.
 //!
 //! Build a [`RenderScene`] (meshes in the world frame, each with a colour and
 //! optional highlighted triangles; volumes with labels and colours), pick
@@ -19,6 +19,7 @@ pub(crate) mod picture;
 pub(crate) mod raster;
 pub mod robot;
 pub mod scene;
+pub mod sweep;
 
 pub use camera::{Camera, UpAxis, View};
 pub use chart::bar_chart;

@@ -3,7 +3,9 @@
 use super::camera::Camera;
 use super::canvas::{Canvas, Dash, TextSize};
 use super::raster::{PixelRect, draw_meshes};
-use super::scene::{Layout, RIM_SEGMENTS, RenderOptions, RenderScene, Rgb, Volume, cylinder_rims};
+use super::scene::{
+    Layout, MARKER_RADIUS, RIM_SEGMENTS, RenderOptions, RenderScene, Rgb, Volume, cylinder_rims,
+};
 use crate::fit::{FittedShape, Obb};
 use image::RgbImage;
 use nalgebra::{Point3, Vector3};
@@ -44,11 +46,13 @@ const BOX_EDGES: [(usize, usize); 12] = [
     (3, 7), // along axis 2
 ];
 
-/// One legend entry: a filled swatch (meshes) or a line swatch (volumes).
+/// One legend entry: a filled swatch (meshes: blended over the background
+/// with the mesh's opacity) or a line swatch (volumes).
 struct LegendEntry {
     label: String,
     color: Rgb,
     filled: bool,
+    alpha: u8,
 }
 
 /// The legend: each labelled mesh, each highlighted set and each volume
@@ -63,11 +67,13 @@ fn legend(scene: &RenderScene) -> Vec<LegendEntry> {
         }
     };
     for m in &scene.meshes {
+        let alpha = (m.opacity.clamp(0.0, 1.0) * 255.0).round() as u8;
         if let Some(label) = &m.label {
             push(LegendEntry {
                 label: label.clone(),
                 color: m.color,
                 filled: true,
+                alpha,
             });
         }
         if !m.highlighted.is_empty() {
@@ -75,6 +81,7 @@ fn legend(scene: &RenderScene) -> Vec<LegendEntry> {
                 label: m.highlight_label.clone(),
                 color: m.highlight_color,
                 filled: true,
+                alpha,
             });
         }
     }
@@ -105,6 +112,7 @@ fn legend(scene: &RenderScene) -> Vec<LegendEntry> {
             },
             color,
             filled: false,
+            alpha: 255,
         });
     }
     out
@@ -259,10 +267,12 @@ pub fn cameras(scene: &RenderScene, opts: &RenderOptions) -> Vec<Camera> {
 /// Renders `scene` as `opts` asks.
 ///
 /// Per panel: the meshes are shaded with a depth buffer (see
-/// `raster`: Lambert headlight + ambient, two-sided), then
+/// `raster`: Lambert headlight + ambient, two-sided; ghost layers blended
+/// over the opaque ones), then
 /// every volume is drawn over them as an anti-aliased wireframe in its colour
 /// — boxes as their 12 edges, spheres as their silhouette circle, capsules
-/// and cylinders as their outlines, convex polytopes as their edges — all
+/// and cylinders as their outlines, convex polytopes as their edges,
+/// segments, polylines and markers as [`Volume`] says — all
 /// edges
 /// solid and on top, hidden ones included, so a volume stays visible through
 /// the model; a volume whose outline coincides with an earlier one is dashed
@@ -347,7 +357,8 @@ fn extent_points(volume: &Volume) -> Vec<(Point3<f64>, f64)> {
             d.parts.iter().flat_map(|p| corners(&p.vertices)).collect()
         }
         Volume::Segment(p, q) => vec![(*p, 0.0), (*q, 0.0)],
-        Volume::Polytope(v, _) => corners(v),
+        Volume::Polytope(v, _) | Volume::Polyline(v) => corners(v),
+        Volume::Marker(p) => vec![(*p, 0.0)],
     }
 }
 
@@ -430,6 +441,21 @@ fn draw_volume(canvas: &mut Canvas, cam: &Camera, volume: &Volume, color: Rgb, d
             return;
         }
         Volume::Polytope(vertices, faces) => return polytope(canvas, vertices, faces),
+        Volume::Polyline(points) => {
+            for w in points.windows(2) {
+                let (p, q) = (cam.project(w[0]), cam.project(w[1]));
+                canvas.line(p, q, color, LINE_WIDTH, Dash::Solid);
+            }
+            return;
+        }
+        Volume::Marker(p) => {
+            let (x, y) = cam.project(*p);
+            let arm = 1.5 * MARKER_RADIUS;
+            canvas.circle((x, y), MARKER_RADIUS, color, LINE_WIDTH, Dash::Solid);
+            canvas.line((x - arm, y), (x + arm, y), color, LINE_WIDTH, Dash::Solid);
+            canvas.line((x, y - arm), (x, y + arm), color, LINE_WIDTH, Dash::Solid);
+            return;
+        }
     };
     let px = corners.map(|c| cam.project(c));
     for (a, b) in BOX_EDGES {
@@ -497,7 +523,7 @@ fn draw_legend(canvas: &mut Canvas, scene: &RenderScene, top: i64) {
         let y = top + 6 + row * LEGEND_ROW;
         let mid = (y + 8) as f64;
         if e.filled {
-            canvas.fill_rect(x + 2, y + 1, SWATCH - 4, 14, e.color);
+            canvas.blend_rect(x + 2, y + 1, SWATCH - 4, 14, e.color, e.alpha);
         } else {
             canvas.line(
                 (x as f64 + 2.0, mid),

@@ -49,6 +49,11 @@ pub struct MeshLayer {
     pub highlight_label: String,
     /// Legend text; no legend entry when `None`.
     pub label: Option<String>,
+    /// In (0, 1]: 1 is opaque (z-buffered with the other opaque layers);
+    /// below 1 the layer is a ghost: after every opaque layer, its nearest
+    /// surface in front of them is blended over the picture with this
+    /// weight (ghosts in layer order; see `raster`).
+    pub opacity: f64,
 }
 
 /// Segments of a cylinder's rim drawn as a polygon (and sampled to fit the
@@ -72,7 +77,18 @@ pub enum Volume {
     /// a distance picture), or one convex part drawn on its own, drawn as
     /// their edges: vertices and faces (polygons of vertex indices).
     Polytope(Vec<Point3<f64>>, Vec<Vec<u32>>),
+    /// An open polyline through the points in order (e.g. the path of a
+    /// moving body), drawn as lines, no dots.
+    Polyline(Vec<Point3<f64>>),
+    /// A marker at a point (e.g. a contact point): a circle of
+    /// [`MARKER_RADIUS`] pixels with a cross through it, the same size in
+    /// every picture.
+    Marker(Point3<f64>),
 }
+
+/// The radius of a [`Volume::Marker`]'s circle in pixels; its cross's arms
+/// reach 1.5 times as far.
+pub const MARKER_RADIUS: f64 = 9.0;
 
 impl Volume {
     /// The wireframes of a fitted shape: convex parts one
@@ -147,6 +163,7 @@ impl RenderScene {
             highlight_color: HIGHLIGHT,
             highlight_label: "highlighted triangles".into(),
             label: None,
+            opacity: 1.0,
         });
         self.meshes.last_mut().expect("just pushed")
     }

@@ -66,7 +66,7 @@ pub(crate) fn short(scale: &Scaled, xs: &[f64]) -> String {
 }
 
 /// The last component of a path as given (the whole string if it has none).
-fn file_name(file: &str) -> &str {
+pub(crate) fn file_name(file: &str) -> &str {
     std::path::Path::new(file)
         .file_name()
         .and_then(|n| n.to_str())

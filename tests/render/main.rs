@@ -6,3 +6,4 @@
 mod chart;
 mod picture;
 mod shapes;
+mod sweep;

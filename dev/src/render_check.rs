@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use bvtool::render::{Camera, Rgb};
-use bvtool::{TriMesh, TriangleSource};
+use bvtool::TriMesh;
 use image::RgbImage;
 use nalgebra::{Point3, Rotation3, Vector3};
 
@@ -143,17 +143,5 @@ pub fn ellipsoid(radii: Vector3<f64>, rot: Rotation3<f64>, at: Vector3<f64>) -> 
             triangles.push([a, d, c]);
         }
     }
-    with_sources(vertices, triangles)
-}
-
-/// A mesh whose triangles are numbered in order.
-pub fn with_sources(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
-    let sources = (0..triangles.len() as u32)
-        .map(|triangle| TriangleSource::unplaced(0, triangle))
-        .collect();
-    TriMesh {
-        vertices,
-        triangles,
-        sources,
-    }
+    TriMesh::unplaced(vertices, triangles)
 }

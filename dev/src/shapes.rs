@@ -8,14 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// A mesh of `vertices` and `triangles`, every triangle its own source.
 pub fn mesh(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
-    let sources = (0..triangles.len() as u32)
-        .map(|k| bvtool::TriangleSource::unplaced(0, k))
-        .collect();
-    TriMesh {
-        vertices,
-        triangles,
-        sources,
-    }
+    TriMesh::unplaced(vertices, triangles)
 }
 
 /// A torus with `n × m` quads split into triangles.

@@ -507,6 +507,19 @@ pub struct TriMesh {
 }
 
 impl TriMesh {
+    /// A mesh made in code: `triangles` (indices into `vertices`) of mesh 0,
+    /// triangle `k`'s source numbered `k` ([`TriangleSource::unplaced`]).
+    pub fn unplaced(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
+        let sources = (0..triangles.len() as u32)
+            .map(|k| TriangleSource::unplaced(0, k))
+            .collect();
+        TriMesh {
+            vertices,
+            triangles,
+            sources,
+        }
+    }
+
     /// The three corners of triangle `i`.
     pub fn triangle(&self, i: usize) -> [Point3<f64>; 3] {
         let t = self.triangles[i];

@@ -4,7 +4,7 @@
 //! distance its triangles reach outside the true shape. URDF links and
 //! the bodies of a `World` are made of them.
 
-use super::{TriMesh, TriangleSource};
+use super::TriMesh;
 use nalgebra::{Point3, Vector3};
 
 /// Segments around the axis of a tessellated sphere, cylinder or capsule.
@@ -32,17 +32,6 @@ pub fn cylinder_mesh(r: f64, length: f64) -> (TriMesh, f64) {
     prism_mesh(r, length / 2.0)
 }
 
-fn soup(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> TriMesh {
-    let sources = (0..triangles.len() as u32)
-        .map(|t| TriangleSource::unplaced(0, t))
-        .collect();
-    TriMesh {
-        vertices,
-        triangles,
-        sources,
-    }
-}
-
 /// A box of edge lengths `size` centred on the origin, its faces on the
 /// axis planes (12 triangles, exact).
 pub fn box_mesh(size: [f64; 3]) -> TriMesh {
@@ -68,7 +57,7 @@ pub fn box_mesh(size: [f64; 3]) -> TriMesh {
         .iter()
         .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
         .collect();
-    soup(vertices, triangles)
+    TriMesh::unplaced(vertices, triangles)
 }
 
 /// Side quads between two rings of `n` vertices starting at `a` and `b`,
@@ -105,7 +94,7 @@ fn prism_mesh(r: f64, h: f64) -> (TriMesh, f64) {
         triangles.push([2 * n, k, j]);
         triangles.push([2 * n + 1, n + j, n + k]);
     }
-    (soup(vertices, triangles), big - r)
+    (TriMesh::unplaced(vertices, triangles), big - r)
 }
 
 /// A capsule of radius `r` about the segment `z = ±h` (a sphere when
@@ -175,7 +164,7 @@ fn round_mesh(r: f64, h: f64) -> (TriMesh, f64) {
         .zip(&centre_z)
         .map(|(u, &z)| at(u, z, big))
         .collect();
-    (soup(vertices, triangles), big - r)
+    (TriMesh::unplaced(vertices, triangles), big - r)
 }
 
 #[cfg(test)]

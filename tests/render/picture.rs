@@ -162,7 +162,7 @@ fn highlight_recolours_exactly_the_highlighted_triangle() {
     // Two triangles in the z = 0 plane, facing the front view head-on, so
     // each is drawn in exactly its base colour.
     let v = |x: f64, y: f64| Point3::new(x, y, 0.0);
-    let mesh = with_sources(
+    let mesh = TriMesh::unplaced(
         vec![
             v(0.0, 0.0),
             v(4.0, 0.0),

@@ -79,7 +79,7 @@ fn cylinder_mesh(radius: f64, half: f64) -> TriMesh {
         .into_iter()
         .map(|v| Point3::from(rot * v.coords + at))
         .collect();
-    with_sources(vertices, triangles)
+    TriMesh::unplaced(vertices, triangles)
 }
 
 /// The axes to seed the round fits with: the PCA frame's.

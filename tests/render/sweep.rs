@@ -1,11 +1,11 @@
 //! The pieces of the picture of a motion: ghost layers blended over the
 //! opaque picture, the copies' times, the simplified ghost mesh.
 
-use bvtool::Pose;
 use bvtool::query::motion::Motion;
 use bvtool::render::sweep::{COPIES, SweepEnd, copy_times, simplified};
 use bvtool::render::{Layout, RenderOptions, RenderScene, View, cameras, render};
-use bvtool_dev::render_check::{WHITE, px, with_sources};
+use bvtool::{Pose, TriMesh};
+use bvtool_dev::render_check::{WHITE, px};
 use bvtool_dev::shapes::uv_sphere;
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
@@ -30,14 +30,14 @@ fn rect(x0: f64, x1: f64, y0: f64, y1: f64, z: f64) -> Part {
     (v, vec![[0, 1, 2], [0, 2, 3]])
 }
 
-fn join(parts: &[Part]) -> bvtool::TriMesh {
+fn join(parts: &[Part]) -> TriMesh {
     let (mut v, mut t) = (Vec::new(), Vec::new());
     for (pv, pt) in parts {
         let first = v.len() as u32;
         v.extend(pv);
         t.extend(pt.iter().map(|tri| tri.map(|i| i + first)));
     }
-    with_sources(v, t)
+    TriMesh::unplaced(v, t)
 }
 
 /// A ghost in front of an opaque surface is blended over it once (its own

@@ -139,7 +139,7 @@ impl SweptTest<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::{TriMesh, TriangleSource};
+    use crate::mesh::TriMesh;
     use crate::pose::Pose;
     use crate::query::{ContactMode, collide};
     use nalgebra::{Point3, UnitQuaternion};
@@ -156,14 +156,7 @@ mod tests {
         let triangles: Vec<[u32; 3]> = (0..n)
             .flat_map(|i| [[2 * i, 2 * i + 2, 2 * i + 3], [2 * i, 2 * i + 3, 2 * i + 1]])
             .collect();
-        let sources = (0..triangles.len() as u32)
-            .map(|k| TriangleSource::unplaced(0, k))
-            .collect();
-        TriMesh {
-            vertices,
-            triangles,
-            sources,
-        }
+        TriMesh::unplaced(vertices, triangles)
     }
 
     /// The widest interval about `m` (half width to 2⁻²⁰) the swept test

@@ -117,3 +117,38 @@ def test_least_distance_over_a_path_is_the_sampled_minimum(torus):
     assert np.linalg.norm(least["point_b"] - least["point_a"]) == pytest.approx(least["distance"], abs=1e-12)
     through = torus.least_distance(torus, [((4, 0, 0), Q), ((0, 0, 0), Q)])
     assert through["distance"] == 0.0 and through["lower"] == 0.0 and through["certified"]
+
+
+def box_mesh(half):
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float) * half
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    return bvtool.Mesh(corners, [t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))])
+
+
+def test_thin_blade_past_thin_pin_every_short_contact_is_found():
+    # A 1e-3-thick blade (half extents w, 1, 0.5) crossing a 1e-3 × 1e-3 pin
+    # (w, w, 1) at the origin, 100 units along x a path at fixed (y, z): they
+    # meet exactly while |x| <= 2w (B's centre in the boxes' Minkowski sum,
+    # half extents (2w, 1 + w, 1.5)), for 4w / 100 = 2e-5 of the path, far
+    # below the spacing of 1,001 samples.
+    w = 5e-4
+    pin, blade = bvtool.ObbTree(box_mesh([w, w, 1.0])), bvtool.ObbTree(box_mesh([w, 1.0, 0.5]))
+    rng = np.random.default_rng(385)
+    ts, between = np.linspace(0.0, 1.0, 1001), 0
+    for k in range(8):
+        x0 = -100.0 * rng.uniform(0.05, 0.95)
+        y, z = rng.uniform(-0.99, 0.99), rng.uniform(-1.45, 1.45)
+        p0, p1 = (x0, y, z, 0, 0, 0, 1), (x0 + 100.0, y, z, 0, 0, 0, 1)
+        lo, hi = (-2 * w - x0) / 100.0, (2 * w - x0) / 100.0
+        got = pin.time_of_impact(blade, p0, p1)
+        assert got.status == "hit", (k, lo, got)
+        assert got.free_until <= lo + 1e-9 and lo - 1e-9 <= got.t <= lo + got.tol + 1e-9, (k, lo, got)
+        assert pin.collide(blade, got.pose).intersecting
+        mid = ((1 - (lo + hi) / 2) * x0 + (lo + hi) / 2 * (x0 + 100.0), y, z, 0, 0, 0, 1)
+        assert pin.collide(blade, mid).intersecting
+        samples = rows(np.outer(1 - ts, p0[:3]) + np.outer(ts, p1[:3]), np.tile(Q, (len(ts), 1)))
+        between += not pin.collide_batch(blade, samples).any()
+        # Beside the pin (|y| > 1 + w) the same pass is certified free.
+        beside = pin.time_of_impact(blade, (x0, 1.01 + w, z, 0, 0, 0, 1), (x0 + 100.0, 1.01 + w, z, 0, 0, 0, 1))
+        assert beside.status == "free"
+    assert between >= 6  # contacts the 1,001 samples do not see

@@ -2,8 +2,8 @@
 //! projected edges, convex outlines, and the silhouette-inside-outline check.
 #![allow(dead_code)]
 
-use bvtool::render::{Camera, Rgb};
 use bvtool::TriMesh;
+use bvtool::render::{Camera, Rgb};
 use image::RgbImage;
 use nalgebra::{Point3, Rotation3, Vector3};
 

@@ -435,6 +435,7 @@ impl ObbTree {
             leaf_size,
             origin,
             reach,
+            radius: Default::default(),
         })
     }
 }

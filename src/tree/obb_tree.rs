@@ -12,6 +12,7 @@ use crate::mesh::weld::weld_until;
 use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3, Vector2, Vector3};
 use rayon::prelude::*;
+use std::sync::OnceLock;
 
 /// Triangles per leaf when none is asked for, for a tree of at least
 /// [`SMALL_TREE`] triangles ([`default_leaf_size`]): the size that keeps a
@@ -145,6 +146,8 @@ pub struct ObbTree {
     /// The largest absolute coordinate of any corner relative to
     /// [`ObbTree::origin`] (for the query's rounding slack).
     pub reach: f64,
+    /// [`ObbTree::radius`], computed on first use.
+    pub(super) radius: OnceLock<f64>,
 }
 
 /// The bytes an [`ObbTree`] holds ([`ObbTree::memory`]).
@@ -403,6 +406,23 @@ impl ObbTree {
             leaf_size,
             origin,
             reach,
+            radius: OnceLock::new(),
+        })
+    }
+
+    /// The largest distance of a vertex from the origin of the tree's frame
+    /// (the point a pose rotates the mesh about), rounded up by 4 ulps:
+    /// what a motion's speed bound needs of a moving tree
+    /// ([`crate::query::motion::Sweep`]). One pass over the vertices on
+    /// first use, kept (and shared by clones made after it).
+    pub fn radius(&self) -> f64 {
+        *self.radius.get_or_init(|| {
+            let r = self
+                .vertices
+                .iter()
+                .map(|v| v.coords.norm())
+                .fold(0.0, f64::max);
+            r * (1.0 + 4.0 * f64::EPSILON)
         })
     }
 

@@ -141,8 +141,8 @@ pub struct Impact {
 }
 
 /// Trees A and B ready for motion queries: B's radius about its origin
-/// (the largest `|v|` of its vertices, in B's frame) computed once, and a
-/// distance queue reused by every query.
+/// (the largest `|v|` of its vertices, in B's frame: [`ObbTree::radius`],
+/// computed once a tree), and the queues reused by every query.
 #[derive(Debug)]
 pub struct Sweep<'t> {
     pub(super) a: &'t ObbTree,
@@ -186,15 +186,10 @@ pub fn time_of_impact(
 impl<'t> Sweep<'t> {
     /// A at identity, B moving.
     pub fn new(a: &'t ObbTree, b: &'t ObbTree) -> Sweep<'t> {
-        let radius = b
-            .vertices
-            .iter()
-            .map(|v| v.coords.norm())
-            .fold(0.0, f64::max);
         Sweep {
             a,
             b,
-            radius: radius * (1.0 + 4.0 * f64::EPSILON),
+            radius: b.radius(),
             scratch: DistanceScratch::default(),
             swept: SweptScratch::default(),
         }

@@ -37,7 +37,7 @@ pub const DEFAULT_TOL: f64 = 1e-6;
 pub const DEFAULT_MAX_DISTANCE_CALLS: u64 = 100_000;
 /// [`ImpactOptions::rel_err`]'s default: on five corpus pairs × 1,000
 /// random motions (`benches/motion.py --pairs all`), 0.5 gives medians of
-/// 20–150 µs a motion where exact distances (0) take 313–2,372 µs. Among
+/// 23–60 µs a motion where exact distances (0) take 318–2,342 µs. Among
 /// 0.25, 0.5 and 1 (three pairs × 100 motions), 0.5 and 1 gave about the
 /// least medians and 0.25 the least mean.
 pub const DEFAULT_REL_ERR: f64 = 0.5;

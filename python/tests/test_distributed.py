@@ -92,15 +92,30 @@ def test_default_chunks_hold_enough_work_and_balance(client):
     # wall time of `wall` an item is `wall * pool threads` of one thread's.
     pool = bd._local_threads()
 
-    def sleepy(wall):
-        return lambda m: time.sleep(m * wall)
+    # Sleeps overrun what they ask (by milliseconds on a loaded machine), so
+    # each probe's actual time is recorded, and the chunk is checked against
+    # the cost per item the last probe (the one the chunk is made from) took.
+    def sleepy(wall, probes):
+        def cost(m):
+            t = time.perf_counter()
+            time.sleep(m * wall)
+            probes.append((m, time.perf_counter() - t))
+
+        return cost
+
+    def per_item(probes):
+        m, took = probes[-1]
+        return took / m
 
     # 1 ms an item: 1,000 items are over 1 s of work, enough for 4 tasks a thread.
-    chunk = bd._auto_chunk(1000, engine, sleepy(1e-3), 10**6)
-    # (sleeps overrun what they ask, so the measured cost is a little more)
-    assert chunk * 1e-3 * pool >= 0.9 * bd.TASK_SECONDS and -(-1000 // chunk) >= 4 * threads
+    probes = []
+    chunk = bd._auto_chunk(1000, engine, sleepy(1e-3, probes), 10**6)
+    assert chunk * per_item(probes) * pool >= 0.9 * bd.TASK_SECONDS
+    assert -(-1000 // chunk) >= 4 * threads
     # 1 µs an item: 100,000 items are 0.1–0.2 s, so fewer, fuller tasks.
-    chunk = bd._auto_chunk(100_000, engine, sleepy(1e-6), 10**6)
-    assert chunk * 1e-6 * pool >= 0.9 * bd.TASK_SECONDS
+    probes = []
+    chunk = bd._auto_chunk(100_000, engine, sleepy(1e-6, probes), 10**6)
+    assert chunk * per_item(probes) * pool >= 0.9 * bd.TASK_SECONDS
+    assert chunk * 1e-6 * pool >= 0.1 * bd.TASK_SECONDS
     # Never more than the cap.
     assert bd._auto_chunk(10**7, engine, lambda m: None, 5000) == 5000

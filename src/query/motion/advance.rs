@@ -264,8 +264,6 @@ impl<'t> Sweep<'t> {
         let margin = self.margin(motion);
         let swept = SweptTest {
             motion,
-            travel: motion.travel() * (1.0 + 8.0 * f64::EPSILON),
-            angle: motion.angle() * (1.0 + 8.0 * f64::EPSILON),
             margin: margin + opts.clearance,
             budget: BOX_TEST_BUDGET,
         };

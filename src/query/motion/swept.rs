@@ -26,14 +26,9 @@ pub(super) struct SweptScratch {
     placed: PlacedLeaf,
 }
 
-/// One motion's swept tests: the motion's linear and angular speeds and its
-/// rotation axis in B's frame, and the margin every bound leaves.
+/// One motion's swept tests: the motion and the margin every bound leaves.
 pub(super) struct SweptTest<'m> {
     pub motion: &'m Motion,
-    /// `|T1 − T0|`, rounded up.
-    pub travel: f64,
-    /// `θ`, the whole turn, rounded up.
-    pub angle: f64,
     /// The margin taken off every distance: rounding of the sampled pose
     /// and the clearance asked.
     pub margin: f64,
@@ -47,18 +42,19 @@ impl SweptTest<'_> {
     /// the rotation axis (through B's origin, fixed in B's frame): the
     /// distance of the box's centre from it plus the half diagonal. (A point
     /// `q` of B turns about that axis at angular speed `θ`, so its rotation
-    /// part moves at `θ·dist(q, axis)`.) Rounded up generously: the box is
-    /// `f32`, the arithmetic `f64`.
+    /// part moves at `θ·dist(q, axis)`.) `ρ` is rounded up generously (the
+    /// box is `f32`, the arithmetic `f64`), the bound as
+    /// [`Motion::speed_bound`] rounds it.
     fn node_speed(&self, b: &ObbTree, bx: &NodeBox) -> f64 {
-        if self.angle == 0.0 {
-            return self.travel;
+        if self.motion.angle() == 0.0 {
+            return self.motion.speed_bound(0.0);
         }
         let [x, y, z] = bx.center();
         let c = b.origin.coords + Vector3::new(x as f64, y as f64, z as f64);
         let axis = self.motion.axis();
         let off_axis = (c - axis * c.dot(&axis)).norm();
         let rho = (off_axis + (bx.half_diagonal2() as f64).sqrt()) * (1.0 + 1e-5);
-        (self.travel + self.angle * rho) * (1.0 + 1e-12)
+        self.motion.speed_bound(rho)
     }
 
     /// Whether no point of B comes within `margin` of A at any time of
@@ -205,8 +201,6 @@ mod tests {
             );
             let test = SweptTest {
                 motion: &motion,
-                travel: motion.travel(),
-                angle: motion.angle(),
                 margin: 0.0,
                 budget: u32::MAX,
             };

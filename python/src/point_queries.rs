@@ -4,11 +4,11 @@
 
 use crate::arrays;
 use crate::errors::value_error;
+use crate::work;
 use bvtool::query::point::{PointTree, each};
 use bvtool::query::ray::{self, Ray};
 use nalgebra::{Point3, Vector3};
 use pyo3::prelude::*;
-use std::time::{Duration, Instant};
 
 /// What `closest_points` returns: positions, distances, triangles,
 /// barycentric coordinates and feature codes.
@@ -20,44 +20,20 @@ pub type ClosestArrays<'py> = (
     Bound<'py, PyAny>,
 );
 
-/// `each` with the GIL released, on this process's own pool
-/// ([`bvtool::threads::pool`]: never rayon's global one, so a forked child
-/// works), in chunks with a check for a pending signal (Ctrl-C) between
-/// them: a signal raises `KeyboardInterrupt` and stops the batch at the end
-/// of the chunk being answered, and nothing is returned. A chunk starts at
-/// [`FIRST_CHUNK`] items and doubles while one takes under [`CHUNK_TIME`]
-/// (halves when one takes over four times that), so a batch whose items
-/// cost about the same checks every 10–40 ms of work; each chunk costs one
-/// hand-over to the pool (tens of microseconds).
+/// `each` over `items` in chunks on the pool, a signal checked between
+/// chunks ([`work::chunked`], from [`FIRST_CHUNK`] items).
 fn each_on_pool<T: Sync, R: Send>(
     py: Python<'_>,
     items: &[T],
     f: impl Fn(&T) -> R + Sync + Send,
 ) -> PyResult<Vec<R>> {
-    let mut out = Vec::with_capacity(items.len());
-    let (mut start, mut chunk) = (0, FIRST_CHUNK);
-    while start < items.len() {
-        let part = &items[start..items.len().min(start + chunk)];
-        let began = Instant::now();
-        out.extend(py.detach(|| bvtool::threads::pool().install(|| each(part, &f))));
-        py.check_signals()?;
-        let took = began.elapsed();
-        start += part.len();
-        if took < CHUNK_TIME {
-            chunk = chunk.saturating_mul(2);
-        } else if took > 4 * CHUNK_TIME {
-            chunk = (chunk / 2).max(1);
-        }
-    }
-    Ok(out)
+    work::chunked(py, items.len(), FIRST_CHUNK, |part| {
+        Ok(each(&items[part], &f))
+    })
 }
 
 /// A batch's first chunk of points or rays ([`each_on_pool`]).
 const FIRST_CHUNK: usize = 1024;
-
-/// A chunk taking less than this makes the next one twice as large
-/// ([`each_on_pool`]).
-const CHUNK_TIME: Duration = Duration::from_millis(10);
 
 /// `closest_points`: see the method.
 pub fn closest_points<'py>(

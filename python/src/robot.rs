@@ -53,17 +53,32 @@ impl Robot {
         Ok((values, one))
     }
 
-    /// `f(robot, configurations)` on the pool with the GIL released.
+    /// `f(robot, configurations)` on the pool with the GIL released, in
+    /// chunks of consecutive configurations with a check for a pending
+    /// signal between them ([`work::chunked`], from [`FIRST_CHUNK`]
+    /// configurations): Ctrl-C stops the batch within a chunk's time. The
+    /// answers of each configuration come in order, so the chunks' answers
+    /// concatenate to the batch's.
     fn on_pool<R: Send + 'static>(
         &self,
         py: Python<'_>,
         qs: Vec<f64>,
-        f: impl FnOnce(&bvtool::robots::Robot, &[f64]) -> bvtool::Result<R> + Send + 'static,
-    ) -> PyResult<R> {
-        let robot = self.inner.clone();
-        work::run(py, move |_| f(&robot, &qs))?.map_err(to_py)
+        f: impl Fn(&bvtool::robots::Robot, &[f64]) -> bvtool::Result<Vec<R>> + Sync + Send,
+    ) -> PyResult<Vec<R>> {
+        let robot = &*self.inner;
+        let dof = robot.dof;
+        if dof == 0 {
+            // No configuration: the library's own error.
+            return f(robot, &qs).map_err(to_py);
+        }
+        work::chunked(py, qs.len() / dof, FIRST_CHUNK, |rows| {
+            f(robot, &qs[rows.start * dof..rows.end * dof]).map_err(to_py)
+        })
     }
 }
+
+/// A robot batch's first chunk of configurations ([`Robot::on_pool`]).
+const FIRST_CHUNK: usize = 16;
 
 #[pymethods]
 impl Robot {

@@ -14,20 +14,62 @@
 //! next node pair, `clash` at its next tree or candidate pair,
 //! `World.from_scene` at its next tree, `fit` at its next stage or axis
 //! tried ([`run_until`], [`bvtool::threads::Stop`],
-//! `FileVolumes::new_until`); other work (loading, decompositions — V-HACD
-//! inside `fit` too —, robots) runs to its end on the pool, invisible to
-//! Python.
+//! `FileVolumes::new_until`). Batches of independent items (points, rays,
+//! robot configurations) run in chunks on the calling thread instead, a
+//! signal checked between chunks ([`chunked`]). Other work (loading,
+//! decompositions — V-HACD inside `fit` too) runs to its end on the pool,
+//! invisible to Python.
 
 use bvtool::threads::{Stop, Stopped};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a waiting call checks for a signal.
 pub const POLL: Duration = Duration::from_millis(20);
+
+/// A chunk of [`chunked`] taking less than this makes the next one twice
+/// as large (one taking over four times this, half as large).
+const CHUNK_TIME: Duration = Duration::from_millis(10);
+
+/// `f` over the items `0..len` in chunks of consecutive items, each chunk
+/// on this process's pool with the GIL released ([`bvtool::threads::pool`]:
+/// never rayon's global one, so a forked child works), the answers
+/// concatenated; a pending signal (Ctrl-C) is checked between chunks: it
+/// raises `KeyboardInterrupt` and stops the batch at the end of the chunk
+/// being answered, and nothing is returned. A chunk starts at `first`
+/// items and doubles while one takes under [`CHUNK_TIME`] (halves when one
+/// takes over four times that), so a batch whose items cost about the same
+/// checks every 10–40 ms of work; each chunk costs one hand-over to the
+/// pool (tens of microseconds). The first error of `f` ends the batch.
+pub fn chunked<R: Send>(
+    py: Python<'_>,
+    len: usize,
+    first: usize,
+    f: impl Fn(Range<usize>) -> PyResult<Vec<R>> + Sync + Send,
+) -> PyResult<Vec<R>> {
+    let mut out = Vec::new();
+    let (mut start, mut chunk) = (0, first.max(1));
+    while start < len {
+        let part = start..len.min(start.saturating_add(chunk));
+        let began = Instant::now();
+        let n = part.len();
+        out.extend(py.detach(|| bvtool::threads::pool().install(|| f(part)))?);
+        py.check_signals()?;
+        let took = began.elapsed();
+        start += n;
+        if took < CHUNK_TIME {
+            chunk = chunk.saturating_mul(2);
+        } else if took > 4 * CHUNK_TIME {
+            chunk = (chunk / 2).max(1);
+        }
+    }
+    Ok(out)
+}
 
 /// Set when the caller gave up on the work (a signal): work that can stop
 /// early checks it.

@@ -1,5 +1,6 @@
 """Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
-build, `self_intersections`, `clash`, `World.from_scene` or `fit` raises KeyboardInterrupt within
+build, `self_intersections`, `clash`, `World.from_scene`, `fit` or a robot
+batch raises KeyboardInterrupt within
 0.5 s, and the abandoned work stops too — the process's CPU time stays
 near zero while it sleeps right after, and a small tree build then takes
 about its normal time and gives the same tree as before.
@@ -160,6 +161,25 @@ v = v.reshape(-1, 3)
 t = (np.arange(len(v) - 2)[:, None] + np.arange(3)[None, :]).astype(np.uint32)
 ball = bvtool.Mesh(v, t)
 interrupted(lambda: bvtool.fit(ball, capsule=True, cylinder=True))
+""",
+    # A chain of seven boxes folding in one plane, the least distance
+    # between its tested link pairs at 400,000 random configurations.
+    "robot": """
+import tempfile
+box = '<collision><origin xyz="0 0 0.25"/><geometry><box size="0.1 0.1 0.5"/></geometry></collision>'
+links = "".join(f'<link name="l{k}">{box}</link>' for k in range(7))
+joints = "".join(
+    f'<joint name="j{k}" type="revolute"><origin xyz="0 0 {0.05 if k == 0 else 0.5}"/>'
+    f'<parent link="l{k}"/><child link="l{k + 1}"/><axis xyz="0 1 0"/>'
+    '<limit lower="-2.8" upper="2.8" effort="1" velocity="1"/></joint>'
+    for k in range(6)
+)
+with tempfile.NamedTemporaryFile("w", suffix=".urdf") as f:
+    f.write(f'<?xml version="1.0"?><robot name="chain">{links}{joints}</robot>')
+    f.flush()
+    robot = bvtool.Robot(f.name)
+qs = np.random.default_rng(5).uniform(-2.8, 2.8, (400_000, 6))
+interrupted(lambda: robot.distance(qs))
 """,
 }
 

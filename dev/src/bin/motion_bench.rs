@@ -4,7 +4,7 @@
 //! thread; `Sweep::time_of_impact` (certified, tol 1e-6) against exact
 //! `collide` at 100 equally spaced poses until the first contact (not
 //! certified), each the least of 3 runs; medians per motion, over all
-//! motions and over the motions certified free.
+//! motions, over the motions certified free and over the others.
 //!
 //! Run: `cargo run --release -p bvtool-dev --bin motion_bench` (models from
 //! `BVTOOL_MODELS`, default `../shared/models`).
@@ -51,6 +51,7 @@ fn main() {
         let (mut us, mut calls, mut disc, mut far, mut far_d) =
             (vec![], vec![], vec![], vec![], vec![]);
         let mut hits = 0;
+        let (mut hit_t, mut hit_d, mut hit_c) = (vec![], vec![], vec![]);
         for m in &motions {
             let mut best = f64::INFINITY;
             let mut got = None;
@@ -80,6 +81,10 @@ fn main() {
             if got.status == Status::Free {
                 far.push(best);
                 far_d.push(bd);
+            } else {
+                hit_t.push(best);
+                hit_d.push(bd);
+                hit_c.push(got.distance_calls as f64);
             }
         }
         println!(
@@ -92,6 +97,13 @@ fn main() {
             far.len(),
             med(&far),
             med(&far_d)
+        );
+        println!(
+            "    other motions (hits, undecided) {}: {:.1} vs {:.1} (calls med {})",
+            hit_t.len(),
+            med(&hit_t),
+            med(&hit_d),
+            med(&hit_c)
         );
     }
 }

@@ -3,7 +3,7 @@ a local cluster of two worker processes (one bvtool thread each) against
 the single process (two threads) on the same machine (docs/python.md,
 "Scale-out").
 
-    python python/bench/scale_out.py [--engine dask|ray|both] [--runs 3] [--poses N]
+    python python/bench/scale_out.py [--engine dask|ray|both] [--runs 3] [--poses N] [--work NAME ...]
 
 Shapes (models from $BVTOOL_MODELS or ../shared/models):
   files  `fit_record` of 40 corpus OBJ/STL files, one task a file;
@@ -12,7 +12,10 @@ Shapes (models from $BVTOOL_MODELS or ../shared/models):
          trees put in the cluster once, poses in the default chunks;
   pairs  600 copies of the Duck placed at random, the broad phase's
          candidate pairs tested with `collide(..., "all")` in the default
-         chunks.
+         chunks: 600 trees of their own (`pairs`), and one tree standing
+         for the 600 parts at their world poses (`instances`; the single
+         process makes one `collide_batch` call of the pairs' relative
+         poses).
 For each: the single-process time, the cluster's (best of --runs, after a
 warm-up that starts the workers' pools and moves the trees), their ratio,
 and the cost of one empty task (the scheduling floor a chunk must dwarf).
@@ -60,16 +63,21 @@ def bunny_poses(tree, n, seed):
 
 
 def duck_copies(n, seed):
+    """The Duck, `n` world poses `(n, 7)` at random, and the `n` meshes
+    those poses place."""
     rng = np.random.default_rng(seed)
     duck = bvtool.load_mesh(DUCK)
     v, t = duck.vertices, duck.triangles
     size = float(np.max(v.max(0) - v.min(0)))
-    meshes = []
+    world, meshes = [], []
     for _ in range(n):
         q = rng.normal(size=4)
-        pose = bvtool.Pose(rng.uniform(0, size * 9.0, 3), q / np.linalg.norm(q))
-        meshes.append(bvtool.Mesh(pose.transform_points(v), t))
-    return meshes
+        # 600 in a cube of 9 Duck sizes; more at the same density.
+        side = size * 9.0 * (n / 600) ** (1 / 3)
+        w = np.concatenate([rng.uniform(0, side, 3), q / np.linalg.norm(q)])
+        world.append(w)
+        meshes.append(bvtool.Mesh(bvtool.Pose(w[:3], w[3:]).transform_points(v), t))
+    return duck, np.array(world), meshes
 
 
 def corpus_files(n):
@@ -90,6 +98,8 @@ def main():
     ap.add_argument("--engine", choices=["dask", "ray", "both"], default="both")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--poses", type=int, default=400_000, help="first-contact poses")
+    ap.add_argument("--ducks", type=int, default=600, help="Duck parts of the pairs rows")
+    ap.add_argument("--work", nargs="*", help="only these rows (files, collide, distance, pairs, instances)")
     args = ap.parse_args()
 
     print(f"load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs; best of {args.runs}")
@@ -97,9 +107,11 @@ def main():
     first = bunny_poses(tree, args.poses, 1)
     near = bunny_poses(tree, 20_000, 2)
     paths = corpus_files(40)
-    meshes = duck_copies(600, 3)
+    duck, world, meshes = duck_copies(args.ducks, 3)
     trees = [bvtool.ObbTree(m) for m in meshes]
     pairs = bd.candidate_pairs(meshes)
+    duck_tree = bvtool.ObbTree(duck)
+    instanced = bd.candidate_pairs([duck] * len(world), world)
 
     def single_pairs():
         return np.array(
@@ -127,7 +139,18 @@ def main():
             single_pairs,
             lambda c: bd.collide_pairs(c, trees, pairs, mode="all"),
         ),
+        "instances": (
+            f"{len(instanced):,} candidate pairs of {len(world)} Duck instances (one tree)",
+            lambda: duck_tree.collide_batch(
+                duck_tree, bd.relative_poses(world, instanced), "all"
+            )[1],
+            lambda c: bd.collide_pairs(
+                c, [duck_tree] * len(world), instanced, poses=world, mode="all"
+            ),
+        ),
     }
+    if args.work:
+        work = {k: w for k, w in work.items() if k in args.work}
     expected = {name: one() for name, (_, one, _) in work.items()}
 
     engines = ["dask", "ray"] if args.engine == "both" else [args.engine]

@@ -10,9 +10,10 @@ Three shapes of work, each equal to the single-process answer
 - many poses: :func:`collide_batch` and :func:`distance_batch` scatter the
   two trees to every worker once, then split the poses into chunks (one
   ``*_batch`` call a chunk) and concatenate the answers;
-- many pairs: :func:`candidate_pairs` (a broad phase: the pairs of meshes
-  whose world boxes overlap) and :func:`collide_pairs` (the trees scattered
-  once, the pairs split into chunks).
+- many pairs: :func:`candidate_pairs` (a broad phase: the pairs of parts
+  whose world boxes overlap) and :func:`collide_pairs` (each distinct tree
+  put in the cluster once — one tree may stand for many placed parts —,
+  the pairs split into chunks).
 
 Every helper takes an engine as its first argument: a
 ``distributed.Client`` (``Client(LocalCluster(...))`` on one machine,
@@ -293,17 +294,83 @@ def distance_batch(
 # --- many pairs ---------------------------------------------------------------
 
 
-def candidate_pairs(meshes: Sequence[Any]) -> np.ndarray:
-    """The broad phase: every pair ``(i, j)``, ``i < j``, of meshes (in one
-    frame) whose axis-aligned boxes overlap or touch, as a ``(k, 2)`` int64
-    array sorted by ``i`` then ``j`` — the pairs a clash must test exactly.
-    Meshes without triangles meet nothing."""
+def _matrices(poses: Any, n: int) -> np.ndarray:
+    """``n`` world poses as ``(n, 4, 4)`` float64 matrices (identity when
+    ``poses`` is None); ``(N, 7)`` rows are translation then quaternion
+    ``(x, y, z, w)``, normalised."""
+    if poses is None:
+        return np.broadcast_to(np.eye(4), (n, 4, 4)).copy()
+    a = _as_pose_array(poses)
+    if len(a) != n:
+        raise ValueError(f"{len(a)} poses for {n} parts: expected one pose a part")
+    if a.ndim == 3:
+        if a.shape[1:] != (4, 4):
+            raise ValueError(f"poses of shape {a.shape}: expected (N, 4, 4) or (N, 7)")
+        return a.copy()
+    if a.ndim != 2 or a.shape[1] != 7:
+        raise ValueError(f"poses of shape {a.shape}: expected (N, 4, 4) or (N, 7)")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("a pose holds a value that is not a finite number")
+    q = a[:, 3:]
+    norm = np.linalg.norm(q, axis=1, keepdims=True)
+    if np.any(norm == 0):
+        raise ValueError("a pose's quaternion is zero")
+    x, y, z, w = (q / norm).T
+    m = np.zeros((n, 4, 4))
+    m[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    m[:, 0, 1] = 2 * (x * y - z * w)
+    m[:, 0, 2] = 2 * (x * z + y * w)
+    m[:, 1, 0] = 2 * (x * y + z * w)
+    m[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    m[:, 1, 2] = 2 * (y * z - x * w)
+    m[:, 2, 0] = 2 * (x * z - y * w)
+    m[:, 2, 1] = 2 * (y * z + x * w)
+    m[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    m[:, :3, 3] = a[:, :3]
+    m[:, 3, 3] = 1.0
+    return m
+
+
+def relative_poses(poses: Any, pairs: Any) -> np.ndarray:
+    """For each pair ``(i, j)``, part ``j``'s pose in part ``i``'s frame —
+    ``inverse(P_i) · P_j`` for world poses ``P`` (``(N, 7)`` rows, ``(N, 4,
+    4)`` matrices or a sequence of ``Pose``) — as ``(k, 4, 4)`` float64
+    matrices: the pose ``trees[i].collide(trees[j], pose)`` takes. The
+    inverse is the rigid one (``Rᵀ``, ``−Rᵀ·t``)."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    n = int(pairs.max()) + 1 if len(pairs) else 0
+    m = _matrices(poses, len(poses) if poses is not None else n)
+    a, b = m[pairs[:, 0]], m[pairs[:, 1]]
+    rt = np.transpose(a[:, :3, :3], (0, 2, 1))
+    out = np.zeros((len(pairs), 4, 4))
+    out[:, :3, :3] = rt @ b[:, :3, :3]
+    out[:, :3, 3] = np.einsum("kij,kj->ki", rt, b[:, :3, 3] - a[:, :3, 3])
+    out[:, 3, 3] = 1.0
+    return out
+
+
+def candidate_pairs(meshes: Sequence[Any], poses: Any = None) -> np.ndarray:
+    """The broad phase: every pair ``(i, j)``, ``i < j``, of parts whose
+    axis-aligned world boxes overlap or touch, as a ``(k, 2)`` int64 array
+    sorted by ``i`` then ``j`` — the pairs a clash must test exactly. Part
+    ``k`` is ``meshes[k]`` (the same mesh may stand for many parts) placed by
+    ``poses[k]`` (``(N, 7)``, ``(N, 4, 4)`` or ``Pose``\ s; None: every mesh
+    in one frame); a placed part's box is the box of its mesh's box corners
+    placed (never smaller than the placed mesh's own). Meshes without
+    triangles meet nothing."""
     boxes = [m.aabb for m in meshes]
     idx = [i for i, b in enumerate(boxes) if b is not None]
     if not idx:
         return np.zeros((0, 2), np.int64)
-    lo = np.array([boxes[i][0] for i in idx])
-    hi = np.array([boxes[i][1] for i in idx])
+    lo = np.array([boxes[i][0] for i in idx], dtype=np.float64)
+    hi = np.array([boxes[i][1] for i in idx], dtype=np.float64)
+    if poses is not None:
+        m = _matrices(poses, len(meshes))[idx]
+        corners = np.stack(
+            [np.where([(c >> k) & 1 for k in range(3)], hi, lo) for c in range(8)], axis=1
+        )
+        placed = np.einsum("nij,ncj->nci", m[:, :3, :3], corners) + m[:, None, :3, 3]
+        lo, hi = placed.min(axis=1), placed.max(axis=1)
     order = np.argsort(lo[:, 0], kind="stable")
     pairs = []
     for pos, a in enumerate(order):
@@ -318,13 +385,23 @@ def candidate_pairs(meshes: Sequence[Any]) -> np.ndarray:
     return out
 
 
-def _chunk_pairs(pairs: np.ndarray, mode: str, *trees: Any) -> np.ndarray:
-    """The task of :func:`collide_pairs`: ``pairs`` index ``trees``, the
-    trees this chunk uses."""
-    return np.array(
-        [len(trees[i].collide(trees[j], None, mode).pairs) for i, j in pairs],
-        dtype=np.uint64,
-    )
+def _chunk_pairs(
+    pairs: np.ndarray, relative: Optional[np.ndarray], mode: str, *trees: Any
+) -> np.ndarray:
+    """The task of :func:`collide_pairs`: ``pairs`` index ``trees`` (the
+    distinct trees this chunk uses), ``relative`` the pairs' relative poses
+    (None: one frame). The pairs of one pair of trees go to one
+    ``collide_batch`` call."""
+    out = np.zeros(len(pairs), dtype=np.uint64)
+    if relative is None:
+        relative = np.broadcast_to(np.eye(4), (len(pairs), 4, 4))
+    keys = pairs[:, 0] * len(trees) + pairs[:, 1]
+    for key in np.unique(keys):
+        sel = np.flatnonzero(keys == key)
+        a, b = trees[key // len(trees)], trees[key % len(trees)]
+        got = a.collide_batch(b, np.ascontiguousarray(relative[sel]), mode)
+        out[sel] = got[1] if mode == "all" else got
+    return out
 
 
 def collide_pairs(
@@ -332,34 +409,59 @@ def collide_pairs(
     trees: Sequence[Any],
     pairs: Any,
     *,
+    poses: Any = None,
     mode: str = "first",
     chunk: Optional[int] = None,
 ) -> np.ndarray:
     """For each pair ``(i, j)`` of ``pairs`` (a ``(k, 2)`` array, for
-    instance :func:`candidate_pairs`), the meeting triangle pairs of
-    ``trees[i]`` and ``trees[j]`` (one frame, identity pose):
-    ``len(trees[i].collide(trees[j], None, mode).pairs)`` — with
-    ``mode="first"`` 0 or 1, so nonzero means they meet. The pairs are
-    split into chunks of ``chunk`` (by default sized as the batches are);
-    each tree a chunk uses is put in the cluster once (only trees some pair
-    names move) and reaches a worker only when a task there needs it. A
-    ``(k,)`` uint64 array."""
+    instance :func:`candidate_pairs`), the meeting triangle pairs of parts
+    ``i`` and ``j``: part ``k`` is ``trees[k]`` placed by ``poses[k]`` (world
+    poses; None: every tree in one frame), so the answer for ``(i, j)`` is
+    ``trees[i].collide(trees[j], pose, mode)`` at ``pose`` =
+    :func:`relative_poses` — with ``mode="first"`` 0 or 1, so nonzero means
+    they meet; ``"all"``, the count of meeting triangle pairs. One tree
+    object may stand for many parts (instancing: ``[tree] * n`` with ``n``
+    poses): each distinct tree object is put in the cluster once and
+    reaches a worker only when a task there uses it, and a task sends each
+    pair of trees its pairs' poses in one ``collide_batch`` call. The pairs
+    are split into chunks of ``chunk`` (by default sized as the batches
+    are). A ``(k,)`` uint64 array."""
     engine = _engine(client)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if len(pairs) and (pairs.min() < 0 or pairs.max() >= len(trees)):
         raise ValueError(f"a pair names a tree out of range (there are {len(trees)})")
-    size = chunk or _auto_chunk(
-        len(pairs), engine, lambda m: _chunk_pairs(pairs[:m], mode, *trees), MAX_PAIR_CHUNK
-    )
+    relative = None if poses is None else relative_poses(_matrices(poses, len(trees)), pairs)
+    # Parts numbered by their distinct tree object.
+    first: Dict[int, int] = {}
+    distinct = np.array([first.setdefault(id(t), len(first)) for t in trees], dtype=np.int64)
+    objects = list({id(t): t for t in trees}.values())
+    tree_pairs = distinct[pairs] if len(pairs) else pairs
+
+    def part(i: int, j: int) -> np.ndarray:
+        return np.zeros((0, 4, 4)) if relative is None else relative[i:j]
+
+    def local(i: int, j: int):
+        used = np.unique(tree_pairs[i:j])
+        return used, np.searchsorted(used, tree_pairs[i:j])
+
+    def cost(m: int) -> None:
+        used, at = local(0, m)
+        _chunk_pairs(at, None if relative is None else part(0, m), mode, *[objects[k] for k in used])
+
+    size = chunk or _auto_chunk(len(pairs), engine, cost, MAX_PAIR_CHUNK)
     spans = _chunks(len(pairs), size)
-    used = [np.unique(pairs[i:j]) for i, j in spans]
-    named = np.unique(np.concatenate(used)) if used else np.zeros(0, np.int64)
-    refs = dict(zip(named.tolist(), engine.put_all([trees[k] for k in named])))
+    chunks = [local(i, j) for i, j in spans]
+    named = np.unique(np.concatenate([u for u, _ in chunks])) if chunks else np.zeros(0, np.int64)
+    refs = dict(zip(named.tolist(), engine.put_all([objects[k] for k in named])))
     futures = [
         engine.submit(
-            _chunk_pairs, np.searchsorted(u, pairs[i:j]), mode, *[refs[k] for k in u.tolist()]
+            _chunk_pairs,
+            at,
+            None if relative is None else part(i, j),
+            mode,
+            *[refs[k] for k in used.tolist()],
         )
-        for (i, j), u in zip(spans, used)
+        for (i, j), (used, at) in zip(spans, chunks)
     ]
     parts = engine.gather(futures)
     return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
@@ -375,5 +477,6 @@ __all__ = [
     "distance_batch",
     "fit_record",
     "map_files",
+    "relative_poses",
 ]
 

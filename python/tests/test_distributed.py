@@ -80,6 +80,42 @@ def test_many_pairs_equal_single_process(client):
     assert got.tolist() == expected and any(expected) and not all(expected)
 
 
+def test_instanced_pairs_equal_placed_meshes(client):
+    # One tree standing for 40 parts at random world poses: the broad phase
+    # holds every pair whose placed meshes' boxes overlap, and each answer
+    # is the single-process one, the meshes placed by their poses (an
+    # independent path: vertices moved, trees built in one frame) and the
+    # pose composed by bvtool.Pose.
+    rng = np.random.default_rng(9)
+    v, t = tetra_grid(2)
+    mesh = bvtool.Mesh(v, t)
+    tree = bvtool.ObbTree(mesh)
+    q = rng.normal(size=(40, 4))
+    world = np.hstack([rng.uniform(0, 9, (40, 3)), q / np.linalg.norm(q, axis=1, keepdims=True)])
+    placed = [bvtool.Pose(w[:3], w[3:]) for w in world]
+    pairs = bd.candidate_pairs([mesh] * 40, world)
+    meshes = [bvtool.Mesh(p.transform_points(v), t) for p in placed]
+    exact = set(map(tuple, bd.candidate_pairs(meshes)))
+    assert exact <= set(map(tuple, pairs)) and len(exact) > 10
+    rel = bd.relative_poses(world, pairs)
+    for (i, j), m in zip(pairs, rel):
+        assert np.allclose(m, (placed[i].inverse() * placed[j]).matrix, atol=1e-12)
+    first = bd.collide_pairs(client, [tree] * 40, pairs, poses=world, chunk=7)
+    trees = [bvtool.ObbTree(m) for m in meshes]
+    by_placing = [trees[i].collide(trees[j]).intersecting for i, j in pairs]
+    assert first.tolist() == [int(x) for x in by_placing] and any(by_placing) and not all(by_placing)
+    counts = bd.collide_pairs(client, [tree] * 40, pairs, poses=placed, mode="all", chunk=5)
+    composed = [
+        len(tree.collide(tree, placed[i].inverse() * placed[j], "all").pairs) for i, j in pairs
+    ]
+    assert counts.tolist() == composed
+    # Default chunks, the same answers; a pose count that is not the parts'
+    # is refused.
+    assert bd.collide_pairs(client, [tree] * 40, pairs, poses=world).tolist() == first.tolist()
+    with pytest.raises(ValueError, match="40 parts"):
+        bd.collide_pairs(client, [tree] * 40, pairs, poses=world[:39])
+
+
 def test_default_chunks_hold_enough_work_and_balance(client):
     """The default chunk: every task holds at least TASK_SECONDS of one
     thread's work (so an empty task's 1–3 ms is at most a few percent), and

@@ -296,39 +296,22 @@ def distance_batch(
 
 def _matrices(poses: Any, n: int) -> np.ndarray:
     """``n`` world poses as ``(n, 4, 4)`` float64 matrices (identity when
-    ``poses`` is None); ``(N, 7)`` rows are translation then quaternion
-    ``(x, y, z, w)``, normalised."""
+    ``poses`` is None), each read and checked as ``bvtool.Pose`` reads one
+    (``(N, 7)`` rows: translation, then a unit quaternion ``(x, y, z, w)``;
+    ``(N, 4, 4)``: rigid matrices), so a bad pose raises its
+    ``ValueError``."""
     if poses is None:
         return np.broadcast_to(np.eye(4), (n, 4, 4)).copy()
     a = _as_pose_array(poses)
     if len(a) != n:
         raise ValueError(f"{len(a)} poses for {n} parts: expected one pose a part")
-    if a.ndim == 3:
-        if a.shape[1:] != (4, 4):
-            raise ValueError(f"poses of shape {a.shape}: expected (N, 4, 4) or (N, 7)")
-        return a.copy()
-    if a.ndim != 2 or a.shape[1] != 7:
+    if a.ndim == 3 and a.shape[1:] == (4, 4):
+        read = _bv.Pose.from_matrix
+    elif a.ndim == 2 and a.shape[1] == 7:
+        read = lambda row: _bv.Pose(row[:3], row[3:])  # noqa: E731
+    else:
         raise ValueError(f"poses of shape {a.shape}: expected (N, 4, 4) or (N, 7)")
-    if not np.all(np.isfinite(a)):
-        raise ValueError("a pose holds a value that is not a finite number")
-    q = a[:, 3:]
-    norm = np.linalg.norm(q, axis=1, keepdims=True)
-    if np.any(norm == 0):
-        raise ValueError("a pose's quaternion is zero")
-    x, y, z, w = (q / norm).T
-    m = np.zeros((n, 4, 4))
-    m[:, 0, 0] = 1 - 2 * (y * y + z * z)
-    m[:, 0, 1] = 2 * (x * y - z * w)
-    m[:, 0, 2] = 2 * (x * z + y * w)
-    m[:, 1, 0] = 2 * (x * y + z * w)
-    m[:, 1, 1] = 1 - 2 * (x * x + z * z)
-    m[:, 1, 2] = 2 * (y * z - x * w)
-    m[:, 2, 0] = 2 * (x * z - y * w)
-    m[:, 2, 1] = 2 * (y * z + x * w)
-    m[:, 2, 2] = 1 - 2 * (x * x + y * y)
-    m[:, :3, 3] = a[:, :3]
-    m[:, 3, 3] = 1.0
-    return m
+    return np.array([read(p).matrix for p in a], dtype=np.float64).reshape(n, 4, 4)
 
 
 def relative_poses(poses: Any, pairs: Any) -> np.ndarray:

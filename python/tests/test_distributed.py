@@ -114,6 +114,10 @@ def test_instanced_pairs_equal_placed_meshes(client):
     assert bd.collide_pairs(client, [tree] * 40, pairs, poses=world).tolist() == first.tolist()
     with pytest.raises(ValueError, match="40 parts"):
         bd.collide_pairs(client, [tree] * 40, pairs, poses=world[:39])
+    skewed = world.copy()
+    skewed[3, 6] += 0.5
+    with pytest.raises(ValueError, match="unit quaternion"):
+        bd.collide_pairs(client, [tree] * 40, pairs, poses=skewed)
 
 
 def test_default_chunks_hold_enough_work_and_balance(client):

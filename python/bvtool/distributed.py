@@ -322,7 +322,11 @@ def relative_poses(poses: Any, pairs: Any) -> np.ndarray:
     inverse is the rigid one (``Rᵀ``, ``−Rᵀ·t``)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     n = int(pairs.max()) + 1 if len(pairs) else 0
-    m = _matrices(poses, len(poses) if poses is not None else n)
+    return _relative(_matrices(poses, len(poses) if poses is not None else n), pairs)
+
+
+def _relative(m: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """:func:`relative_poses` of matrices already read (``(n, 4, 4)``)."""
     a, b = m[pairs[:, 0]], m[pairs[:, 1]]
     rt = np.transpose(a[:, :3, :3], (0, 2, 1))
     out = np.zeros((len(pairs), 4, 4))
@@ -413,15 +417,18 @@ def collide_pairs(
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if len(pairs) and (pairs.min() < 0 or pairs.max() >= len(trees)):
         raise ValueError(f"a pair names a tree out of range (there are {len(trees)})")
-    relative = None if poses is None else relative_poses(_matrices(poses, len(trees)), pairs)
+    relative = None if poses is None else _relative(_matrices(poses, len(trees)), pairs)
     # Parts numbered by their distinct tree object.
-    first: Dict[int, int] = {}
-    distinct = np.array([first.setdefault(id(t), len(first)) for t in trees], dtype=np.int64)
-    objects = list({id(t): t for t in trees}.values())
-    tree_pairs = distinct[pairs] if len(pairs) else pairs
+    index: Dict[int, int] = {}
+    objects: List[Any] = []
+    for t in trees:
+        if id(t) not in index:
+            index[id(t)] = len(objects)
+            objects.append(t)
+    tree_pairs = np.array([index[id(t)] for t in trees], dtype=np.int64)[pairs]
 
-    def part(i: int, j: int) -> np.ndarray:
-        return np.zeros((0, 4, 4)) if relative is None else relative[i:j]
+    def part(i: int, j: int) -> Optional[np.ndarray]:
+        return None if relative is None else relative[i:j]
 
     def local(i: int, j: int):
         used = np.unique(tree_pairs[i:j])
@@ -429,7 +436,7 @@ def collide_pairs(
 
     def cost(m: int) -> None:
         used, at = local(0, m)
-        _chunk_pairs(at, None if relative is None else part(0, m), mode, *[objects[k] for k in used])
+        _chunk_pairs(at, part(0, m), mode, *[objects[k] for k in used])
 
     size = chunk or _auto_chunk(len(pairs), engine, cost, MAX_PAIR_CHUNK)
     spans = _chunks(len(pairs), size)
@@ -440,7 +447,7 @@ def collide_pairs(
         engine.submit(
             _chunk_pairs,
             at,
-            None if relative is None else part(i, j),
+            part(i, j),
             mode,
             *[refs[k] for k in used.tolist()],
         )

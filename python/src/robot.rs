@@ -59,7 +59,7 @@ impl Robot {
     /// configurations): Ctrl-C stops the batch within a chunk's time. The
     /// answers of each configuration come in order, so the chunks' answers
     /// concatenate to the batch's.
-    fn on_pool<R: Send + 'static>(
+    fn on_pool<R: Send>(
         &self,
         py: Python<'_>,
         qs: Vec<f64>,

@@ -52,7 +52,7 @@ pub fn chunked<R: Send>(
     first: usize,
     f: impl Fn(Range<usize>) -> PyResult<Vec<R>> + Sync + Send,
 ) -> PyResult<Vec<R>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(len);
     let (mut start, mut chunk) = (0, first.max(1));
     while start < len {
         let part = start..len.min(start.saturating_add(chunk));

@@ -4,7 +4,7 @@
 use crate::arrays;
 use crate::errors::value_error;
 use bvtool::query::DistanceOptions;
-use bvtool::query::depth::{self, SignedOptions, Solid};
+use bvtool::query::depth::{self, DepthSettings, SignedOptions, Solid};
 use bvtool::query::point::PointTree;
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -39,8 +39,10 @@ pub fn signed(
     }
     let opts = SignedOptions {
         distance,
-        tolerance: depth_tolerance,
-        max_splits,
+        depth: DepthSettings {
+            tolerance: depth_tolerance,
+            max_splits,
+        },
     };
     let (sa, sb) = (
         Solid {

@@ -22,10 +22,15 @@
 //!    wholly inside or wholly outside. If one is inside, the pair is
 //!    `contained`. An open outer part has no inside and is never reported
 //!    as containing anything (counted in [`Clashes::open_containers`]).
+//! 4. With [`ClashOptions::depth`], each intersecting and contained pair's
+//!    protrusion depth is measured ([`super::severity`]), pairs certainly
+//!    shallower than the least depth asked are reported as touching, and
+//!    the clashes are sorted deepest first.
 
 use super::broad::overlapping_pairs_at_most;
 use super::contain::Solid;
 use super::parts::{Grouping, PartList};
+use super::severity::{ClashDepth, Severity};
 use super::shapes::{RIGID_TOLERANCE, Shapes, relative_pose};
 use crate::fit::Aabb;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
@@ -128,9 +133,13 @@ pub struct Clash {
     pub min_distance: Option<f64>,
     /// Those of them that cross.
     pub crossing_pairs: usize,
-    /// The deepest crossing ([`crossing_depth`]), model units; 0 when none
-    /// crosses.
-    pub depth: f64,
+    /// The deepest crossing of a triangle pair ([`crossing_depth`]), model
+    /// units; 0 when none crosses.
+    pub crossing_depth: f64,
+    /// The pair's protrusion depth, with its witnesses and normal: for
+    /// intersecting and contained pairs when [`ClashOptions::depth`] asks
+    /// for it (and for pairs it reported as touching), else `None`.
+    pub severity: Option<Severity>,
     /// For `contained`: the part that is inside the other.
     pub inside: Option<usize>,
     /// Every intersecting triangle pair, and with a clearance every pair
@@ -153,6 +162,10 @@ pub struct ClashOptions {
     /// `all_pairs` the most triangle pairs listed in all, before
     /// [`ClashScene::clashes`] stops with [`PairLimit`]; `None`: no limit.
     pub max_pairs: Option<usize>,
+    /// Measure the depth of each intersecting and contained pair
+    /// ([`super::severity`]), and sort the clashes by it; `None`: not
+    /// measured, sorted by part.
+    pub depth: Option<ClashDepth>,
 }
 
 /// [`ClashScene::clashes`] stopped: the answer holds more pairs than
@@ -194,6 +207,10 @@ pub struct Clashes {
     /// Part pairs whose surfaces do not meet, one inside the other's box,
     /// where the outer part is open and so has no inside to decide.
     pub open_containers: usize,
+    /// Intersecting or contained pairs reported as touching (or, with
+    /// `ignore_touching`, left out) because their depth is certainly below
+    /// [`ClashDepth::min_depth`].
+    pub shallow: usize,
 }
 
 /// The parts of some scenes with their trees and world boxes: built once,
@@ -562,7 +579,8 @@ impl<'a> ClashScene<'a> {
                     clearance_pairs: opts.clearance.map(|_| 0),
                     min_distance: None,
                     crossing_pairs: 0,
-                    depth: 0.0,
+                    crossing_depth: 0.0,
+                    severity: None,
                     inside: Some(inner),
                     pairs: opts.all_pairs.then(Vec::new),
                 });
@@ -593,13 +611,27 @@ impl<'a> ClashScene<'a> {
                 clearance_pairs: opts.clearance.map(|_| c.found),
                 min_distance: c.min_distance,
                 crossing_pairs: c.crossing,
-                depth: c.depth,
+                crossing_depth: c.depth,
+                severity: None,
                 inside: None,
                 pairs: opts.all_pairs.then_some(c.pairs),
             });
         }
         out.clashes.sort_by_key(|c| (c.a, c.b));
         out.clashes.dedup_by_key(|c| (c.a, c.b));
+        if let Some(depth) = &opts.depth {
+            out.shallow = self.measure_depths(&mut out.clashes, depth, stop)?;
+            if opts.ignore_touching {
+                let before = out.clashes.len();
+                out.clashes.retain(|c| c.kind != ClashKind::Touching);
+                out.touching_dropped += before - out.clashes.len();
+            }
+            // Deepest first; pairs without a depth after, by part.
+            out.clashes.sort_by(|x, y| {
+                let d = |c: &Clash| c.severity.map_or(-1.0, |s| s.depth);
+                d(y).total_cmp(&d(x)).then((x.a, x.b).cmp(&(y.a, y.b)))
+            });
+        }
         Ok(Ok(out))
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod detect;
 mod embedded_star;
 pub(crate) mod parts;
 pub(crate) mod self_intersect;
+mod severity;
 pub(crate) mod shapes;
 
 pub use detect::{
@@ -27,3 +28,4 @@ pub use self_intersect::{
     SelfIntersections, local_meshes, self_intersections, self_intersections_at_most,
     self_intersections_brute_force, self_intersections_until,
 };
+pub use severity::{ClashDepth, MAX_SPLITS, Searched, Severity};

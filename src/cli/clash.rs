@@ -1,12 +1,15 @@
 //! `bvtool clash`.
 
 use super::collide::non_negative;
+use super::distance::positive;
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::render::Look;
 use bvtool::clash::{
-    ClashOptions, ClashScene, Grouping, SelfIntersections, local_meshes, self_intersections_at_most,
+    ClashDepth, ClashOptions, ClashScene, Grouping, SelfIntersections, local_meshes,
+    self_intersections_at_most,
 };
 use bvtool::load::{LoadOptions, TriangleLimit, load};
+use bvtool::query::depth::DepthSettings;
 use bvtool::render::clash::{clash_picture, self_intersection_picture};
 use bvtool::render::save_png;
 use bvtool::report::FilesDoc;
@@ -37,6 +40,14 @@ use std::time::Instant;
 /// clearance: with --clearance D, the parts do not meet but some triangles
 /// come within D of each other (distances in f64 with a stated rounding
 /// bound; meeting is decided exactly).
+///
+/// Each intersecting and contained pair gets its severity: the protrusion
+/// depth, how far the deepest point of one part's surface inside the other
+/// lies from the other's surface (faces searched, not only vertices, to a
+/// certified tolerance), with that point, its nearest point on the other
+/// part and the direction that separates them; the clashes are listed
+/// deepest first. --min-depth D reports pairs certainly shallower than D as
+/// touching (a hard clash with tolerance).
 ///
 /// Every decision is exact (robust orient3d/orient2d on f64 coordinates).
 /// One OBB tree is built per mesh geometry and shared by all its instances;
@@ -96,6 +107,23 @@ pub struct Args {
     /// n parts at one spot make n²/2 pairs.
     #[arg(long, value_name = "N", default_value_t = bvtool::query::MAX_PAIRS)]
     max_pairs: usize,
+    /// Report intersecting and contained pairs whose depth is certainly
+    /// below D (model units) as touching (with --ignore-touching: leave
+    /// them out).
+    #[arg(long, value_name = "D", conflicts_with_all = ["self_intersections", "no_depth"], value_parser = non_negative)]
+    min_depth: Option<f64>,
+    /// The depth's absolute tolerance (model units, > 0); default 1e-5 ×
+    /// the larger bounding-box diagonal of the pair.
+    #[arg(long, value_name = "T", conflicts_with_all = ["self_intersections", "no_depth"], value_parser = positive)]
+    depth_tolerance: Option<f64>,
+    /// The most sub-triangle splits of each direction of each pair's depth
+    /// search; where it is reached the bound achieved is reported
+    /// (`capped`).
+    #[arg(long, value_name = "N", conflicts_with_all = ["self_intersections", "no_depth"], default_value_t = bvtool::clash::MAX_SPLITS, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
+    max_splits: u64,
+    /// Do not measure depths (the clashes are then sorted by part).
+    #[arg(long, conflicts_with = "self_intersections")]
+    no_depth: bool,
     /// Exit with code 3 when a clash (or with --self a self-intersection) is found.
     #[arg(long)]
     fail_on_clash: bool,
@@ -207,6 +235,13 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
                 ignore_touching: args.ignore_touching,
                 clearance: args.clearance,
                 max_pairs: Some(args.max_pairs),
+                depth: (!args.no_depth).then_some(ClashDepth {
+                    search: DepthSettings {
+                        tolerance: args.depth_tolerance,
+                        max_splits: Some(args.max_splits),
+                    },
+                    min_depth: args.min_depth.unwrap_or(0.0),
+                }),
             })
             .map_err(|e| Error::Input(format!("{}: {e}", names.join(", "))))?;
         let query = ms(t);

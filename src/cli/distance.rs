@@ -13,7 +13,7 @@ use bvtool::batch::distance::{
 };
 use bvtool::load::LoadOptions;
 use bvtool::query::DistanceOptions;
-use bvtool::query::depth::{MAX_SPLITS, SignedOptions};
+use bvtool::query::depth::{DepthSettings, MAX_SPLITS, SignedOptions};
 use bvtool::render::compose::distance_picture;
 use bvtool::render::save_png;
 use nalgebra::Point3;
@@ -104,7 +104,7 @@ pub struct Args {
 }
 
 /// A finite number > 0.
-fn positive(s: &str) -> Result<f64, String> {
+pub(super) fn positive(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(d) if d.is_finite() && d > 0.0 => Ok(d),
         _ => Err(format!("expected a finite number > 0, got `{s}`")),
@@ -122,8 +122,10 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         repeat: args.repeat as usize,
         signed: args.signed.then_some(SignedOptions {
             distance: tolerance,
-            tolerance: args.depth_tolerance,
-            max_splits: Some(args.max_splits),
+            depth: DepthSettings {
+                tolerance: args.depth_tolerance,
+                max_splits: Some(args.max_splits),
+            },
         }),
     };
     if args.jsonl {

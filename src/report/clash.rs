@@ -3,7 +3,9 @@
 
 use super::collide::triangle_name;
 use super::table::{Table, count, num};
-use crate::clash::{Clash, ClashKind, ClashScene, Clashes, Grouping, Part, SelfIntersections};
+use crate::clash::{
+    Clash, ClashKind, ClashScene, Clashes, Grouping, Part, Searched, SelfIntersections, Severity,
+};
 use crate::mesh::TriangleSource;
 use serde::Serialize;
 
@@ -53,6 +55,9 @@ pub struct ClashSummary {
     pub touching_dropped: usize,
     /// Nested part pairs not decided because the outer part is open.
     pub open_containers: usize,
+    /// Intersecting or contained pairs reported as touching (or left out
+    /// with `--ignore-touching`) for being shallower than `--min-depth`.
+    pub shallow: usize,
 }
 
 /// The `bvtool clash --json` document.
@@ -111,10 +116,20 @@ impl ClashDoc {
                 clearance: count(ClashKind::Clearance),
                 touching_dropped: found.touching_dropped,
                 open_containers: found.open_containers,
+                shallow: found.shallow,
             },
             clashes: found.clashes,
             time_ms,
         }
+    }
+
+    /// The deepest clash and its severity (the first, clashes being
+    /// sorted deepest first when measured).
+    pub fn deepest(&self) -> Option<(&Clash, &Severity)> {
+        self.clashes
+            .iter()
+            .filter_map(|c| c.severity.as_ref().map(|s| (c, s)))
+            .max_by(|x, y| x.1.depth.total_cmp(&y.1.depth))
     }
 
     /// The text form: one line per clash, then the summary.
@@ -128,7 +143,15 @@ impl ClashDoc {
             count(s.candidate_pairs, "candidate pair"),
             s.clashing_pairs
         );
-        let mut header = vec!["part A", "part B", "kind", "tri pairs", "crossing", "depth"];
+        let mut header = vec![
+            "part A",
+            "part B",
+            "kind",
+            "tri pairs",
+            "crossing",
+            "depth",
+            "deeper",
+        ];
         if self.clearance.is_some() {
             header.extend(["within", "min dist"]);
         }
@@ -145,7 +168,26 @@ impl ClashDoc {
                 kind,
                 c.triangle_pairs.to_string(),
                 c.crossing_pairs.to_string(),
-                num(c.depth, 3),
+                c.severity
+                    .map_or(String::new(), |s| match (s.searched, s.capped) {
+                        (Searched::Neither, _) => "-".to_string(),
+                        (_, true) => format!("{} (+{} capped)", num(s.depth, 4), num(s.bound, 2)),
+                        (_, false) => num(s.depth, 4),
+                    }),
+                c.severity.map_or(String::new(), |s| {
+                    let deeper = match s.protruding {
+                        Some(p) if p == c.a => "A into B",
+                        Some(_) => "B into A",
+                        None => "",
+                    };
+                    let open = match s.searched {
+                        Searched::Both => "",
+                        Searched::IntoA => " (B open)",
+                        Searched::IntoB => " (A open)",
+                        Searched::Neither => "both open",
+                    };
+                    format!("{deeper}{open}")
+                }),
                 c.clearance_pairs.map_or(String::new(), |n| n.to_string()),
                 c.min_distance.map_or(String::new(), |d| num(d, 4)),
             ]);
@@ -170,6 +212,35 @@ impl ClashDoc {
                         }
                 );
             }
+        }
+        if let Some((c, d)) = self.deepest() {
+            let at = |p: Option<nalgebra::Point3<f64>>| {
+                p.map_or(String::new(), |p| {
+                    format!("({}, {}, {})", num(p.x, 6), num(p.y, 6), num(p.z, 6))
+                })
+            };
+            out += &format!(
+                "deepest: {} ({} x {}), the deep point {} {} from {}{}\n",
+                num(d.depth, 6),
+                self.parts[c.a].name,
+                self.parts[c.b].name,
+                at(match d.protruding == Some(c.a) {
+                    true => d.point_a,
+                    false => d.point_b,
+                }),
+                match d.capped {
+                    true => format!("(+{} at most, capped)", num(d.bound, 2)),
+                    false => format!("(+{} at most)", num(d.bound, 2)),
+                },
+                at(match d.protruding == Some(c.a) {
+                    true => d.point_b,
+                    false => d.point_a,
+                }),
+                match s.shallow {
+                    0 => String::new(),
+                    n => format!("; {n} shallower than --min-depth reported as touching"),
+                }
+            );
         }
         out += &format!(
             "intersecting {}, touching {}{}, contained {}{}{}\n",

@@ -7,10 +7,11 @@ use bvtool_dev as common;
 use bvtool::clash::adjacency::{adjacent_triangles_intersect, is_degenerate};
 use bvtool::clash::contain::Solid;
 use bvtool::clash::{
-    ClashKind, ClashOptions, ClashScene, Grouping, SelfIntersections, self_intersections,
-    self_intersections_brute_force,
+    ClashDepth, ClashKind, ClashOptions, ClashScene, Grouping, Searched, SelfIntersections,
+    self_intersections, self_intersections_brute_force,
 };
 use bvtool::mesh::{Format, Geometry, MeshInstance, Scene};
+use bvtool::query::depth::DepthSettings;
 use bvtool::query::pair::intersect_triangle_triangle::{
     segment_triangle_intersect, triangles_intersect,
 };
@@ -810,4 +811,103 @@ fn self_intersections_are_marked_in_every_instance() {
     assert_eq!(nodes.len(), 2, "both instances marked");
     let whole = [world.sources[5]];
     assert_eq!(self_intersections_in_world(&scene, true, &whole).1, vec![5]);
+}
+
+/// Depths by construction (clashes sorted deepest first): a small cube
+/// inside a big one (0.95: the inner face nearest the centre lies 0.05
+/// from it), two unit cubes overlapping by 0.5 along x, two by 0.1, a
+/// small cube through an open box's wall (only the box's protrusion into
+/// the cube is searched: its wall, 0.15 deep), and `min_depth` turning the
+/// shallow pair into touching.
+#[test]
+fn depths_by_construction() {
+    let (c1, small) = (cube(1.0), cube(0.25));
+    let mut open = (*c1).clone();
+    open.triangles.retain(|t| !t.iter().all(|&i| i & 4 != 0)); // drop z = +1
+    let open = Arc::new(open);
+    let s = scene(vec![
+        place(0, 0, &c1, at(0.0, 0.0, 0.0)),
+        place(1, 0, &c1, at(1.5, 0.2, 0.3)), // 0.5 deep along x
+        place(2, 0, &c1, at(10.0, 0.0, 0.0)),
+        place(3, 1, &small, at(10.1, 0.0, 0.2)), // inside 2
+        place(4, 0, &c1, at(20.0, 0.0, 0.0)),
+        place(5, 0, &c1, at(21.9, 0.3, 0.2)), // 0.1 deep
+        place(6, 2, &open, at(30.0, 0.0, 0.0)),
+        place(7, 1, &small, at(30.9, 0.1, 0.5)), // through the open box's wall
+    ]);
+    let scenes = [s];
+    let cs = ClashScene::new(&scenes, &["built.gltf".into()], Grouping::Instance);
+    let tol = 1e-9;
+    let opts = |min_depth: f64, ignore_touching: bool| ClashOptions {
+        ignore_touching,
+        depth: Some(ClashDepth {
+            search: DepthSettings {
+                tolerance: Some(tol),
+                max_splits: Some(200_000),
+            },
+            min_depth,
+        }),
+        ..Default::default()
+    };
+    let found = cs.clashes(&opts(0.0, false)).unwrap();
+    let got: Vec<(usize, usize, ClashKind)> =
+        found.clashes.iter().map(|c| (c.a, c.b, c.kind)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (2, 3, ClashKind::Contained),
+            (0, 1, ClashKind::Intersecting),
+            (6, 7, ClashKind::Intersecting),
+            (4, 5, ClashKind::Intersecting),
+        ]
+    );
+    assert_eq!(found.candidate_pairs, 4);
+    let depth = |k: usize| found.clashes[k].severity.unwrap();
+    for (k, want) in [(0, 0.95), (1, 0.5), (2, 0.15), (3, 0.1)] {
+        let s = depth(k);
+        assert!(!s.capped && s.bound <= tol, "{s:?}");
+        assert!((s.depth - want).abs() <= tol + 1e-12, "{k}: {s:?}");
+        // The witnesses are `depth` apart along the normal.
+        let (pa, pb, n) = (s.point_a.unwrap(), s.point_b.unwrap(), s.normal.unwrap());
+        assert!(((pa - pb) - n * s.depth).norm() <= 1e-12, "{s:?}");
+    }
+    // The inner cube (b) protrudes: its bottom face, 0.95 above the big
+    // cube's; b moved by 0.95 along −z brings that deep point onto it.
+    let inner = depth(0);
+    assert_eq!(inner.protruding, Some(3));
+    assert!((inner.normal.unwrap() + Vector3::z()).norm() <= 1e-9);
+    // Along x either face is as deep (a tie): b moves +x to separate. The
+    // open box's wall (a, x = 31) reaches 0.15 into the small cube (b),
+    // whose face at 31.15 moves −x onto it.
+    for (k, x) in [(1, 1.0f64), (2, -1.0), (3, 1.0)] {
+        assert!((depth(k).normal.unwrap() - x * Vector3::x()).norm() <= 1e-9);
+    }
+    assert!(
+        [0, 1, 3]
+            .iter()
+            .all(|&k| depth(k).searched == Searched::Both)
+    );
+    assert_eq!(depth(2).searched, Searched::IntoB);
+    assert_eq!(depth(2).protruding, Some(6));
+    assert_eq!((found.shallow, found.touching_dropped), (0, 0));
+    // Shallower than 0.2: touching; left out with ignore_touching.
+    let found = cs.clashes(&opts(0.2, false)).unwrap();
+    assert_eq!(found.shallow, 1);
+    let c = found.clashes.iter().find(|c| (c.a, c.b) == (4, 5)).unwrap();
+    assert_eq!(c.kind, ClashKind::Touching);
+    let found = cs.clashes(&opts(0.2, true)).unwrap();
+    assert_eq!((found.shallow, found.touching_dropped), (1, 1));
+    assert_eq!(found.clashes.len(), 3);
+    // 0.5 is not certainly below 0.5: still intersecting.
+    let found = cs.clashes(&opts(0.5, true)).unwrap();
+    assert_eq!(found.clashes.len(), 3);
+    // Without depths: sorted by part, no severity.
+    let found = cs.clashes(&ClashOptions::default()).unwrap();
+    assert!(
+        found
+            .clashes
+            .windows(2)
+            .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
+    );
+    assert!(found.clashes.iter().all(|c| c.severity.is_none()));
 }

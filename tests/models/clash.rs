@@ -6,9 +6,16 @@
 
 use bvtool_dev as common;
 
-use bvtool::clash::{ClashOptions, ClashScene, Grouping, crosses, crossing_depth};
+use bvtool::clash::{
+    Clash, ClashDepth, ClashKind, ClashOptions, ClashScene, Grouping, Searched, crosses,
+    crossing_depth,
+};
 use bvtool::query::pair::intersect_triangle_triangle::triangles_intersect;
+use bvtool::query::point::PointTree;
+use bvtool_dev::oracle::{brute_distance, crossings, triangles};
 use nalgebra::Point3;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -155,4 +162,146 @@ fn two_cylinder_engine_matches_trimesh() {
 #[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
 fn reciprocating_saw_matches_trimesh() {
     compare("ReciprocatingSaw");
+}
+
+/// The clash depths of a corpus scene against an oracle built on the
+/// exact point queries and brute force: every intersecting and contained
+/// pair has a depth, the clashes come deepest first, the deep point lies
+/// on the protruding part's surface and inside the other (the exact signed
+/// crossing count over every triangle), its nearest point on the other's
+/// surface `depth` away (brute force over every triangle); and for each
+/// direction searched, the deepest of the protruding surface's samples
+/// (corners, edge midpoints, centroids) inside the other part must not beat
+/// `depth + bound`, nor `depth` exceed it by more than half the longest
+/// edge (the distance is 1-Lipschitz). `min_depth` at the median depth
+/// turns exactly the pairs certainly shallower into touching.
+fn depths(name: &str) {
+    let Some(dir) = common::models_dir() else {
+        return;
+    };
+    let file = format!("gltf/{name}/glTF-Binary/{name}.glb");
+    let scene = bvtool::load::load(&dir.join(&file), &Default::default()).unwrap();
+    let scenes = [scene];
+    let cs = ClashScene::new(&scenes, std::slice::from_ref(&file), Grouping::Instance);
+    let opts = |min_depth: f64| ClashOptions {
+        depth: Some(ClashDepth {
+            min_depth,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let found = cs.clashes(&opts(0.0)).unwrap();
+    let d = |c: &Clash| c.severity.map_or(-1.0, |s| s.depth);
+    assert!(found.clashes.windows(2).all(|w| d(&w[0]) >= d(&w[1])));
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (mut checked, mut capped) = (0, 0);
+    for c in &found.clashes {
+        let overlapping = matches!(c.kind, ClashKind::Intersecting | ClashKind::Contained);
+        assert_eq!(
+            c.severity.is_some(),
+            overlapping,
+            "{name} {} x {}",
+            c.a,
+            c.b
+        );
+        let Some(s) = c.severity else { continue };
+        let meshes = [cs.part_mesh(c.a), cs.part_mesh(c.b)];
+        let tris = meshes.each_ref().map(triangles);
+        let scale = tris
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|p| p.coords.amax())
+            .fold(0.0, f64::max);
+        let eps = 1e-9 * scale;
+        capped += usize::from(s.capped);
+        if let Some(p) = s.protruding {
+            let (deep, near, i) = match p == c.a {
+                true => (s.point_a.unwrap(), s.point_b.unwrap(), 0),
+                false => (s.point_b.unwrap(), s.point_a.unwrap(), 1),
+            };
+            assert!(
+                brute_distance(&tris[i], &deep) <= eps,
+                "{name}: deep point off its part"
+            );
+            assert!(brute_distance(&tris[1 - i], &near) <= eps);
+            let (winds, count) = crossings(&tris[1 - i], &deep, &mut rng);
+            assert!(winds != 0 || count % 2 == 1, "{name}: deep point outside");
+            let to_surface = brute_distance(&tris[1 - i], &deep);
+            assert!(
+                (to_surface - s.depth).abs() <= eps
+                    && ((deep - near).norm() - s.depth).abs() <= eps
+            );
+        }
+        let searched = [
+            matches!(s.searched, Searched::Both | Searched::IntoB),
+            matches!(s.searched, Searched::Both | Searched::IntoA),
+        ];
+        for (i, _) in searched.iter().enumerate().filter(|(_, s)| **s) {
+            let solid = PointTree::build(&meshes[1 - i]);
+            let mut h: f64 = 0.0;
+            let mut deepest: f64 = 0.0;
+            for t in &tris[i] {
+                let mut samples = vec![Point3::from(
+                    (t[0].coords + t[1].coords + t[2].coords) / 3.0,
+                )];
+                for k in 0..3 {
+                    h = h.max((t[k] - t[(k + 1) % 3]).norm() / 2.0);
+                    samples.push(t[k]);
+                    samples.push(nalgebra::center(&t[k], &t[(k + 1) % 3]));
+                }
+                for q in samples.iter().filter(|q| solid.contains(q)) {
+                    deepest = deepest.max(solid.distance(q));
+                }
+            }
+            assert!(
+                deepest <= s.depth + s.bound + eps,
+                "{name}: sample {deepest} beats {s:?}"
+            );
+            let protrudes = [c.a, c.b].map(Some)[i] == s.protruding;
+            assert!(
+                !protrudes || s.depth <= deepest + h + eps,
+                "{name}: {s:?} past {deepest} + {h}"
+            );
+        }
+        checked += 1;
+    }
+    eprintln!("{name}: {checked} depths checked ({capped} capped by the split cap)");
+    assert!(checked >= 50, "{name}: only {checked} depths");
+    // min_depth at the median depth of the pairs of closed parts.
+    let mut both: Vec<f64> = found
+        .clashes
+        .iter()
+        .filter_map(|c| c.severity.filter(|s| s.searched == Searched::Both))
+        .map(|s| s.depth)
+        .collect();
+    both.sort_by(f64::total_cmp);
+    let min = both[both.len() / 2];
+    let shallow = found
+        .clashes
+        .iter()
+        .filter_map(|c| c.severity)
+        .filter(|s| s.searched == Searched::Both && s.depth + s.bound < min)
+        .count();
+    let tolerant = cs.clashes(&opts(min)).unwrap();
+    assert_eq!(tolerant.shallow, shallow);
+    let touching = |f: &bvtool::clash::Clashes| {
+        f.clashes
+            .iter()
+            .filter(|c| c.kind == ClashKind::Touching)
+            .count()
+    };
+    assert_eq!(touching(&tolerant), touching(&found) + shallow);
+}
+
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn two_cylinder_engine_depths() {
+    depths("2CylinderEngine");
+}
+
+#[test]
+#[ignore = "real-model suite: run by .ci/run (release, --ignored)"]
+fn reciprocating_saw_depths() {
+    depths("ReciprocatingSaw");
 }

@@ -8,7 +8,7 @@
 //! reported depth must lie in `[L − bound, L + h]`, its witnesses on the
 //! surfaces, the deep point inside, the normal along them.
 
-use bvtool::query::depth::{Protruding, SignedOptions, Solid, signed_distance};
+use bvtool::query::depth::{DepthSettings, Protruding, SignedOptions, Solid, signed_distance};
 use bvtool::query::point::PointTree;
 use bvtool::query::{DistanceOptions, Placement, distance};
 use bvtool::tree::ObbTree;
@@ -129,7 +129,10 @@ fn random_pose(rng: &mut ChaCha8Rng, reach: f64) -> Pose {
 fn check(a: &Shape, b: &Shape, pose: &Pose, seed: u64) -> bool {
     let tol = 1e-7;
     let opts = SignedOptions {
-        tolerance: Some(tol),
+        depth: DepthSettings {
+            tolerance: Some(tol),
+            ..Default::default()
+        },
         ..Default::default()
     };
     let got = signed_distance(&a.solid(), &b.solid(), pose, &opts).unwrap();
@@ -250,7 +253,10 @@ fn a_face_interior_is_deepest() {
     assert!(!inside(&slab.mesh, &cube) && !inside(&cube.mesh, &slab));
     let tol = 1e-9;
     let opts = SignedOptions {
-        tolerance: Some(tol),
+        depth: DepthSettings {
+            tolerance: Some(tol),
+            ..Default::default()
+        },
         ..Default::default()
     };
     for (a, b, side) in [(&slab, &cube, Protruding::A), (&cube, &slab, Protruding::B)] {

@@ -61,5 +61,6 @@ mod signed;
 
 pub use protrusion::{DepthOptions, MAX_SPLITS, Protrusion, protrusion};
 pub use signed::{
-    DEFAULT_RELATIVE_TOLERANCE, Protruding, SignedDistance, SignedOptions, Solid, signed_distance,
+    DEFAULT_RELATIVE_TOLERANCE, DepthSettings, Overlap, Protruding, SignedDistance, SignedOptions,
+    Solid, diagonal, overlap, overlap_into, signed_distance,
 };

@@ -57,6 +57,20 @@ pub struct Protrusion {
     pub triangles: u64,
 }
 
+impl Protrusion {
+    /// No protrusion, nothing searched (an empty surface or solid, or a
+    /// direction not asked for).
+    pub const NONE: Protrusion = Protrusion {
+        depth: 0.0,
+        deep: None,
+        nearest: Point3::new(0.0, 0.0, 0.0),
+        bound: 0.0,
+        splits: 0,
+        capped: false,
+        triangles: 0,
+    };
+}
+
 /// A corner of a sub-triangle: where, its distance to the solid's surface,
 /// the slot (node order) of a nearest triangle, and whether it is inside.
 #[derive(Clone, Copy, Debug)]
@@ -181,15 +195,7 @@ pub fn protrusion(
     solid: &PointTree,
     opts: &DepthOptions,
 ) -> Protrusion {
-    let mut out = Protrusion {
-        depth: 0.0,
-        deep: None,
-        nearest: Point3::origin(),
-        bound: 0.0,
-        splits: 0,
-        capped: false,
-        triangles: 0,
-    };
+    let mut out = Protrusion::NONE;
     let (Some(root), false) = (solid.tree.nodes.first(), surface.nodes.is_empty()) else {
         return out;
     };

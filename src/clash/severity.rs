@@ -1,0 +1,199 @@
+//! How severe a clash is: the protrusion depth of an intersecting or
+//! contained part pair ([`crate::query::depth`]), measured on the parts'
+//! world surfaces, with the deep point, its nearest point on the other
+//! part and the direction that separates them.
+//!
+//! The depth of a pair is `max(D(A→B), D(B→A))`, `D(X→Y)` the largest
+//! distance from a point of X's surface inside Y's solid to Y's surface,
+//! searched over the faces (not only the vertices) by a certified branch
+//! and bound: the true depth lies in `[depth, depth + bound]`, `bound` at
+//! most the tolerance unless the split cap stopped the search (`capped`).
+//! A direction is searched only into a closed part (closed mod 2: its
+//! inside is exact, [`SignMethod`]); an open part has no inside, as for
+//! containment ([`super::contain`]), so a pair of open parts gets no depth
+//! and a mixed pair only the open part's protrusion into the closed one
+//! ([`Severity::searched`]). With a least depth
+//! ([`ClashDepth::min_depth`]), a pair whose depth is certainly below it
+//! (`depth + bound < min_depth`) is reported as touching: the "hard clash
+//! with tolerance" of clash tools.
+
+use super::detect::{Clash, ClashKind, ClashScene};
+use crate::pose::Pose;
+use crate::query::depth::{DepthSettings, Overlap, Protruding, overlap_into};
+use crate::query::point::{PointTree, SignMethod};
+use crate::threads::{Stop, Stopped};
+use nalgebra::{Point3, Vector3};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The default split cap of each direction of each pair's depth search in
+/// a clash: a tenth of a single query's ([`crate::query::depth::MAX_SPLITS`]),
+/// for a scene's many pairs. A search that reaches it reports the bound it
+/// achieved.
+pub const MAX_SPLITS: u64 = 2_000;
+
+/// How clash depths are measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClashDepth {
+    /// The search's tolerance and split cap, for each part pair; the
+    /// default tolerance is relative to the pair's larger box diagonal, the
+    /// default cap [`MAX_SPLITS`].
+    pub search: DepthSettings,
+    /// Intersecting or contained pairs of closed parts certainly shallower
+    /// than this (model units, ≥ 0; 0: none) are reported as touching.
+    pub min_depth: f64,
+}
+
+/// The depth of an intersecting or contained part pair, in world
+/// coordinates (model units).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Severity {
+    /// The protrusion depth (≥ 0): how far the deepest point of one part's
+    /// surface inside the other lies from the other's surface.
+    pub depth: f64,
+    /// The part whose surface protrudes (`None` when `depth` is 0: no
+    /// point of either surface was found inside the other — open parts
+    /// whose winding number stays at or below ½).
+    pub protruding: Option<usize>,
+    /// The unit direction from part `a` to part `b` that separates the
+    /// witnesses: `point_a − point_b = depth·normal`, so moving `b` by
+    /// `depth·normal` lifts the deep point's nearest point onto it.
+    pub normal: Option<Vector3<f64>>,
+    /// The witness on `a`'s surface (the deep point when `a` protrudes).
+    pub point_a: Option<Point3<f64>>,
+    /// The witness on `b`'s surface.
+    pub point_b: Option<Point3<f64>>,
+    /// Which directions were searched: only into closed parts.
+    pub searched: Searched,
+    /// The depth's absolute tolerance used.
+    pub tolerance: f64,
+    /// The true depth lies in `[depth, depth + bound]` (the point
+    /// distances' rounding aside, [`crate::query::point::rounding_bound`]).
+    pub bound: f64,
+    /// Whether the split cap stopped a search (then `bound` may exceed the
+    /// tolerance).
+    pub capped: bool,
+}
+
+/// Which protrusions of a pair were searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Searched {
+    /// Both parts are closed: `depth` is the pair's depth.
+    Both,
+    /// Only `b`'s surface into `a` (`b` is open).
+    IntoA,
+    /// Only `a`'s surface into `b` (`a` is open).
+    IntoB,
+    /// Both parts are open: no depth (`depth` 0, no witnesses).
+    Neither,
+}
+
+impl Searched {
+    /// The directions searched, given whether `a` and `b` are closed.
+    fn new(closed_a: bool, closed_b: bool) -> Searched {
+        match (closed_a, closed_b) {
+            (true, true) => Searched::Both,
+            (true, false) => Searched::IntoA,
+            (false, true) => Searched::IntoB,
+            (false, false) => Searched::Neither,
+        }
+    }
+
+    /// `[a into b, b into a]`, as [`overlap_into`] takes them.
+    fn into(self) -> [bool; 2] {
+        [
+            matches!(self, Searched::Both | Searched::IntoB),
+            matches!(self, Searched::Both | Searched::IntoA),
+        ]
+    }
+}
+
+impl Severity {
+    /// The severity of parts `a` and `b` from their overlap.
+    fn new(a: usize, b: usize, o: &Overlap, searched: Searched) -> Severity {
+        Severity {
+            searched,
+            depth: o.depth,
+            protruding: o.side.map(|s| match s {
+                Protruding::A => a,
+                Protruding::B => b,
+            }),
+            normal: o.normal,
+            point_a: o.side.map(|_| o.point_a),
+            point_b: o.side.map(|_| o.point_b),
+            tolerance: o.tolerance,
+            bound: o.bound,
+            capped: o.capped,
+        }
+    }
+}
+
+/// Whether a clash of this kind gets a depth.
+pub(crate) fn overlaps(kind: ClashKind) -> bool {
+    matches!(kind, ClashKind::Intersecting | ClashKind::Contained)
+}
+
+impl ClashScene<'_> {
+    /// Measures the depth of every intersecting and contained clash (a
+    /// point tree built once per part involved, over its world surface, in
+    /// parallel), reclassifies those certainly shallower than
+    /// `depth.min_depth` as touching, and returns how many it
+    /// reclassified. Work: at most `2·max_splits` sub-triangle splits per
+    /// pair, each a few exact point queries. Checks `stop` before each
+    /// part's tree and each pair.
+    pub(crate) fn measure_depths(
+        &self,
+        clashes: &mut [Clash],
+        depth: &ClashDepth,
+        stop: Stop<'_>,
+    ) -> Result<usize, Stopped> {
+        let mut parts: Vec<usize> = clashes
+            .iter()
+            .filter(|c| overlaps(c.kind))
+            .flat_map(|c| [c.a, c.b])
+            .collect();
+        parts.sort_unstable();
+        parts.dedup();
+        let search = DepthSettings {
+            max_splits: depth.search.max_splits.or(Some(MAX_SPLITS)),
+            ..depth.search
+        };
+        let trees: BTreeMap<usize, PointTree> = parts
+            .par_iter()
+            .map(|&p| {
+                stop.check()?;
+                Ok((p, PointTree::build(&self.part_mesh(p))))
+            })
+            .collect::<Result<_, Stopped>>()?;
+        clashes
+            .par_iter_mut()
+            .filter(|c| overlaps(c.kind))
+            .try_for_each(|c| {
+                stop.check()?;
+                let closed = |p: usize| trees[&p].sign_method() != SignMethod::Generalized;
+                let searched = Searched::new(closed(c.a), closed(c.b));
+                let o = overlap_into(
+                    &trees[&c.a],
+                    &trees[&c.b],
+                    &Pose::identity(),
+                    &search,
+                    searched.into(),
+                );
+                c.severity = Some(Severity::new(c.a, c.b, &o, searched));
+                Ok(())
+            })?;
+        let mut shallow = 0;
+        for c in clashes.iter_mut() {
+            if let Some(s) = c.severity.filter(|_| overlaps(c.kind))
+                && s.searched == Searched::Both
+                && s.depth + s.bound < depth.min_depth
+            {
+                c.kind = ClashKind::Touching;
+                shallow += 1;
+            }
+        }
+        Ok(shallow)
+    }
+}

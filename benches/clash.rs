@@ -6,6 +6,9 @@
 //! - `clash/NAME`: load the file, group parts by primitive (trimesh's
 //!   objects), build the trees, find every clashing pair with its kind and
 //!   triangle-pair count — against trimesh's build + `in_collision_internal`.
+//! - `clash_depth/NAME`: the same with each intersecting and contained
+//!   pair's depth measured (`ClashOptions::depth`, the command's default),
+//!   against `clash/NAME`: what the severity costs.
 //! - `self/NAME`: weld, build the tree and find every self-intersecting pair
 //!   of the loaded, flattened mesh — against CGAL's sequential
 //!   `self_intersections` call (its mesh already built, as here the file is
@@ -17,7 +20,7 @@
 //! the benches are skipped.
 
 use bvtool::clash::broad::{boxes_overlap, overlapping_pairs};
-use bvtool::clash::{ClashOptions, ClashScene, Grouping, self_intersections};
+use bvtool::clash::{ClashDepth, ClashOptions, ClashScene, Grouping, self_intersections};
 use bvtool::load::load;
 use bvtool::tree::AabbTree;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -62,6 +65,23 @@ fn bench(c: &mut Criterion) {
                 let scenes = [load(&path, &Default::default()).unwrap()];
                 let cs = ClashScene::new(&scenes, &[rel.to_string()], Grouping::Primitive);
                 cs.clashes(&ClashOptions::default()).unwrap().clashes.len()
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("clash_depth");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    for (name, rel) in SCENES {
+        let path = dir.join(rel);
+        let opts = ClashOptions {
+            depth: Some(ClashDepth::default()),
+            ..Default::default()
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let scenes = [load(&path, &Default::default()).unwrap()];
+                let cs = ClashScene::new(&scenes, &[rel.to_string()], Grouping::Primitive);
+                cs.clashes(&opts).unwrap().clashes.len()
             })
         });
     }

@@ -86,6 +86,7 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decompose::decompose, m)?)?;
     m.add_class::<scene_queries::Part>()?;
     m.add_class::<scene_queries::Clash>()?;
+    m.add_class::<scene_queries::Severity>()?;
     m.add_class::<scene_queries::TrianglePair>()?;
     m.add_class::<scene_queries::Clashes>()?;
     m.add_class::<scene_queries::SelfIntersections>()?;

@@ -3,12 +3,13 @@
 //! `bvtool clash --self` answer them.
 
 use crate::arrays;
-use crate::errors::{GeometryError, InputError, to_py};
+use crate::errors::{GeometryError, InputError, to_py, value_error};
 use crate::mesh::{Scene, TriangleSource, mesh_arg};
 use crate::state::{Reduced, reduce};
 use crate::work;
-use bvtool::clash::{ClashOptions, ClashScene, Grouping};
+use bvtool::clash::{ClashDepth, ClashOptions, ClashScene, Grouping, Searched};
 use bvtool::load::{DEFAULT_MAX_INSTANCES, LoadOptions, TriangleLimit};
+use bvtool::query::depth::DepthSettings;
 use bvtool::threads::Stop;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -52,8 +53,18 @@ fn inputs(files: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
 /// primitives whose boxes overlap, and triangle pairs listed — so that n
 /// parts at one spot (n²/2 pairs) raise `InputError` instead of exhausting
 /// memory. Load options as `load`.
+///
+/// With `depth` (the default) each intersecting and contained pair gets its
+/// `severity`: the protrusion depth (the largest distance from a point of
+/// one part's surface inside the other to the other's surface, searched
+/// only into closed parts), the deep point, its nearest point and the
+/// normal; the clashes come deepest first. `min_depth` reports pairs of
+/// closed parts certainly shallower (`depth + bound < min_depth`) as
+/// `"touching"`; `depth_tolerance` (model units, default 1e-5 × the pair's
+/// larger box diagonal) and `max_splits` (a direction, default 2,000) as
+/// the command line's `--depth-tolerance` and `--max-splits`.
 #[pyfunction]
-#[pyo3(signature = (files, *, clearance = None, all_pairs = false, by = "instance", ignore_touching = false, allow_external_uris = false, max_pairs = bvtool::query::MAX_PAIRS))]
+#[pyo3(signature = (files, *, clearance = None, all_pairs = false, by = "instance", ignore_touching = false, allow_external_uris = false, max_pairs = bvtool::query::MAX_PAIRS, depth = true, min_depth = None, depth_tolerance = None, max_splits = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn clash(
     py: Python<'_>,
@@ -64,7 +75,12 @@ pub fn clash(
     ignore_touching: bool,
     allow_external_uris: bool,
     max_pairs: usize,
+    depth: bool,
+    min_depth: Option<f64>,
+    depth_tolerance: Option<f64>,
+    max_splits: Option<u64>,
 ) -> PyResult<Clashes> {
+    let depth = clash_depth(depth, min_depth, depth_tolerance, max_splits)?;
     let by: Grouping = by.parse().map_err(|_| {
         InputError::new_err(format!(
             "by {by:?}: expected \"primitive\", \"instance\", \"node\" or \"file\""
@@ -107,6 +123,7 @@ pub fn clash(
                     ignore_touching,
                     clearance,
                     max_pairs: Some(max_pairs),
+                    depth,
                 },
                 stop,
             )
@@ -120,7 +137,43 @@ pub fn clash(
         candidate_pairs: found.candidate_pairs,
         touching_dropped: found.touching_dropped,
         open_containers: found.open_containers,
+        shallow: found.shallow,
     })
+}
+
+/// The depth options of `clash`, checked: `min_depth` (≥ 0),
+/// `depth_tolerance` (> 0) and `max_splits` need `depth`.
+fn clash_depth(
+    depth: bool,
+    min_depth: Option<f64>,
+    tolerance: Option<f64>,
+    max_splits: Option<u64>,
+) -> PyResult<Option<ClashDepth>> {
+    if !depth {
+        if min_depth.is_some() || tolerance.is_some() || max_splits.is_some() {
+            return Err(value_error(
+                "min_depth, depth_tolerance and max_splits need depth=True",
+            ));
+        }
+        return Ok(None);
+    }
+    if let Some(d) = min_depth.filter(|d| !(d.is_finite() && *d >= 0.0)) {
+        return Err(value_error(format!(
+            "min_depth {d}: expected a finite number >= 0"
+        )));
+    }
+    if let Some(t) = tolerance.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(value_error(format!(
+            "depth_tolerance {t}: expected a finite number > 0"
+        )));
+    }
+    Ok(Some(ClashDepth {
+        search: DepthSettings {
+            tolerance,
+            max_splits,
+        },
+        min_depth: min_depth.unwrap_or(0.0),
+    }))
 }
 
 /// The answer of `clash`.
@@ -138,6 +191,11 @@ pub struct Clashes {
     /// where the outer part is open and so has no inside to decide.
     #[pyo3(get)]
     open_containers: usize,
+    /// Intersecting or contained pairs reported as touching (or left out
+    /// with `ignore_touching`) for being certainly shallower than
+    /// `min_depth`.
+    #[pyo3(get)]
+    shallow: usize,
 }
 
 #[pymethods]
@@ -150,6 +208,7 @@ impl Clashes {
         candidate_pairs: usize,
         touching_dropped: usize,
         open_containers: usize,
+        shallow: usize,
     ) -> Clashes {
         Clashes {
             parts: parts.iter().map(|p| Part(p.0.clone())).collect(),
@@ -157,6 +216,7 @@ impl Clashes {
             candidate_pairs,
             touching_dropped,
             open_containers,
+            shallow,
         }
     }
     /// Pickles as its parts and clashes (each pickled as itself) and counts.
@@ -168,6 +228,7 @@ impl Clashes {
             s.candidate_pairs,
             s.touching_dropped,
             s.open_containers,
+            s.shallow,
         );
         reduce::<Clashes>(py, "_unpickle", args)
     }
@@ -177,7 +238,8 @@ impl Clashes {
         PyList::new(py, self.parts.iter().map(|p| Part(p.0.clone())))
     }
 
-    /// The clashing part pairs, sorted by `(a, b)`.
+    /// The clashing part pairs, deepest first (pairs without a depth after,
+    /// by `(a, b)`); with `depth=False`, by `(a, b)`.
     #[getter]
     fn clashes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.clashes.iter().map(|c| Clash(c.0.clone())))
@@ -327,7 +389,8 @@ impl Clash {
         clearance_pairs: Option<usize>,
         min_distance: Option<f64>,
         crossing_pairs: usize,
-        depth: f64,
+        crossing_depth: f64,
+        severity: Option<PyRef<'_, Severity>>,
         inside: Option<usize>,
         pairs: Option<Vec<PyRef<'_, TrianglePair>>>,
     ) -> PyResult<Clash> {
@@ -344,7 +407,8 @@ impl Clash {
             clearance_pairs,
             min_distance,
             crossing_pairs,
-            depth,
+            crossing_depth,
+            severity: severity.map(|s| s.0),
             inside,
             pairs: pairs.map(|p| p.iter().map(|t| t.0).collect()),
         }))
@@ -360,7 +424,8 @@ impl Clash {
             c.clearance_pairs,
             c.min_distance,
             c.crossing_pairs,
-            c.depth,
+            c.crossing_depth,
+            self.severity(),
             c.inside,
             self.pairs(),
         );
@@ -393,10 +458,24 @@ impl Clash {
     fn crossing_pairs(&self) -> usize {
         self.0.crossing_pairs
     }
-    /// The deepest crossing (model units; 0 when none crosses).
+    /// The deepest crossing of a triangle pair (model units; 0 when none
+    /// crosses): how far each reaches across the other's plane, the
+    /// smaller, in `f64`.
     #[getter]
-    fn depth(&self) -> f64 {
-        self.0.depth
+    fn crossing_depth(&self) -> f64 {
+        self.0.crossing_depth
+    }
+    /// The pair's protrusion depth (`severity.depth`), `None` without one.
+    #[getter]
+    fn depth(&self) -> Option<f64> {
+        self.0.severity.map(|s| s.depth)
+    }
+    /// The depth with its witnesses and normal, for intersecting and
+    /// contained pairs (and pairs `min_depth` reported as touching); `None`
+    /// otherwise and with `depth=False`.
+    #[getter]
+    fn severity(&self) -> Option<Severity> {
+        self.0.severity.map(Severity)
     }
     /// With a clearance: triangle pairs within it.
     #[getter]
@@ -429,6 +508,140 @@ impl Clash {
             self.0.b,
             self.0.kind.name(),
             self.0.triangle_pairs
+        )
+    }
+}
+
+/// How deep an intersecting or contained pair overlaps (see `clash`).
+#[pyclass(frozen, module = "bvtool")]
+pub struct Severity(bvtool::clash::Severity);
+
+/// The names of `Searched`, as `Severity.searched` gives them.
+const SEARCHED: [(&str, Searched); 4] = [
+    ("both", Searched::Both),
+    ("into_a", Searched::IntoA),
+    ("into_b", Searched::IntoB),
+    ("neither", Searched::Neither),
+];
+
+#[pymethods]
+impl Severity {
+    /// Rebuilds a pickled severity (`__reduce__`).
+    #[staticmethod]
+    // One argument per pickled field.
+    #[allow(clippy::too_many_arguments)]
+    fn _unpickle(
+        depth: f64,
+        protruding: Option<usize>,
+        normal: Option<[f64; 3]>,
+        point_a: Option<[f64; 3]>,
+        point_b: Option<[f64; 3]>,
+        searched: &str,
+        tolerance: f64,
+        bound: f64,
+        capped: bool,
+    ) -> PyResult<Severity> {
+        let searched = SEARCHED
+            .iter()
+            .find(|(n, _)| *n == searched)
+            .ok_or_else(|| value_error(format!("pickled severity searched {searched:?}")))?
+            .1;
+        Ok(Severity(bvtool::clash::Severity {
+            depth,
+            protruding,
+            normal: normal.map(Into::into),
+            point_a: point_a.map(Into::into),
+            point_b: point_b.map(Into::into),
+            searched,
+            tolerance,
+            bound,
+            capped,
+        }))
+    }
+    /// Pickles as its fields, bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let s = &self.0;
+        let p = |p: Option<nalgebra::Point3<f64>>| p.map(|p| <[f64; 3]>::from(p.coords));
+        let args = (
+            s.depth,
+            s.protruding,
+            s.normal.map(<[f64; 3]>::from),
+            p(s.point_a),
+            p(s.point_b),
+            self.searched(),
+            s.tolerance,
+            s.bound,
+            s.capped,
+        );
+        reduce::<Severity>(py, "_unpickle", args)
+    }
+    /// The protrusion depth (model units, ≥ 0): how far the deepest point
+    /// of one part's surface inside the other lies from the other's
+    /// surface; the true depth lies in `[depth, depth + bound]`.
+    #[getter]
+    fn depth(&self) -> f64 {
+        self.0.depth
+    }
+    /// The part whose surface protrudes (index into `Clashes.parts`);
+    /// `None` when `depth` is 0.
+    #[getter]
+    fn protruding(&self) -> Option<usize> {
+        self.0.protruding
+    }
+    /// The unit direction with `point_a - point_b == depth * normal`, `(3,)`;
+    /// `None` when `depth` is 0.
+    #[getter]
+    fn normal<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
+        self.0
+            .normal
+            .map(|n| arrays::vector(py, n.as_slice().to_vec()))
+    }
+    /// The witness on part `a`'s surface (world coordinates), `(3,)`.
+    #[getter]
+    fn point_a<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
+        self.0
+            .point_a
+            .map(|p| arrays::vector(py, p.coords.as_slice().to_vec()))
+    }
+    /// The witness on part `b`'s surface, `(3,)`.
+    #[getter]
+    fn point_b<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<f64>>> {
+        self.0
+            .point_b
+            .map(|p| arrays::vector(py, p.coords.as_slice().to_vec()))
+    }
+    /// Which directions were searched (only into closed parts): `"both"`,
+    /// `"into_a"` (`b` is open), `"into_b"` or `"neither"`.
+    #[getter]
+    fn searched(&self) -> &'static str {
+        SEARCHED
+            .iter()
+            .find(|(_, s)| *s == self.0.searched)
+            .expect("every Searched is named")
+            .0
+    }
+    /// The depth's absolute tolerance used (model units).
+    #[getter]
+    fn tolerance(&self) -> f64 {
+        self.0.tolerance
+    }
+    /// The true depth is at most `depth + bound`.
+    #[getter]
+    fn bound(&self) -> f64 {
+        self.0.bound
+    }
+    /// Whether the split cap stopped a search (`bound` may then exceed the
+    /// tolerance).
+    #[getter]
+    fn capped(&self) -> bool {
+        self.0.capped
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Severity(depth={}, protruding={:?}, searched={})",
+            self.0.depth,
+            self.0.protruding,
+            self.searched()
         )
     }
 }

@@ -285,3 +285,39 @@ def test_clash_keeps_at_most_max_pairs(tmp_path):
     found = bvtool.clash(str(path))
     assert len(found.parts) == n
     assert len(found) == n * (n - 1) // 2
+
+
+def test_clash_depths(tmp_path):
+    """Three cubes of half side 1: b 0.5 deep into a along +x, c 0.1 deep
+    along -x (off-centre, no coplanar faces). The clashes come deepest
+    first with depths, witnesses and normals known by construction;
+    min_depth turns the shallow pair into touching (left out with
+    ignore_touching); depth=False gives no severities, sorted by part."""
+    lines = []
+    for k, (name, at) in enumerate([("a", (0, 0, 0)), ("b", (1.5, 0.2, 0.3)), ("c", (-1.9, 0.3, 0.2))]):
+        lines.append(f"o {name}")
+        lines += [f"v {x + at[0]} {y + at[1]} {z + at[2]}" for x, y, z in CUBE_V]
+        lines += [f"f {p + 1 + 8 * k} {q + 1 + 8 * k} {r + 1 + 8 * k}" for p, q, r in CUBE_T]
+    path = tmp_path / "three.obj"
+    path.write_text("\n".join(lines) + "\n")
+    found = bvtool.clash(path, depth_tolerance=1e-9, max_splits=200_000)
+    assert [(c.a, c.b) for c in found.clashes] == [(0, 1), (0, 2)]
+    for c, depth, x in zip(found.clashes, (0.5, 0.1), (1.0, -1.0)):
+        s = c.severity
+        assert c.kind == "intersecting" and s.searched == "both" and not s.capped
+        assert abs(s.depth - depth) <= 1e-9 and s.bound <= 1e-9 and c.depth == s.depth
+        np.testing.assert_allclose(s.normal, [x, 0, 0], atol=1e-9)
+        np.testing.assert_allclose(s.point_a - s.point_b, s.depth * s.normal, atol=1e-12)
+        assert s.protruding in (c.a, c.b)
+    assert found.shallow == 0
+    tolerant = bvtool.clash(path, min_depth=0.2)
+    assert [c.kind for c in tolerant.clashes] == ["intersecting", "touching"]
+    assert tolerant.shallow == 1
+    hard = bvtool.clash(path, min_depth=0.2, ignore_touching=True)
+    assert len(hard) == 1 and hard.touching_dropped == 1
+    plain = bvtool.clash(path, depth=False)
+    assert all(c.severity is None and c.depth is None for c in plain.clashes)
+    with pytest.raises(ValueError, match="need depth=True"):
+        bvtool.clash(path, depth=False, min_depth=1.0)
+    with pytest.raises(ValueError, match="min_depth"):
+        bvtool.clash(path, min_depth=-1.0)

@@ -214,9 +214,20 @@ def test_clash_matches_the_command_line(models, cli, by):
     got = bvtool.clash(str(path), by=by, clearance=0.5)
     assert [p.name for p in got.parts] == [p["name"] for p in doc["parts"]]
     assert [p.triangles for p in got.parts] == [p["triangles"] for p in doc["parts"]]
-    mine = [(c.a, c.b, c.kind, c.triangle_pairs, c.crossing_pairs, c.depth, c.min_distance, c.inside) for c in got.clashes]
-    theirs = [(c["a"], c["b"], c["kind"], c["triangle_pairs"], c["crossing_pairs"], c["depth"], c["min_distance"], c["inside"]) for c in doc["clashes"]]
+    mine = [(c.a, c.b, c.kind, c.triangle_pairs, c.crossing_pairs, c.crossing_depth, c.min_distance, c.inside) for c in got.clashes]
+    theirs = [(c["a"], c["b"], c["kind"], c["triangle_pairs"], c["crossing_pairs"], c["crossing_depth"], c["min_distance"], c["inside"]) for c in doc["clashes"]]
     assert mine == theirs
+    # The severities, field by field.
+    for c, want in zip(got.clashes, doc["clashes"]):
+        s, w = c.severity, want["severity"]
+        assert (s is None) == (w is None)
+        if s is None:
+            continue
+        assert (s.depth, s.protruding, s.searched, s.bound, s.capped) == (
+            w["depth"], w["protruding"], w["searched"], w["bound"], w["capped"])
+        for key in ["normal", "point_a", "point_b"]:
+            got_v = getattr(s, key)
+            assert (got_v is None and w[key] is None) or list(got_v) == w[key]
     assert got.candidate_pairs == doc["summary"]["candidate_pairs"]
     assert len(got) == doc["summary"]["clashing_pairs"] > 0
     # A loaded Scene is the same input as its path.

@@ -88,6 +88,7 @@ def examples(tmp_path):
         "ConvexPart": dec.parts[0],
         "Clashes": clashes,
         "Clash": clashes.clashes[0],
+        "Severity": clashes.clashes[0].severity,
         "Part": clashes.parts[1],
         "TrianglePair": clashes.clashes[0].pairs[0],
         "SelfIntersections": bvtool.self_intersections(crossing),

@@ -478,7 +478,11 @@ impl<'a> ClashScene<'a> {
     /// Finds every clashing part pair (see the module docs), or stops at
     /// [`ClashOptions::max_pairs`]. Memory beyond the scene: 16 bytes per
     /// candidate pair of primitives and a counted summary per part pair,
-    /// plus the triangle pairs listed with `all_pairs`.
+    /// plus the triangle pairs listed with `all_pairs`, and with depths a
+    /// point tree over the world triangles of each part of an intersecting
+    /// or contained pair (each part once), and per pair searched a heap of
+    /// open pieces (at most the searched part's triangles and four per
+    /// split).
     pub fn clashes(&self, opts: &ClashOptions) -> Result<Clashes, PairLimit> {
         unstopped(|stop| self.clashes_until(opts, stop))
     }

@@ -3,7 +3,7 @@
 //! triangles highlighted in every instance (`bvtool clash --self --render`).
 
 use super::picture::render;
-use super::scene::{MESH_COLORS, PALETTE, RenderOptions, RenderScene};
+use super::scene::{MESH_COLORS, PALETTE, RenderOptions, RenderScene, Volume};
 use crate::clash::{Clash, ClashKind, ClashScene};
 use crate::error::{Result, count};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
@@ -36,7 +36,8 @@ fn file_names<'p>(paths: impl Iterator<Item = &'p std::path::Path>) -> String {
 /// clash it takes part in (intersecting, then contained, touching, within
 /// the clearance; grey when none): one layer and legend entry per colour used, the
 /// triangles of crossing pairs (from clashes listed with their pairs)
-/// highlighted.
+/// highlighted, and the deepest clash's deep point marked with the
+/// segment to its nearest point on the other part.
 pub fn clash_picture(
     scene: &ClashScene,
     clashes: &[Clash],
@@ -121,6 +122,25 @@ pub fn clash_picture(
         layer.label = Some(format!("{label} ({})", count(parts.len(), "part")));
         layer.highlighted = highlighted;
         layer.highlight_label = "crossing triangles".into();
+    }
+    // The deepest clash: its deep point marked, the segment to its nearest
+    // point on the other part.
+    let deepest = clashes
+        .iter()
+        .filter_map(|c| c.severity.map(|s| (c, s)))
+        .max_by(|x, y| x.1.depth.total_cmp(&y.1.depth));
+    if let Some((c, s)) = deepest
+        && let (Some(p), Some(a), Some(b)) = (s.protruding, s.point_a, s.point_b)
+    {
+        let (deep, near) = if p == c.a { (a, b) } else { (b, a) };
+        let label = match s.depth {
+            d if (1e-3..1e6).contains(&d) => format!("deepest point, {d:.4} deep"),
+            d => format!("deepest point, {d:.3e} deep"),
+        };
+        picture
+            .add_volume(Volume::Segment(deep, near), label.clone())
+            .color = PALETTE[0];
+        picture.add_volume(Volume::Marker(deep), label).color = PALETTE[0];
     }
     render(&picture, opts)
 }

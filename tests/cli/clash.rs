@@ -185,3 +185,111 @@ fn folders_and_patterns_are_expanded() {
     let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["files"].as_array().unwrap().len(), 1, "{out}");
 }
+
+/// An OBJ of three unit-half-side cubes: `a` at the origin, `b` 0.5 deep
+/// into it along +x, `c` 0.1 deep along −x (off-centre, so that no faces
+/// are coplanar).
+fn three_cubes(dir: &Path) -> String {
+    let mut obj = String::new();
+    for (k, (name, at)) in [
+        ("a", [0.0, 0.0, 0.0]),
+        ("b", [1.5, 0.2, 0.3]),
+        ("c", [-1.9, 0.3, 0.2]),
+    ]
+    .iter()
+    .enumerate()
+    {
+        obj += &format!("o {name}\n");
+        for i in 0..8 {
+            let c = |bit: usize, k: usize| at[k] + if i & bit == 0 { -1.0 } else { 1.0 };
+            obj += &format!("v {} {} {}\n", c(1, 0), c(2, 1), c(4, 2));
+        }
+        for t in common::shapes::cube_triangles() {
+            let v = t.map(|i| i as usize + 1 + 8 * k);
+            obj += &format!("f {} {} {}\n", v[0], v[1], v[2]);
+        }
+    }
+    let path = dir.join("three_cubes.obj");
+    std::fs::write(&path, obj).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The clashes' depths from the command line: deepest first with their
+/// witnesses and normal, `--min-depth` reporting the shallow pair as
+/// touching (and `--ignore-touching` leaving it out), `--no-depth` sorting
+/// by part without depths, and the text's deepest line.
+#[test]
+fn clash_depths() {
+    let dir = std::env::temp_dir().join(format!("bvtool-clash-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = three_cubes(&dir);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "clash",
+            &file,
+            "--json",
+            "--depth-tolerance",
+            "1e-9",
+            "--max-splits",
+            "200000",
+        ];
+        args.extend(extra);
+        let (code, out, err) = bvtool!(&args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    let doc = run(&[]);
+    let clashes = doc["clashes"].as_array().unwrap();
+    let pairs: Vec<(u64, u64)> = clashes
+        .iter()
+        .map(|c| (c["a"].as_u64().unwrap(), c["b"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(pairs, vec![(0, 1), (0, 2)]);
+    for (c, depth, x) in [(&clashes[0], 0.5, 1.0), (&clashes[1], 0.1, -1.0)] {
+        let s = &c["severity"];
+        assert_eq!(c["kind"], "intersecting");
+        assert_eq!(s["searched"], "both");
+        assert!((s["depth"].as_f64().unwrap() - depth).abs() <= 1e-9, "{s}");
+        assert!(s["bound"].as_f64().unwrap() <= 1e-9 && s["capped"] == false);
+        let v = |key: &str| -> Vec<f64> {
+            s[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        };
+        let (n, pa, pb) = (v("normal"), v("point_a"), v("point_b"));
+        assert!(
+            (n[0] - x).abs() <= 1e-9 && n[1].abs() <= 1e-9 && n[2].abs() <= 1e-9,
+            "{s}"
+        );
+        assert!(((pa[0] - pb[0]) - x * depth).abs() <= 1e-9, "{s}");
+    }
+    assert_eq!(doc["summary"]["shallow"], 0);
+    let doc = run(&["--min-depth", "0.2"]);
+    assert_eq!(doc["clashes"][1]["kind"], "touching");
+    assert_eq!(doc["summary"]["shallow"], 1);
+    let doc = run(&["--min-depth", "0.2", "--ignore-touching"]);
+    assert_eq!(doc["clashes"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["summary"]["touching_dropped"], 1);
+    let (code, out, err) = bvtool!(&["clash", &file, "--no-depth", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        doc["clashes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["severity"].is_null())
+    );
+    assert_eq!(
+        bvtool!(&["clash", &file, "--no-depth", "--min-depth", "1"]).0,
+        2
+    );
+    assert_eq!(bvtool!(&["clash", &file, "--min-depth", "-1"]).0, 2);
+    let (code, out, _) = bvtool!(&["clash", &file]);
+    assert_eq!(code, 0);
+    assert!(out.contains("deepest: 0.5"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

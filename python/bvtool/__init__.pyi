@@ -311,7 +311,15 @@ class ObbTree:
         max_splits: Optional[int] = None,
     ) -> SignedDistance: ...
     def distance_batch(
-        self, other: ObbTree, poses: PosesLike, rel_err: float = 0.0, abs_err: float = 0.0
+        self,
+        other: ObbTree,
+        poses: PosesLike,
+        rel_err: float = 0.0,
+        abs_err: float = 0.0,
+        *,
+        signed: bool = False,
+        depth_tolerance: Optional[float] = None,
+        max_splits: Optional[int] = None,
     ) -> F64: ...
     def within(
         self, other: ObbTree, pose: PoseLike, d: float, mode: Literal["first", "all"] = "first"

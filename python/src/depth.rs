@@ -3,11 +3,13 @@
 
 use crate::arrays;
 use crate::errors::value_error;
+use crate::work;
 use bvtool::query::DistanceOptions;
 use bvtool::query::depth::{self, DepthSettings, SignedOptions, Solid};
 use bvtool::query::point::PointTree;
 use numpy::PyArray1;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 /// The signed answer of `ObbTree.distance(other, pose, signed=True)`, in
 /// A's frame and model units.
@@ -21,6 +23,41 @@ type ProtrusionState = (f64, Option<[f64; 3]>, [f64; 3], f64, u64, bool, u64);
 /// One side of the signed query: its OBB tree and its point tree.
 pub type Side<'t> = (&'t bvtool::tree::ObbTree, &'t PointTree);
 
+/// The signed query's options, checked: `depth_tolerance` (model units,
+/// > 0) and `max_splits` as `distance --signed` takes them.
+fn options(
+    distance: DistanceOptions,
+    depth_tolerance: Option<f64>,
+    max_splits: Option<u64>,
+) -> PyResult<SignedOptions> {
+    if let Some(t) = depth_tolerance.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(value_error(format!(
+            "depth_tolerance {t}: expected a finite number > 0"
+        )));
+    }
+    Ok(SignedOptions {
+        distance,
+        depth: DepthSettings {
+            tolerance: depth_tolerance,
+            max_splits,
+        },
+    })
+}
+
+/// The two sides as the library takes them.
+fn solids<'t>(a: Side<'t>, b: Side<'t>) -> (Solid<'t>, Solid<'t>) {
+    (
+        Solid {
+            tree: a.0,
+            points: a.1,
+        },
+        Solid {
+            tree: b.0,
+            points: b.1,
+        },
+    )
+}
+
 /// The signed query with the GIL released; `depth_tolerance` (model units,
 /// > 0) and `max_splits` as `distance --signed` takes them.
 pub fn signed(
@@ -32,30 +69,36 @@ pub fn signed(
     depth_tolerance: Option<f64>,
     max_splits: Option<u64>,
 ) -> PyResult<SignedDistance> {
-    if let Some(t) = depth_tolerance.filter(|t| !(t.is_finite() && *t > 0.0)) {
-        return Err(value_error(format!(
-            "depth_tolerance {t}: expected a finite number > 0"
-        )));
-    }
-    let opts = SignedOptions {
-        distance,
-        depth: DepthSettings {
-            tolerance: depth_tolerance,
-            max_splits,
-        },
-    };
-    let (sa, sb) = (
-        Solid {
-            tree: a.0,
-            points: a.1,
-        },
-        Solid {
-            tree: b.0,
-            points: b.1,
-        },
-    );
+    let opts = options(distance, depth_tolerance, max_splits)?;
+    let (sa, sb) = solids(a, b);
     let s = py.detach(|| depth::signed_distance(&sa, &sb, pose, &opts));
     Ok(SignedDistance(s.expect("trees are never empty")))
+}
+
+/// The signed distance at every pose, in chunks with the GIL released
+/// and a signal check between them ([`work::chunked`]): an `(N,)` array.
+pub fn signed_batch<'py>(
+    py: Python<'py>,
+    a: Side,
+    b: Side,
+    poses: &[bvtool::Pose],
+    distance: DistanceOptions,
+    depth_tolerance: Option<f64>,
+    max_splits: Option<u64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let opts = options(distance, depth_tolerance, max_splits)?;
+    let (sa, sb) = solids(a, b);
+    let d = work::chunked(py, poses.len(), 16, |range| {
+        Ok(poses[range]
+            .par_iter()
+            .map(|p| {
+                depth::signed_distance(&sa, &sb, p, &opts)
+                    .expect("trees are never empty")
+                    .signed_distance
+            })
+            .collect())
+    })?;
+    Ok(arrays::vector(py, d))
 }
 
 #[pymethods]

@@ -443,8 +443,12 @@ impl ObbTree {
     }
 
     /// `distance` at every pose of `poses` (as `collide_batch` takes them),
-    /// in parallel with the GIL released: an `(N,)` `float64` array.
-    #[pyo3(signature = (other, poses, rel_err = 0.0, abs_err = 0.0))]
+    /// in parallel with the GIL released: an `(N,)` `float64` array. With
+    /// `signed=True`, each pose's `distance(..., signed=True).distance`
+    /// (negative when overlapping, `depth_tolerance` and `max_splits` as
+    /// there), in chunks with a Ctrl-C check between them.
+    #[pyo3(signature = (other, poses, rel_err = 0.0, abs_err = 0.0, *, signed = false, depth_tolerance = None, max_splits = None))]
+    #[allow(clippy::too_many_arguments)]
     fn distance_batch<'py>(
         &self,
         py: Python<'py>,
@@ -452,9 +456,29 @@ impl ObbTree {
         poses: &Bound<'py, PyAny>,
         rel_err: f64,
         abs_err: f64,
+        signed: bool,
+        depth_tolerance: Option<f64>,
+        max_splits: Option<u64>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let poses = poses_from(poses)?;
         let opts = tolerances(rel_err, abs_err)?;
+        if signed {
+            let (pa, pb) = (self.point_tree(py), other.point_tree(py));
+            return depth::signed_batch(
+                py,
+                (&self.inner, pa),
+                (&other.inner, pb),
+                &poses,
+                opts,
+                depth_tolerance,
+                max_splits,
+            );
+        }
+        if depth_tolerance.is_some() || max_splits.is_some() {
+            return Err(value_error(
+                "depth_tolerance and max_splits need signed=True",
+            ));
+        }
         let d = per_pose(py, (&self.inner, &other.inner), poses, move |a, b, p| {
             distance_query(a, b, p, &opts).distance
         })?;

@@ -79,3 +79,25 @@ def test_random_overlaps_against_samples():
         if s.depth > 0:
             np.testing.assert_allclose(s.point_b - s.point_a, s.distance * s.normal, atol=1e-9)
             assert abs(np.linalg.norm(s.point_b - s.point_a) - s.depth) <= 1e-9
+
+
+def test_signed_batch_equals_each_pose():
+    """distance_batch(signed=True) is each pose's signed distance, bit for
+    bit (the same search on the same pose), over poses apart and
+    overlapping; without signed=True the depth options are refused."""
+    a, b = bvtool.ObbTree(box([0.5, 0.4, 0.3])), bvtool.ObbTree(box([0.3, 0.6, 0.2]))
+    rng = np.random.default_rng(5)
+    q = rng.normal(size=(300, 4))
+    q /= np.linalg.norm(q, axis=1)[:, None]
+    rows = np.hstack([rng.uniform(-1.5, 1.5, (300, 3)), q])
+    got = a.distance_batch(b, rows, signed=True, depth_tolerance=1e-6)
+    want = [a.distance(b, (r[:3], r[3:]), signed=True, depth_tolerance=1e-6).distance for r in rows]
+    np.testing.assert_array_equal(got, want)
+    assert (got < 0).sum() >= 30 and (got > 0).sum() >= 30
+    # Apart, the signed batch is the unsigned one.
+    plain = a.distance_batch(b, rows)
+    np.testing.assert_array_equal(got[got > 0], plain[got > 0])
+    with pytest.raises(ValueError, match="signed=True"):
+        a.distance_batch(b, rows, max_splits=10)
+    with pytest.raises(ValueError, match="depth_tolerance"):
+        a.distance_batch(b, rows, signed=True, depth_tolerance=0.0)

@@ -36,6 +36,7 @@ use crate::fit::Aabb;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::pair::intersect_triangle_triangle::Plane;
 use crate::query::pair::intersect_triangle_triangle::triangles_intersect;
+use crate::query::point::PointTree;
 use crate::query::{ContactMode, Placement, collide_each, within_each};
 use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3, Vector3};
@@ -637,6 +638,62 @@ impl<'a> ClashScene<'a> {
             });
         }
         Ok(Ok(out))
+    }
+}
+
+/// Whether a clash of this kind gets a depth.
+fn overlaps(kind: ClashKind) -> bool {
+    matches!(kind, ClashKind::Intersecting | ClashKind::Contained)
+}
+
+impl ClashScene<'_> {
+    /// Measures the depth of every intersecting and contained clash (a
+    /// point tree built once per part involved, over its world surface, in
+    /// parallel; see [`super::severity`]), reclassifies those certainly
+    /// shallower than `depth.min_depth` as touching, and returns how many
+    /// it reclassified. Work: at most `2·max_splits` sub-triangle splits
+    /// per pair, each a few exact point queries. Checks `stop` before each
+    /// part's tree and each pair.
+    fn measure_depths(
+        &self,
+        clashes: &mut [Clash],
+        depth: &ClashDepth,
+        stop: Stop<'_>,
+    ) -> Result<usize, Stopped> {
+        let mut parts: Vec<usize> = clashes
+            .iter()
+            .filter(|c| overlaps(c.kind))
+            .flat_map(|c| [c.a, c.b])
+            .collect();
+        parts.sort_unstable();
+        parts.dedup();
+        let search = depth.search();
+        let trees: BTreeMap<usize, PointTree> = parts
+            .par_iter()
+            .map(|&p| {
+                stop.check()?;
+                Ok((p, PointTree::build(&self.part_mesh(p))))
+            })
+            .collect::<Result<_, Stopped>>()?;
+        clashes
+            .par_iter_mut()
+            .filter(|c| overlaps(c.kind))
+            .try_for_each(|c| {
+                stop.check()?;
+                let (a, b) = ((c.a, &trees[&c.a]), (c.b, &trees[&c.b]));
+                c.severity = Some(Severity::measure(a, b, &search));
+                Ok(())
+            })?;
+        let mut shallow = 0;
+        for c in clashes.iter_mut().filter(|c| overlaps(c.kind)) {
+            if c.severity
+                .is_some_and(|s| s.shallower_than(depth.min_depth))
+            {
+                c.kind = ClashKind::Touching;
+                shallow += 1;
+            }
+        }
+        Ok(shallow)
     }
 }
 

@@ -17,15 +17,11 @@
 //! (`depth + bound < min_depth`) is reported as touching: the "hard clash
 //! with tolerance" of clash tools.
 
-use super::detect::{Clash, ClashKind, ClashScene};
 use crate::pose::Pose;
 use crate::query::depth::{DepthSettings, Overlap, Protruding, overlap_into};
 use crate::query::point::{PointTree, SignMethod};
-use crate::threads::{Stop, Stopped};
 use nalgebra::{Point3, Vector3};
-use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The default split cap of each direction of each pair's depth search in
 /// a clash: a tenth of a single query's ([`crate::query::depth::MAX_SPLITS`]),
@@ -110,7 +106,36 @@ impl Searched {
     }
 }
 
+impl ClashDepth {
+    /// The search's settings, the split cap defaulting to [`MAX_SPLITS`].
+    pub(crate) fn search(&self) -> DepthSettings {
+        DepthSettings {
+            max_splits: self.search.max_splits.or(Some(MAX_SPLITS)),
+            ..self.search
+        }
+    }
+}
+
 impl Severity {
+    /// Measures the severity of parts `a` and `b` from the point trees of
+    /// their world surfaces: each direction into a closed part searched.
+    pub(crate) fn measure(
+        (a, tree_a): (usize, &PointTree),
+        (b, tree_b): (usize, &PointTree),
+        search: &DepthSettings,
+    ) -> Severity {
+        let closed = |t: &PointTree| t.sign_method() != SignMethod::Generalized;
+        let searched = Searched::new(closed(tree_a), closed(tree_b));
+        let o = overlap_into(tree_a, tree_b, &Pose::identity(), search, searched.into());
+        Severity::new(a, b, &o, searched)
+    }
+
+    /// Whether both directions were searched and the depth is certainly
+    /// below `min_depth` (`depth + bound < min_depth`).
+    pub(crate) fn shallower_than(&self, min_depth: f64) -> bool {
+        self.searched == Searched::Both && self.depth + self.bound < min_depth
+    }
+
     /// The severity of parts `a` and `b` from their overlap.
     fn new(a: usize, b: usize, o: &Overlap, searched: Searched) -> Severity {
         Severity {
@@ -127,73 +152,5 @@ impl Severity {
             bound: o.bound,
             capped: o.capped,
         }
-    }
-}
-
-/// Whether a clash of this kind gets a depth.
-pub(crate) fn overlaps(kind: ClashKind) -> bool {
-    matches!(kind, ClashKind::Intersecting | ClashKind::Contained)
-}
-
-impl ClashScene<'_> {
-    /// Measures the depth of every intersecting and contained clash (a
-    /// point tree built once per part involved, over its world surface, in
-    /// parallel), reclassifies those certainly shallower than
-    /// `depth.min_depth` as touching, and returns how many it
-    /// reclassified. Work: at most `2·max_splits` sub-triangle splits per
-    /// pair, each a few exact point queries. Checks `stop` before each
-    /// part's tree and each pair.
-    pub(crate) fn measure_depths(
-        &self,
-        clashes: &mut [Clash],
-        depth: &ClashDepth,
-        stop: Stop<'_>,
-    ) -> Result<usize, Stopped> {
-        let mut parts: Vec<usize> = clashes
-            .iter()
-            .filter(|c| overlaps(c.kind))
-            .flat_map(|c| [c.a, c.b])
-            .collect();
-        parts.sort_unstable();
-        parts.dedup();
-        let search = DepthSettings {
-            max_splits: depth.search.max_splits.or(Some(MAX_SPLITS)),
-            ..depth.search
-        };
-        let trees: BTreeMap<usize, PointTree> = parts
-            .par_iter()
-            .map(|&p| {
-                stop.check()?;
-                Ok((p, PointTree::build(&self.part_mesh(p))))
-            })
-            .collect::<Result<_, Stopped>>()?;
-        clashes
-            .par_iter_mut()
-            .filter(|c| overlaps(c.kind))
-            .try_for_each(|c| {
-                stop.check()?;
-                let closed = |p: usize| trees[&p].sign_method() != SignMethod::Generalized;
-                let searched = Searched::new(closed(c.a), closed(c.b));
-                let o = overlap_into(
-                    &trees[&c.a],
-                    &trees[&c.b],
-                    &Pose::identity(),
-                    &search,
-                    searched.into(),
-                );
-                c.severity = Some(Severity::new(c.a, c.b, &o, searched));
-                Ok(())
-            })?;
-        let mut shallow = 0;
-        for c in clashes.iter_mut() {
-            if let Some(s) = c.severity.filter(|_| overlaps(c.kind))
-                && s.searched == Searched::Both
-                && s.depth + s.bound < depth.min_depth
-            {
-                c.kind = ClashKind::Touching;
-                shallow += 1;
-            }
-        }
-        Ok(shallow)
     }
 }

@@ -181,6 +181,17 @@ with tempfile.NamedTemporaryFile("w", suffix=".urdf") as f:
 qs = np.random.default_rng(5).uniform(-2.8, 2.8, (400_000, 6))
 interrupted(lambda: robot.distance(qs))
 """,
+    # Two cubes at 20,000 overlapping poses: each a certified depth search.
+    "signed_batch": """
+v = np.array([[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
+t = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+              [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]], np.uint32)
+cube = bvtool.ObbTree(bvtool.Mesh(v, t))
+rng = np.random.default_rng(3)
+q = rng.normal(size=(20_000, 4))
+rows = np.hstack([rng.uniform(-0.5, 0.5, (20_000, 3)), q / np.linalg.norm(q, axis=1)[:, None]])
+interrupted(lambda: cube.distance_batch(cube, rows, signed=True))
+""",
 }
 
 

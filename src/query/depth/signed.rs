@@ -202,17 +202,15 @@ pub struct SignedDistance {
     pub point_a: Point3<f64>,
     /// The witness on B's surface.
     pub point_b: Point3<f64>,
-    /// The depth's absolute tolerance used (model units).
+    /// [`Overlap::tolerance`].
     pub tolerance: f64,
-    /// The true depth is within `[depth, depth + bound]` (rounding of the
-    /// point distances aside, [`crate::query::point::rounding_bound`]);
-    /// `bound ≤ tolerance` unless `capped`.
+    /// [`Overlap::bound`]: the true depth is within `[depth, depth + bound]`.
     pub bound: f64,
-    /// Whether a search reached its split cap.
+    /// [`Overlap::capped`].
     pub capped: bool,
     /// The unsigned distance query's answer.
     pub unsigned: Distance,
-    /// A's protrusion into B (in B's frame) and B's into A.
+    /// [`Overlap::protrusions`].
     pub protrusions: [Protrusion; 2],
 }
 

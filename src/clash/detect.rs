@@ -23,7 +23,7 @@
 //!    `contained`. An open outer part has no inside and is never reported
 //!    as containing anything (counted in [`Clashes::open_containers`]).
 //! 4. With [`ClashOptions::depth`], each intersecting and contained pair's
-//!    protrusion depth is measured ([`super::severity`]), pairs certainly
+//!    protrusion depth is measured ([`Severity`]), pairs certainly
 //!    shallower than the least depth asked are reported as touching, and
 //!    the clashes are sorted deepest first.
 
@@ -164,7 +164,7 @@ pub struct ClashOptions {
     /// [`ClashScene::clashes`] stops with [`PairLimit`]; `None`: no limit.
     pub max_pairs: Option<usize>,
     /// Measure the depth of each intersecting and contained pair
-    /// ([`super::severity`]), and sort the clashes by it; `None`: not
+    /// ([`Severity`]), and sort the clashes by it; `None`: not
     /// measured, sorted by part.
     pub depth: Option<ClashDepth>,
 }
@@ -649,7 +649,7 @@ fn overlaps(kind: ClashKind) -> bool {
 impl ClashScene<'_> {
     /// Measures the depth of every intersecting and contained clash (a
     /// point tree built once per part involved, over its world surface, in
-    /// parallel; see [`super::severity`]), reclassifies those certainly
+    /// parallel; see [`Severity`]), reclassifies those certainly
     /// shallower than `depth.min_depth` as touching, and returns how many
     /// it reclassified. Work: at most `2·max_splits` sub-triangle splits
     /// per pair, each a few exact point queries. Checks `stop` before each

@@ -641,6 +641,15 @@ impl<'a> ClashScene<'a> {
     }
 }
 
+/// The deepest of `clashes` with its severity (the first when they come
+/// sorted deepest first, as [`ClashScene::clashes`] gives them with depths).
+pub fn deepest(clashes: &[Clash]) -> Option<(&Clash, &Severity)> {
+    clashes
+        .iter()
+        .filter_map(|c| c.severity.as_ref().map(|s| (c, s)))
+        .max_by(|x, y| x.1.depth.total_cmp(&y.1.depth))
+}
+
 /// Whether a clash of this kind gets a depth.
 fn overlaps(kind: ClashKind) -> bool {
     matches!(kind, ClashKind::Intersecting | ClashKind::Contained)

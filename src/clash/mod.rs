@@ -21,7 +21,7 @@ pub(crate) mod shapes;
 
 pub use detect::{
     Clash, ClashKind, ClashOptions, ClashScene, Clashes, PairLimit, TrianglePair, crosses,
-    crossing_depth,
+    crossing_depth, deepest,
 };
 pub use parts::{Grouping, Part, PartList};
 pub use self_intersect::{

@@ -130,6 +130,13 @@ impl Severity {
         Severity::new(a, b, &o, searched)
     }
 
+    /// The deep point and its nearest point on the other part, for a pair
+    /// whose first part is `a`; `None` when `depth` is 0.
+    pub fn deep_and_nearest(&self, a: usize) -> Option<(Point3<f64>, Point3<f64>)> {
+        let (p, pa, pb) = (self.protruding?, self.point_a?, self.point_b?);
+        Some(if p == a { (pa, pb) } else { (pb, pa) })
+    }
+
     /// Whether both directions were searched and the depth is certainly
     /// below `min_depth` (`depth + bound < min_depth`).
     pub(crate) fn shallower_than(&self, min_depth: f64) -> bool {

@@ -4,7 +4,7 @@
 
 use super::picture::render;
 use super::scene::{MESH_COLORS, PALETTE, RenderOptions, RenderScene, Volume};
-use crate::clash::{Clash, ClashKind, ClashScene};
+use crate::clash::{Clash, ClashKind, ClashScene, deepest};
 use crate::error::{Result, count};
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use image::RgbImage;
@@ -125,14 +125,9 @@ pub fn clash_picture(
     }
     // The deepest clash: its deep point marked, the segment to its nearest
     // point on the other part.
-    let deepest = clashes
-        .iter()
-        .filter_map(|c| c.severity.map(|s| (c, s)))
-        .max_by(|x, y| x.1.depth.total_cmp(&y.1.depth));
-    if let Some((c, s)) = deepest
-        && let (Some(p), Some(a), Some(b)) = (s.protruding, s.point_a, s.point_b)
+    if let Some((c, s)) = deepest(clashes)
+        && let Some((deep, near)) = s.deep_and_nearest(c.a)
     {
-        let (deep, near) = if p == c.a { (a, b) } else { (b, a) };
         let label = match s.depth {
             d if (1e-3..1e6).contains(&d) => format!("deepest point, {d:.4} deep"),
             d => format!("deepest point, {d:.3e} deep"),

@@ -4,7 +4,7 @@
 use super::collide::triangle_name;
 use super::table::{Table, count, num};
 use crate::clash::{
-    Clash, ClashKind, ClashScene, Clashes, Grouping, Part, Searched, SelfIntersections, Severity,
+    Clash, ClashKind, ClashScene, Clashes, Grouping, Part, Searched, SelfIntersections, deepest,
 };
 use crate::mesh::TriangleSource;
 use serde::Serialize;
@@ -123,15 +123,6 @@ impl ClashDoc {
         }
     }
 
-    /// The deepest clash and its severity (the first, clashes being
-    /// sorted deepest first when measured).
-    pub fn deepest(&self) -> Option<(&Clash, &Severity)> {
-        self.clashes
-            .iter()
-            .filter_map(|c| c.severity.as_ref().map(|s| (c, s)))
-            .max_by(|x, y| x.1.depth.total_cmp(&y.1.depth))
-    }
-
     /// The text form: one line per clash, then the summary.
     pub fn to_text(&self) -> String {
         let s = &self.summary;
@@ -213,29 +204,21 @@ impl ClashDoc {
                 );
             }
         }
-        if let Some((c, d)) = self.deepest() {
-            let at = |p: Option<nalgebra::Point3<f64>>| {
-                p.map_or(String::new(), |p| {
-                    format!("({}, {}, {})", num(p.x, 6), num(p.y, 6), num(p.z, 6))
-                })
+        if let Some((c, d)) = deepest(&self.clashes) {
+            let at = |p: nalgebra::Point3<f64>| {
+                format!("({}, {}, {})", num(p.x, 6), num(p.y, 6), num(p.z, 6))
             };
             out += &format!(
-                "deepest: {} ({} x {}), the deep point {} {} from {}{}\n",
+                "deepest: {} (+{} at most{}) ({} x {}){}{}\n",
                 num(d.depth, 6),
+                num(d.bound, 2),
+                if d.capped { ", capped" } else { "" },
                 self.parts[c.a].name,
                 self.parts[c.b].name,
-                at(match d.protruding == Some(c.a) {
-                    true => d.point_a,
-                    false => d.point_b,
-                }),
-                match d.capped {
-                    true => format!("(+{} at most, capped)", num(d.bound, 2)),
-                    false => format!("(+{} at most)", num(d.bound, 2)),
-                },
-                at(match d.protruding == Some(c.a) {
-                    true => d.point_b,
-                    false => d.point_a,
-                }),
+                d.deep_and_nearest(c.a)
+                    .map_or(String::new(), |(deep, near)| {
+                        format!(", the deep point {} from {}", at(deep), at(near))
+                    }),
                 match s.shallow {
                     0 => String::new(),
                     n => format!("; {n} shallower than --min-depth reported as touching"),

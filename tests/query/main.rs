@@ -5,6 +5,7 @@
 
 mod air;
 mod collide;
+mod convex;
 mod depth;
 mod distance;
 mod least_distance;

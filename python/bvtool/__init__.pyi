@@ -213,6 +213,90 @@ class SignedDistance:
     def capped(self) -> bool: ...
     def __float__(self) -> float: ...
 
+class Convex:
+    """A convex shape: the convex hull of points grown by a radius (box,
+    sphere, capsule, polytope) or a solid cylinder, for `convex_distance`."""
+
+    @staticmethod
+    def box(center: Sequence[float], half_extents: Sequence[float], quaternion: Sequence[float] = (0, 0, 0, 1)) -> Convex:
+        """`center + R @ (s * half_extents)`, s in [-1, 1]^3; quaternion (x, y, z, w)."""
+    @staticmethod
+    def sphere(center: Sequence[float], radius: float) -> Convex: ...
+    @staticmethod
+    def capsule(center: Sequence[float], axis: Sequence[float], radius: float, half_length: float) -> Convex:
+        """Points within `radius` of the segment `center ± half_length * axis`."""
+    @staticmethod
+    def cylinder(center: Sequence[float], axis: Sequence[float], radius: float, half_length: float) -> Convex:
+        """The disc of `radius` across `axis`, swept `half_length` (half the height) each way."""
+    @staticmethod
+    def hull(points: npt.ArrayLike, radius: float = 0.0) -> Convex:
+        """The convex hull of `(n, 3)` points grown by `radius`."""
+    @staticmethod
+    def of(shape: Union[Obb, Aabb, Sphere, BudgetHull, Kdop, ConvexPart]) -> Convex:
+        """A fitted shape (a `Kdop` as its polytope)."""
+    @property
+    def kind(self) -> Literal["box", "sphere", "capsule", "cylinder", "hull"]: ...
+    @property
+    def radius(self) -> float:
+        """The ball grown onto the core (0 for boxes, hulls and cylinders)."""
+    @property
+    def points(self) -> F64:
+        """The core's points, `(n, 3)`; `(0, 3)` for a cylinder."""
+    def support(self, u: Sequence[float]) -> F64:
+        """The point farthest along `u`, `(3,)`."""
+
+class ConvexDistance:
+    """`convex_distance`: A's frame, model units."""
+
+    @property
+    def distance(self) -> float:
+        """The distance when apart; minus the penetration depth when overlapping."""
+    @property
+    def depth(self) -> float:
+        """The shortest translation of B that separates them (0 when apart)."""
+    @property
+    def normal(self) -> F64:
+        """Unit, from A to B: B moved by depth * normal touches A; point_b - point_a == distance * normal."""
+    @property
+    def point_a(self) -> F64: ...
+    @property
+    def point_b(self) -> F64: ...
+    @property
+    def patch(self) -> F64:
+        """The contact patch on A's surface, `(k, 3)`: polygon corners in order, a segment's ends or a point."""
+    @property
+    def tolerance(self) -> float: ...
+    @property
+    def bound(self) -> float:
+        """The true signed distance lies in [distance, distance + bound]; bound <= tolerance unless capped."""
+    @property
+    def capped(self) -> bool: ...
+    @property
+    def cells(self) -> int: ...
+    def __float__(self) -> float: ...
+
+def convex_distance(
+    a: Convex,
+    b: Convex,
+    pose: Optional[PoseLike] = None,
+    *,
+    tolerance: Optional[float] = None,
+    max_cells: Optional[int] = None,
+) -> ConvexDistance:
+    """Signed distance and translational penetration depth of two convex
+    shapes, B placed by `pose` (tolerance default 1e-12 of the scale, cells
+    default 100,000; GIL released)."""
+
+def convex_distance_batch(
+    a: Convex,
+    b: Convex,
+    poses: PosesLike,
+    *,
+    tolerance: Optional[float] = None,
+    max_cells: Optional[int] = None,
+) -> F64:
+    """`convex_distance(a, b, pose).distance` at every pose, `(N,)`; stops on Ctrl-C."""
+
 class Clearance:
     @property
     def within(self) -> bool: ...

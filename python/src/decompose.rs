@@ -165,6 +165,14 @@ pub struct ConvexPart {
     budgeted: bool,
 }
 
+impl ConvexPart {
+    /// The part as a convex shape (`bvtool.Convex.of`); `None` without
+    /// vertices.
+    pub fn convex(&self) -> Option<bvtool::query::convex::Convex> {
+        bvtool::query::convex::Convex::hull(self.vertices.iter().map(|&v| v.into()).collect())
+    }
+}
+
 #[pymethods]
 impl ConvexPart {
     /// Rebuilds a pickled part (`__reduce__`).

@@ -9,6 +9,7 @@ use crate::source::{file_name, scene_arg};
 use crate::state::{Reduced, one_of, reduce};
 use crate::work;
 use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
+use bvtool::query::convex::Convex;
 use bvtool::volumes::{FileVolumes, FitOptions, KdopFit, ObbFit, SphereFit};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -481,6 +482,18 @@ pub struct Obb {
     surface_area: f64,
 }
 
+impl Obb {
+    /// The box as a convex shape (`bvtool.Convex.of`).
+    pub fn convex(&self) -> Convex {
+        let axes = nalgebra::Matrix3::from_columns(&self.axes.map(nalgebra::Vector3::from));
+        Convex::from(&bvtool::fit::Obb {
+            center: self.center.into(),
+            axes,
+            half_extents: self.half_extents.into(),
+        })
+    }
+}
+
 impl From<&ObbFit> for Obb {
     fn from(b: &ObbFit) -> Obb {
         Obb {
@@ -583,6 +596,42 @@ pub struct Sphere {
     /// Surface area.
     #[pyo3(get)]
     surface_area: f64,
+}
+
+impl Sphere {
+    /// The sphere as a convex shape (`bvtool.Convex.of`).
+    pub fn convex(&self) -> Convex {
+        Convex::from(&bvtool::fit::Sphere {
+            center: self.center.into(),
+            radius: self.radius,
+        })
+    }
+}
+
+impl Aabb {
+    /// The box as a convex shape (`bvtool.Convex.of`).
+    pub fn convex(&self) -> Convex {
+        Convex::from(&bvtool::fit::Aabb {
+            min: self.min.into(),
+            max: self.max.into(),
+        })
+    }
+}
+
+impl BudgetHull {
+    /// The hull as a convex shape (`bvtool.Convex.of`); `None` without
+    /// vertices.
+    pub fn convex(&self) -> Option<Convex> {
+        Convex::hull(self.vertices.iter().map(|&v| v.into()).collect())
+    }
+}
+
+impl Kdop {
+    /// The k-DOP's polytope as a convex shape (`bvtool.Convex.of`); `None`
+    /// without vertices.
+    pub fn convex(&self) -> Option<Convex> {
+        Convex::hull(self.0.vertices.iter().map(|&v| v.into()).collect())
+    }
 }
 
 impl From<&SphereFit> for Sphere {

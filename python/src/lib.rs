@@ -25,6 +25,7 @@
 
 mod arrays;
 mod compare;
+mod convex;
 mod decompose;
 mod depth;
 mod errors;
@@ -68,6 +69,10 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tree::Collision>()?;
     m.add_class::<tree::Distance>()?;
     m.add_class::<depth::SignedDistance>()?;
+    m.add_class::<convex::Convex>()?;
+    m.add_class::<convex::ConvexDistance>()?;
+    m.add_function(wrap_pyfunction!(convex::convex_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(convex::convex_distance_batch, m)?)?;
     m.add_class::<tree::Clearance>()?;
     m.add_class::<motion::Impact>()?;
     m.add_class::<fit::Fit>()?;

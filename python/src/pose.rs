@@ -162,7 +162,7 @@ fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f64; N
 
 /// A pose from a translation and an (x, y, z, w) quaternion, checked as the
 /// command line checks a JSON pose.
-fn from_parts(translation: [f64; 3], rotation: [f64; 4]) -> PyResult<bvtool::Pose> {
+pub fn from_parts(translation: [f64; 3], rotation: [f64; 4]) -> PyResult<bvtool::Pose> {
     bvtool::Pose::from_json(&PoseJson {
         translation,
         rotation,

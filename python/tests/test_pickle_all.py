@@ -65,6 +65,7 @@ def examples(tmp_path):
     crossing = bvtool.load_mesh(obj)
     world = small_world(4)
     near = (np.r_[0.75, 0, 0], np.r_[0, 0, 0, 1.0])
+    cube = bvtool.Convex.box((0, 0, 0), (1, 1, 1))
     ex = {
         "Mesh": mesh,
         "Scene": scene,
@@ -75,6 +76,8 @@ def examples(tmp_path):
         "Collision": tree.collide(tree, near, mode="all"),
         "Distance": tree.distance(tree, ((3.0, 0.1, 0.2), (0, 0, 0.6, 0.8))),
         "SignedDistance": tree.distance(tree, near, signed=True),
+        "Convex": bvtool.Convex.cylinder((0.1, 0, 0), (0, 1, 1), 0.5, 1.0),
+        "ConvexDistance": bvtool.convex_distance(cube, cube, ((0.5, 0.5, 1.8), (0, 0, 0, 1))),
         "Clearance": tree.within(tree, ((2.8, 0, 0), (0, 0, 0, 1)), 0.2, mode="all"),
         "Impact": tree.time_of_impact(tree, ((3.0, 0, 0), (0, 0, 0, 1)), ((0.5, 0, 0), (0, 0, 0, 1))),
         "Fit": fit,

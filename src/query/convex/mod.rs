@@ -171,10 +171,10 @@ pub fn signed_distance(
         // Apart cores: the exact closest points of the support faces give
         // the direction to rounding, where the search found it to the
         // square root of its tolerance (the least is flat there).
-        if let Some((m, v)) = closest_direction(&a, &b, &n, tau, margin) {
-            if v <= value + margin {
-                (n, value) = (m, v);
-            }
+        if let Some((m, v)) = closest_direction(a, b, &n, tau, margin)
+            && v <= value + margin
+        {
+            (n, value) = (m, v.min(value));
         }
     }
     let radii = a.radius() + b.radius();

@@ -242,12 +242,17 @@ mod tests {
     }
 
     #[test]
-    fn a_miss_gives_the_midpoint_of_the_closest_corners() {
+    fn a_miss_gives_the_first_hulls_point_nearest_the_second() {
         let got = overlap(
             vec![Vector2::new(0.0, 0.0)],
             vec![Vector2::new(0.0, 1e-3)],
             1e-9,
         );
-        assert_eq!(got, vec![Vector2::new(0.0, 5e-4)]);
+        assert_eq!(got, vec![Vector2::new(0.0, 0.0)]);
+        // A segment off a square's side: a point of the segment.
+        let seg = vec![Vector2::new(-1.0, 2.0), Vector2::new(1.0, 2.0)];
+        let got = overlap(seg, square(0.0, 1.0), 1e-9);
+        assert_eq!(got.len(), 1);
+        assert!((got[0].y - 2.0).abs() < 1e-12 && got[0].x.abs() <= 1.0);
     }
 }

@@ -47,7 +47,7 @@ impl Ord for Cell {
 fn direction(face: u8, a: f64, b: f64) -> Vector3<f64> {
     let k = usize::from(face / 2);
     let mut v = Vector3::zeros();
-    v[k] = if face % 2 == 0 { 1.0 } else { -1.0 };
+    v[k] = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
     v[(k + 1) % 3] = a;
     v[(k + 2) % 3] = b;
     v.normalize()
@@ -80,7 +80,7 @@ impl Cell {
     /// convex, piecewise-linear `max_j x_j·(c + δ)` over the quadrilateral
     /// is at one of its corners, where an edge crosses a line on which two
     /// of the pieces are equal, or where three are.
-    fn lower_bound(&self) -> f64 {
+    fn lower_bound(&self) -> (f64, Vector3<f64>) {
         let c = self.center();
         let (t1, t2) = super::shape::perpendicular_pair(&c);
         let corners = self.corners();
@@ -91,46 +91,58 @@ impl Cell {
             let q = corners[i] / along;
             Vector2::new(q.dot(&t1), q.dot(&t2))
         });
-        let xs = [
-            self.corner_x[0],
-            self.corner_x[1],
-            self.corner_x[2],
-            self.corner_x[3],
-            self.center_x,
-        ];
-        let pieces: [(f64, Vector2<f64>); 5] =
-            std::array::from_fn(|j| (xs[j].dot(&c), Vector2::new(xs[j].dot(&t1), xs[j].dot(&t2))));
+        // The distinct points only: near a minimum most corners share one.
+        let mut pieces = [(0.0, Vector2::zeros()); 5];
+        let mut xs = [Vector3::zeros(); 5];
+        let mut m = 0;
+        for x in self.corner_x.iter().chain(std::iter::once(&self.center_x)) {
+            if !xs[..m].contains(x) {
+                xs[m] = *x;
+                pieces[m] = (x.dot(&c), Vector2::new(x.dot(&t1), x.dot(&t2)));
+                m += 1;
+            }
+        }
+        let pieces = &pieces[..m];
         let g = |d: &Vector2<f64>| {
             pieces
                 .iter()
                 .map(|(a, s)| a + s.dot(d))
                 .fold(f64::NEG_INFINITY, f64::max)
         };
-        let mut least = quad.iter().map(g).fold(f64::INFINITY, f64::min);
-        for j in 0..5 {
-            for k in j + 1..5 {
+        let mut least = f64::INFINITY;
+        let mut at = Vector2::zeros();
+        let mut consider = |d: Vector2<f64>| {
+            let v = g(&d);
+            if v < least {
+                (least, at) = (v, d);
+            }
+        };
+        quad.iter().for_each(|q| consider(*q));
+        for j in 0..m {
+            for k in j + 1..m {
                 let (a, s) = (pieces[j].0 - pieces[k].0, pieces[j].1 - pieces[k].1);
                 for e in 0..4 {
                     let (p, q) = (quad[e], quad[(e + 1) % 4]);
                     let (fp, fq) = (a + s.dot(&p), a + s.dot(&q));
                     if (fp <= 0.0) != (fq <= 0.0) {
-                        least = least.min(g(&(p + (q - p) * (fp / (fp - fq)))));
+                        consider(p + (q - p) * (fp / (fp - fq)));
                     }
                 }
-                for l in k + 1..5 {
+                for l in k + 1..m {
                     // Where pieces j, k and l are equal.
                     let (b, t) = (pieces[j].0 - pieces[l].0, pieces[j].1 - pieces[l].1);
                     let det = s.perp(&t);
                     if det != 0.0 {
                         let d = Vector2::new(-a * t.y + b * s.y, -s.x * b + t.x * a) / det;
                         if inside(&quad, &d) {
-                            least = least.min(g(&d));
+                            consider(d);
                         }
                     }
                 }
             }
         }
-        if least >= 0.0 { least * cos_min } else { least }
+        let lower = if least >= 0.0 { least * cos_min } else { least };
+        (lower, (c + t1 * at.x + t2 * at.y).normalize())
     }
 }
 
@@ -188,10 +200,19 @@ pub(super) fn least_support(
         }
         x
     };
+    // A cell's bound comes with the direction where its five points' least
+    // is; the support value there is one more upper bound, exact once the
+    // points are those of the face at a minimum.
     let finish = |cell: Cell, found: &mut Least| {
         found.cells += 1;
+        let (lower, at) = cell.lower_bound();
+        let f = x_at(&at).dot(&at);
+        if f < found.value {
+            found.value = f;
+            found.direction = at;
+        }
         Cell {
-            lower: cell.lower_bound() - margin,
+            lower: lower - margin,
             ..cell
         }
     };
@@ -308,7 +329,7 @@ mod tests {
                     center_x: xs[4],
                     lower: 0.0,
                 };
-                let bound = cell.lower_bound();
+                let (bound, _) = cell.lower_bound();
                 let mut least = f64::INFINITY;
                 for i in 0..=20 {
                     for j in 0..=20 {

@@ -65,6 +65,23 @@ impl Convex {
         })
     }
 
+    /// The core's points when it is their convex hull (`None` for a
+    /// cylinder).
+    pub fn points(&self) -> Option<&[Point3<f64>]> {
+        match &self.core {
+            Core::Hull(points) => Some(points),
+            Core::Cylinder(_) => None,
+        }
+    }
+
+    /// The core when it is a cylinder.
+    pub fn cylinder(&self) -> Option<&Cylinder> {
+        match &self.core {
+            Core::Hull(_) => None,
+            Core::Cylinder(c) => Some(c),
+        }
+    }
+
     /// The ball's radius grown onto the core (0 for polytopes and cylinders).
     pub fn radius(&self) -> f64 {
         self.radius

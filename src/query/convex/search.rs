@@ -142,7 +142,97 @@ impl Cell {
             }
         }
         let lower = if least >= 0.0 { least * cos_min } else { least };
-        (lower, (c + t1 * at.x + t2 * at.y).normalize())
+        let u = (c + t1 * at.x + t2 * at.y).normalize();
+        (lower.max(self.grown_bound(&xs[..m], &corners, &u)), u)
+    }
+
+    /// A second lower bound, from the chart at `u` (the first bound's
+    /// minimiser), free of the `cos ρ` factor where the points `x_j` tied
+    /// along `u` surround it. With `v` the least of those tied values and
+    /// `s` how fast their maximum grows away from `u` in the chart (the
+    /// inradius about the origin of their tangential parts' hull, or minus
+    /// its distance when the origin is outside), `max_j x_j·(u + δ) ≥ v +
+    /// s·|δ|`; over the cell (inside `|δ| ≤ r_max`), `f ≥ min over r of
+    /// (v + s·r)/√(1 + r²)`, at `r = 0`, `r_max` or `s/v`. Exact (`v`) on a
+    /// small cell about a face normal of the difference once its corners'
+    /// points span the face; skipped (−∞) for fewer than three tied points.
+    fn grown_bound(
+        &self,
+        xs: &[Vector3<f64>],
+        corners: &[Vector3<f64>; 4],
+        u: &Vector3<f64>,
+    ) -> f64 {
+        let top = xs
+            .iter()
+            .map(|x| x.dot(u))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let size = xs.iter().map(|x| x.norm()).fold(0.0, f64::max);
+        let (s1, s2) = super::shape::perpendicular_pair(u);
+        let mut flat = [Vector2::zeros(); 5];
+        let (mut k, mut v) = (0, f64::INFINITY);
+        for x in xs.iter().filter(|x| x.dot(u) >= top - 1e-9 * size) {
+            v = v.min(x.dot(u));
+            flat[k] = Vector2::new(x.dot(&s1), x.dot(&s2));
+            k += 1;
+        }
+        // Fewer than three tied points cannot surround u: no growth to gain
+        // (a round minimum), and the first bound stands.
+        if k < 3 {
+            return f64::NEG_INFINITY;
+        }
+        let mut r_max: f64 = 0.0;
+        for p in corners {
+            let along = p.dot(u);
+            if along <= 0.0 {
+                return f64::NEG_INFINITY;
+            }
+            r_max = r_max.max((p / along - u).norm());
+        }
+        let s = growth(&flat[..k]);
+        let psi = |r: f64| (v + s * r) / (1.0 + r * r).sqrt();
+        let mut least = psi(0.0).min(psi(r_max));
+        if v != 0.0 && (0.0..r_max).contains(&(s / v)) {
+            least = least.min(psi(s / v));
+        }
+        least
+    }
+}
+
+/// `min over unit w of max_j g_j·w` for the points `g`: the inradius about
+/// the origin of their hull when the origin is strictly inside it, else
+/// minus the origin's distance to the hull.
+fn growth(g: &[Vector2<f64>]) -> f64 {
+    let order = super::patch::hull_order(g, 0.0);
+    let hull: Vec<Vector2<f64>> = order.iter().map(|&i| g[i]).collect();
+    let to_segment = |a: &Vector2<f64>, b: &Vector2<f64>| {
+        let d = b - a;
+        let len2 = d.norm_squared();
+        let t = if len2 > 0.0 {
+            (-a.dot(&d) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (a + d * t).norm()
+    };
+    match hull.len() {
+        0 => 0.0,
+        1 => -hull[0].norm(),
+        2 => -to_segment(&hull[0], &hull[1]),
+        n => {
+            let edges = (0..n).map(|i| (hull[i], hull[(i + 1) % n]));
+            // Counter-clockwise: the origin is inside when left of every edge.
+            let sides: Vec<f64> = edges
+                .clone()
+                .map(|(a, b)| (b - a).perp(&(-a)) / (b - a).norm())
+                .collect();
+            if sides.iter().all(|&d| d > 0.0) {
+                sides.iter().copied().fold(f64::INFINITY, f64::min)
+            } else {
+                -edges
+                    .map(|(a, b)| to_segment(&a, &b))
+                    .fold(f64::INFINITY, f64::min)
+            }
+        }
     }
 }
 

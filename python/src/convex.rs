@@ -10,6 +10,7 @@ use crate::pose::{from_parts, pose_from, poses_from};
 use crate::state::{Reduced, one_of, reduce};
 use crate::work;
 use bvtool::fit::{Capsule, Cylinder};
+use bvtool::mesh::MAX_COORDINATE;
 use bvtool::query::convex::{self, ConvexOptions};
 use nalgebra::{Point3, Vector3};
 use numpy::{PyArray1, PyArray2};
@@ -29,19 +30,23 @@ pub struct Convex {
 /// The kinds a `Convex` is made as.
 const KINDS: [&str; 5] = ["box", "sphere", "capsule", "cylinder", "hull"];
 
+/// Every value finite and within the library's coordinate range, `2^50`.
 fn finite(what: &str, values: &[f64]) -> PyResult<()> {
-    match values.iter().find(|v| !v.is_finite()) {
-        Some(v) => Err(value_error(format!("{what}: {v} is not finite"))),
+    match values.iter().find(|v| v.is_nan() || v.abs() > MAX_COORDINATE) {
+        Some(v) => Err(value_error(format!(
+            "{what}: {v:e} is outside [-2^50, 2^50]"
+        ))),
         None => Ok(()),
     }
 }
 
+/// A size: within `[0, 2^50]`, the library's coordinate range.
 fn non_negative(what: &str, v: f64) -> PyResult<f64> {
-    if v.is_finite() && v >= 0.0 {
+    if (0.0..=MAX_COORDINATE).contains(&v) {
         Ok(v)
     } else {
         Err(value_error(format!(
-            "{what} {v}: expected a finite number >= 0"
+            "{what} {v:e}: expected a number in [0, 2^50]"
         )))
     }
 }
@@ -304,8 +309,11 @@ fn options(tolerance: Option<f64>, max_cells: Option<usize>) -> PyResult<ConvexO
             "tolerance {t}: expected a finite number > 0"
         )));
     }
-    if max_cells == Some(0) {
-        return Err(value_error("max_cells 0: expected at least 1"));
+    if let Some(n) = max_cells.filter(|n| !(1..=convex::CELL_LIMIT).contains(n)) {
+        return Err(value_error(format!(
+            "max_cells {n}: expected 1 to {} (about 200 bytes a cell)",
+            convex::CELL_LIMIT
+        )));
     }
     Ok(ConvexOptions {
         tolerance,

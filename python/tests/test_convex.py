@@ -102,6 +102,9 @@ def test_bad_input_raises_value_error():
         lambda: bvtool.Convex.hull(np.zeros((0, 3))),
         lambda: bvtool.convex_distance(bvtool.Convex.sphere((0, 0, 0), 1), bvtool.Convex.sphere((0, 0, 0), 1), tolerance=0),
         lambda: bvtool.Convex.of(3),
+        lambda: bvtool.Convex.sphere((0, 0, 0), 1e300),
+        lambda: bvtool.Convex.cylinder((0, 0, 1e300), (0, 0, 1), 1, 1),
+        lambda: bvtool.convex_distance(bvtool.Convex.sphere((0, 0, 0), 1), bvtool.Convex.sphere((0, 0, 0), 1), max_cells=10**12),
     ):
         with pytest.raises((ValueError, TypeError)):
             make()

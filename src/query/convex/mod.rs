@@ -102,12 +102,17 @@ pub const DEFAULT_RELATIVE_TOLERANCE: f64 = 1e-12;
 /// The default cap on cells evaluated (about 200 bytes a cell kept).
 pub const MAX_CELLS: usize = 100_000;
 
+/// The largest cap accepted: a larger `max_cells` is taken as this (about
+/// 800 MB of cells at most).
+pub const CELL_LIMIT: usize = 4_000_000;
+
 /// How closely to search.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ConvexOptions {
     /// The absolute tolerance (model units); `None`: `10⁻¹²·S`.
     pub tolerance: Option<f64>,
-    /// The most cells evaluated; `None`: [`MAX_CELLS`].
+    /// The most cells evaluated; `None`: [`MAX_CELLS`]; at most
+    /// [`CELL_LIMIT`].
     pub max_cells: Option<usize>,
 }
 
@@ -167,7 +172,7 @@ pub fn signed_distance(
         |u| a.core_support(u) - b.core_support(&-u),
         tolerance,
         margin,
-        options.max_cells.unwrap_or(MAX_CELLS),
+        options.max_cells.unwrap_or(MAX_CELLS).min(CELL_LIMIT),
     );
     let (mut n, mut value) = (least.direction, least.value);
     let tau = 1e-6 * scale + 64.0 * tolerance;

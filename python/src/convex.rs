@@ -32,7 +32,10 @@ const KINDS: [&str; 5] = ["box", "sphere", "capsule", "cylinder", "hull"];
 
 /// Every value finite and within the library's coordinate range, `2^50`.
 fn finite(what: &str, values: &[f64]) -> PyResult<()> {
-    match values.iter().find(|v| v.is_nan() || v.abs() > MAX_COORDINATE) {
+    match values
+        .iter()
+        .find(|v| v.is_nan() || v.abs() > MAX_COORDINATE)
+    {
         Some(v) => Err(value_error(format!(
             "{what}: {v:e} is outside [-2^50, 2^50]"
         ))),

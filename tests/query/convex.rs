@@ -518,6 +518,21 @@ fn concentric_and_far_apart_pairs_end() {
         d.signed_distance <= -2.0 + 1e-9 && d.signed_distance + d.bound >= -2.0 - 1e-12,
         "{d:?}"
     );
+    // Face on face at 1e-170 and 2^48: the scaled depth and a square patch.
+    for k in [1e-170, 2f64.powi(48)] {
+        let cube = Convex::from(&Obb {
+            center: Point3::origin(),
+            axes: Matrix3::identity(),
+            half_extents: Vector3::repeat(k),
+        });
+        let shift = Pose {
+            rotation: UnitQuaternion::identity(),
+            translation: Vector3::new(0.5, 0.5, 1.8) * k,
+        };
+        let d = signed_distance(&cube, &cube, &shift, &ConvexOptions::default()).unwrap();
+        assert!((d.signed_distance / k + 0.2).abs() <= 1e-11, "{k}: {d:?}");
+        assert_eq!(d.patch.len(), 4, "{k}: {d:?}");
+    }
     // Scales: 1e-30 and 1e30 give the scaled answer.
     for k in [1e-30, 1e30] {
         let a = Convex::from(&Sphere {

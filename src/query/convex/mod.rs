@@ -191,13 +191,17 @@ pub fn signed_distance(
 
     // The support faces, seen along the normal, and their overlap.
     let (e1, e2) = perpendicular_pair(&n);
-    let flat = |p: &Point3<f64>| Vector2::new(p.coords.dot(&e1), p.coords.dot(&e2));
+    // In units of the scale, so that the patch's products neither
+    // underflow on tiny shapes nor overflow on huge ones.
+    let unit = scale.max(f64::MIN_POSITIVE);
+    let flat = |p: &Point3<f64>| Vector2::new(p.coords.dot(&e1), p.coords.dot(&e2)) / unit;
     let face_a: Vec<_> = a.support_face(&n, tau).iter().map(flat).collect();
     let face_b: Vec<_> = b.support_face(&-n, tau).iter().map(flat).collect();
-    let overlap = patch::overlap(face_a, face_b, 1e-9 * scale + 64.0 * tolerance);
+    let overlap = patch::overlap(face_a, face_b, 1e-9 + 64.0 * tolerance / unit);
     let centroid = overlap.iter().sum::<Vector2<f64>>() / overlap.len() as f64;
     let top_a = a.core_support(&n).coords.dot(&n) + a.radius();
-    let lift = |w: &Vector2<f64>, height: f64| Point3::from(e1 * w.x + e2 * w.y + n * height);
+    let lift =
+        |w: &Vector2<f64>, height: f64| Point3::from((e1 * w.x + e2 * w.y) * unit + n * height);
     let point_a = lift(&centroid, top_a);
     Some(ConvexDistance {
         signed_distance,

@@ -267,38 +267,15 @@ impl From<&Cylinder> for Convex {
     }
 }
 
-impl From<&ConvexHull> for Convex {
-    fn from(h: &ConvexHull) -> Convex {
-        Convex {
-            core: Core::Hull(h.vertices.clone()),
-            radius: 0.0,
+/// Polytopes given by their vertices: the hull of the vertices.
+macro_rules! from_vertices {
+    ($($shape:ty),*) => {$(
+        impl From<&$shape> for Convex {
+            fn from(p: &$shape) -> Convex {
+                Convex { core: Core::Hull(p.vertices.clone()), radius: 0.0 }
+            }
         }
-    }
+    )*};
 }
 
-impl From<&BudgetHull> for Convex {
-    fn from(h: &BudgetHull) -> Convex {
-        Convex {
-            core: Core::Hull(h.vertices.clone()),
-            radius: 0.0,
-        }
-    }
-}
-
-impl From<&Kdop> for Convex {
-    fn from(k: &Kdop) -> Convex {
-        Convex {
-            core: Core::Hull(k.vertices.clone()),
-            radius: 0.0,
-        }
-    }
-}
-
-impl From<&Part> for Convex {
-    fn from(p: &Part) -> Convex {
-        Convex {
-            core: Core::Hull(p.vertices.clone()),
-            radius: 0.0,
-        }
-    }
-}
+from_vertices!(ConvexHull, BudgetHull, Kdop, Part);

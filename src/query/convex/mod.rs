@@ -58,13 +58,17 @@
 //! # Witnesses and the contact patch
 //!
 //! At the normal, each core's **support face** is taken: its points within
-//! `τ = 10⁻⁹·S` (and 64 tolerances) of the supporting plane (a cylinder's
+//! `τ = 10⁻⁶·S` (and 64 tolerances) of the supporting plane (a cylinder's
 //! cap as an inscribed 64-gon). Seen along the normal, the two faces
-//! overlap in the **patch**: a polygon for face on face, a segment or a
-//! point otherwise — one polygon per contact plane, as coal's contact
-//! patches. The witnesses are the patch's centroid on A's surface and on
-//! B's: `point_b − point_a = signed_distance·normal`, both points of their
-//! shapes within `τ` of the surfaces. The patch lies on A's surface.
+//! overlap in the **patch**, clipped with a slack of `10⁻⁹·S`: a polygon
+//! for face on face, a segment or a point otherwise — one polygon per
+//! contact plane, as coal's contact patches. The patch lies on A's surface.
+//! The witnesses are the patch's centroid on A's surface and on B's:
+//! `point_b − point_a = signed_distance·normal`, both points of their
+//! shapes within `τ` of the surfaces (the tests see under `2·10⁻⁹·S`). When
+//! the faces miss each other seen along the normal (an inexact normal),
+//! `point_a` is the point of A's face nearest B's and `point_b` lies off
+//! B's face by the miss.
 //!
 //! ```
 //! use bvtool::fit::Obb;

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 /// them — as records: one dict per source with the fields of one entry of
 /// `bvtool compare --json`'s `files` (the table itself is its `"volumes"`:
 /// one dict per volume kind and method, volume, surface area, hull ratio,
-/// air and its bound in model units, vertices left outside, fit time in
+/// air and its bound in model units, vertices left outside, the
+/// shortfall (how far the mesh sticks out) with its bound, fit time in
 /// ms). `rotations` (1 to 100,000), `poses` (1 to 10,000), `seed` and
 /// `trees` (`--no-tree` is `trees=False`) are the command's options; the
 /// figures are the command's, bit for bit, except the timings. Sources

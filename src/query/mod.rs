@@ -15,6 +15,7 @@ pub mod motion;
 pub mod pair;
 pub mod point;
 pub mod ray;
+pub(crate) mod shortfall;
 mod tree_pair;
 
 /// The default of `--max-pairs`: the most pairs (triangle pairs, or part
@@ -32,4 +33,5 @@ pub use distance::{
     Distance, DistanceOptions, DistanceScratch, brute_force_distance, distance, distance_with,
 };
 pub use point::{Closest, PointTree, SignMethod};
+pub use shortfall::{Shortfall, shortfall};
 pub use tree_pair::Placement;

@@ -6,7 +6,8 @@ use crate::volumes::{Comparison, VolumeCost};
 impl Comparison {
     /// The bars of `--plot`: the file's name, and per volume its shape
     /// (the bar's colour), its ratio to the hull (the bar's length) and a
-    /// note: its method, its air and the vertices it leaves outside, if any.
+    /// note: its method, its air, and the vertices it leaves outside and
+    /// how far they reach, if any.
     pub fn bars(&self) -> (String, Vec<(String, f64, String)>) {
         let name = std::path::Path::new(&self.file)
             .file_name()
@@ -24,7 +25,10 @@ impl Comparison {
                         method_name(v),
                         len.num(v.air.air),
                         match v.outside {
-                            Some(n) if n > 0 => format!("  {n} vertices outside"),
+                            Some(n) if n > 0 => format!(
+                                "  {n} vertices outside, {} short",
+                                len.num(v.shortfall.shortfall)
+                            ),
                             _ => String::new(),
                         }
                     ),
@@ -32,6 +36,17 @@ impl Comparison {
             })
             .collect();
         (name, bars)
+    }
+
+    /// The shortfall of `v`, with its bound when the search left one above
+    /// rounding (a decomposition's).
+    fn short(&self, v: &VolumeCost) -> String {
+        let (len, s) = (self.lengths(), &v.shortfall);
+        if s.bound > 1e-6 * self.air_tolerance {
+            format!("{} +{}", len.num(s.shortfall), len.num(s.bound))
+        } else {
+            len.num(s.shortfall)
+        }
     }
 
     /// Lengths to 4 significant digits of the model's diagonal.
@@ -50,7 +65,7 @@ impl Comparison {
         );
         let len = self.lengths();
         let mut t = Table::new(&[
-            "volume", "method", "volume", "/ hull", "air", "+ bound", "outside", "fit ms",
+            "volume", "method", "volume", "/ hull", "air", "+ bound", "outside", "short", "fit ms",
         ]);
         for v in &self.volumes {
             t.row(vec![
@@ -61,12 +76,13 @@ impl Comparison {
                 len.num(v.air.air),
                 format!("+{}", len.num(v.air.bound)),
                 v.outside.map_or("?".into(), |n| n.to_string()),
+                self.short(v),
                 num(v.fit_ms, 3),
             ]);
         }
         out += &t.render(2);
         out += &format!(
-            "  air: the largest distance from the volume's surface to the mesh (at most air + bound; searched to {}); outside: model vertices outside it\n",
+            "  air: the largest distance from the volume's surface to the mesh (at most air + bound; searched to {}); outside: model vertices outside it; short: the largest distance from a point of the mesh to the volume (exact for a convex volume, the rounding bound aside; a decomposition's at most short + the bound shown)\n",
             len.num(self.air_tolerance)
         );
         out += "  engine rules (reimplemented): godot = Godot's editor shapes from the AABB, unreal = Unreal's capsule axis made to contain, gte = least-squares capsule; both engines' box is the AABB, Unreal's 26-DOP the mesh-frame one\n";

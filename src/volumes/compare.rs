@@ -10,7 +10,7 @@ use crate::fit::{
     covariance, reference,
 };
 use crate::mesh::{Scene, TriMesh};
-use crate::query::{Air, AirOptions, air};
+use crate::query::{Air, AirOptions, Shortfall, air, shortfall};
 use crate::query::{ContactMode, collide};
 use crate::tree::AabbTree;
 use crate::tree::{ObbTree, TreeStats};
@@ -45,12 +45,17 @@ pub struct VolumeCost {
     /// The largest distance from the volume's surface to the mesh: the
     /// supremum lies in `[air, air + bound]` (model units).
     pub air: Air,
+    /// The largest distance from a point of the mesh to the volume, how far
+    /// the mesh pokes out of it (0 when it holds the mesh): the supremum
+    /// lies in `[shortfall, shortfall + bound]` (model units). Exact for a
+    /// convex volume; searched to the air's tolerance for a decomposition.
+    pub shortfall: Shortfall,
     /// Fit time in milliseconds. Methods that use the convex hull (OBB `hull`,
     /// `fast` and `tight`, the `exact` sphere, capsule, cylinder, k-DOPs,
     /// budget hulls) are timed with the hull given, as `bvtool fit` runs
     /// them; the hull is timed once, as `hull_ms`.
     pub fit_ms: f64,
-    /// Time of the air search, milliseconds.
+    /// Time of the air and shortfall searches, milliseconds.
     pub air_ms: f64,
 }
 
@@ -211,10 +216,36 @@ impl Comparison {
         let (tree, tree_ms) = timed(|| AabbTree::build(&mesh));
         let air_opts = AirOptions::relative_to(diagonal);
         let hv = hull.volume();
+        // A convex volume's shortfall is attained at a vertex of the
+        // mesh's hull: its faces stand for the mesh; a decomposition's is
+        // searched over the mesh itself.
+        let mesh_triangles: Vec<[Point3<f64>; 3]> = (0..mesh.triangles.len())
+            .map(|i| mesh.triangle(i))
+            .collect();
+        let hull_triangles: Vec<[Point3<f64>; 3]> = hull
+            .faces
+            .iter()
+            .map(|f| f.map(|i| hull.vertices[i as usize]))
+            .collect();
+        let stands_for_mesh = if hull_triangles.is_empty() {
+            &mesh_triangles
+        } else {
+            &hull_triangles
+        };
         let volumes: Vec<VolumeCost> = fitted
             .into_par_iter()
             .map(|f| {
-                let (a, air_ms) = timed(|| air(&tree, &f.surfaces, &air_opts));
+                let (a, air_ms) = timed(|| {
+                    let pieces = if f.union {
+                        &mesh_triangles
+                    } else {
+                        stands_for_mesh
+                    };
+                    (
+                        air(&tree, &f.surfaces, &air_opts),
+                        shortfall(pieces, &f.surfaces, &air_opts),
+                    )
+                });
                 VolumeCost {
                     kind: f.kind,
                     method: f.method,
@@ -223,7 +254,8 @@ impl Comparison {
                     surface_area: f.surface_area,
                     hull_ratio: (hv > 0.0).then(|| f.volume / hv),
                     outside: f.outside,
-                    air: a,
+                    air: a.0,
+                    shortfall: a.1,
                     fit_ms: f.fit_ms,
                     air_ms,
                 }
@@ -264,6 +296,8 @@ struct Fitted {
     outside: Option<usize>,
     fit_ms: f64,
     surfaces: Vec<Surface>,
+    /// Whether the volume is a union of convex parts.
+    union: bool,
 }
 
 /// Every volume of a comparison, with what the rest needs.
@@ -299,6 +333,7 @@ fn fit_all(
             outside: shape.outside(points),
             fit_ms,
             surfaces: shape.surfaces(),
+            union: matches!(shape, FittedShape::Parts(_)),
         };
     let mut out = Vec::new();
     let (aabb, aabb_ms) = timed(|| Aabb::from_points(points));

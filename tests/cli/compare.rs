@@ -56,6 +56,25 @@ fn cube_volumes_and_the_aabb_under_rotation_are_bounded_exactly() {
                 v.air
             )
         };
+        // The shortfall: 0 (up to rounding) for a volume that holds every
+        // vertex; Godot's ball of radius 1/2 about the centre (its sphere
+        // and its capsule) leaves the corners √3/2 − 1/2 out, its cylinder
+        // along X √½ − 1/2.
+        let short = v.shortfall.shortfall;
+        let short_is = |truth: f64| {
+            assert!(
+                short <= truth + 1e-12 && truth <= short + v.shortfall.bound + 1e-12,
+                "{what}: shortfall {truth} vs {:?}",
+                v.shortfall
+            )
+        };
+        match (v.source, v.kind) {
+            ("godot", "sphere" | "capsule") => short_is(3f64.sqrt() / 2.0 - 0.5),
+            ("godot", "cylinder") => short_is(0.5f64.sqrt() - 0.5),
+            // (see a_decomposition_holding_every_corner_still_falls_short)
+            (_, "decomposition") => {}
+            _ => short_is(0.0),
+        }
         match (v.source, v.kind, v.method) {
             // Every box, k-DOP and hull of an axis-aligned cube is the cube
             // itself: no air, and nothing outside.
@@ -169,4 +188,71 @@ fn the_aabb_tree_finds_the_same_pairs_with_more_work() {
     .unwrap();
     assert_eq!(c.trees.as_ref().unwrap().obb.triangle_tests, obb_work);
     assert_eq!(c.trees.as_ref().unwrap().aabb.triangle_tests, aabb_work);
+}
+
+/// V-HACD's parts of the cube hold its eight corners (nothing `outside`)
+/// but not its faces: the parts are voxel slabs whose top stops short of
+/// the top face. The shortfall `compare` reports is that gap, checked
+/// against a dense grid on the cube's faces, each point's distance to the
+/// union by the convex signed distance (another algorithm).
+#[test]
+fn a_decomposition_holding_every_corner_still_falls_short() {
+    use bvtool::fit::{ConvexHull, FittedShape, ShapeFitter, ShapeSpec};
+    use bvtool::query::convex::{Convex, ConvexOptions, signed_distance};
+    let scene = cube();
+    let mesh = scene.flatten();
+    let hull = ConvexHull::new(&mesh.vertices).unwrap();
+    let whole = || (mesh.vertices.clone(), mesh.triangles.clone());
+    let fitter = ShapeFitter::new(&hull.vertices, &hull).with_mesh(&whole);
+    let Ok(FittedShape::Parts(d)) = fitter.fit(ShapeSpec::Decompose) else {
+        panic!("a decomposition")
+    };
+    let parts: Vec<Convex> = d.parts.iter().map(Convex::from).collect();
+    let union = |p: Point3<f64>| {
+        let point = Convex::hull(vec![p]).unwrap();
+        parts
+            .iter()
+            .map(|c| {
+                let d = signed_distance(
+                    c,
+                    &point,
+                    &bvtool::Pose::identity(),
+                    &ConvexOptions::default(),
+                );
+                d.unwrap().signed_distance.max(0.0)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let n = 16;
+    let mut dense = 0.0f64;
+    for i in 0..mesh.triangles.len() {
+        let t = mesh.triangle(i);
+        for a in 0..=n {
+            for b in 0..=n - a {
+                let (u, v) = (a as f64 / n as f64, b as f64 / n as f64);
+                dense = dense.max(union(t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * v));
+            }
+        }
+    }
+    let opts = CompareOptions {
+        rotations: 1,
+        poses: 1,
+        seed: 0,
+        trees: false,
+    };
+    let c = Comparison::new("cube", &scene, &opts).unwrap();
+    let v = c
+        .volumes
+        .iter()
+        .find(|v| v.kind == "decomposition")
+        .unwrap();
+    assert_eq!(v.outside, Some(0));
+    let s = v.shortfall;
+    assert!(dense > 0.01, "the parts leave the faces out: {dense}");
+    assert!(
+        dense <= s.shortfall + s.bound + 1e-9,
+        "{dense} beyond {s:?}"
+    );
+    let at = Point3::from(s.point.unwrap());
+    assert!((union(at) - s.shortfall).abs() <= 1e-9, "{s:?}");
 }

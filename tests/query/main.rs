@@ -15,6 +15,7 @@ mod points;
 mod pose;
 mod rays;
 mod sat;
+mod shortfall;
 mod tree_build;
 mod tree_bytes;
 mod tree_stop;

@@ -706,6 +706,15 @@ def compare(
     """One record per source: the fields of `bvtool compare --json`'s
     `files` entries (the table is each record's `"volumes"`)."""
 
+def colliders(
+    sources: Union[Source, List[Source]],
+    *,
+    allow_external_uris: bool = False,
+) -> List[Dict[str, Any]]:
+    """One record per source: the fields of `bvtool colliders --json`'s
+    `files` entries — per render mesh (and once for the whole file's
+    colliders) its engine-named colliders, their air and shortfall."""
+
 @overload
 def render(
     source: Source,

@@ -1,10 +1,11 @@
 //! `compare`: how tight each bounding volume is and what it costs, as
-//! `bvtool compare --json` reports it.
+//! `bvtool compare --json` reports it; `colliders`: a file's engine-named
+//! colliders against its meshes, as `bvtool colliders --json` does.
 
 use crate::errors::to_py;
 use crate::source::{file_name, scene_arg};
 use crate::work;
-use bvtool::volumes::{CompareOptions, Comparison};
+use bvtool::volumes::{ColliderCheck, CompareOptions, Comparison};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::path::PathBuf;
@@ -38,15 +39,49 @@ pub fn compare<'py>(
         trees,
     };
     opts.check().map_err(to_py)?;
+    records(py, sources, allow_external_uris, move |file, scene| {
+        Comparison::new(file, scene, &opts).map(|c| to_json(&c))
+    })
+}
+
+/// The colliders each of `sources` carries beside its meshes, measured
+/// against them, as records: one dict per source with the fields of one
+/// entry of `bvtool colliders --json`'s `files` — `"groups"` holds, per
+/// render mesh (and once for the whole file's colliders), its colliders'
+/// names, the air and the shortfall with their bounds in model units. A
+/// source with no engine-named collider, or no render mesh, raises
+/// `GeometryError`.
+#[pyfunction]
+#[pyo3(signature = (sources, *, allow_external_uris = false))]
+pub fn colliders<'py>(
+    py: Python<'py>,
+    sources: &Bound<'py, PyAny>,
+    allow_external_uris: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    records(py, sources, allow_external_uris, |file, scene| {
+        ColliderCheck::new(file, scene).map(|c| to_json(&c))
+    })
+}
+
+/// The command's JSON of `record`.
+fn to_json(record: &impl serde::Serialize) -> String {
+    serde_json::to_string(record).expect("a record serializes")
+}
+
+/// One record per source: `work`'s answer on its scene (the command's
+/// JSON), read back as a dict. Sources are worked on one after the other,
+/// each on every core with the GIL released.
+fn records<'py>(
+    py: Python<'py>,
+    sources: &Bound<'py, PyAny>,
+    allow_external_uris: bool,
+    work: impl Fn(&str, &bvtool::Scene) -> bvtool::Result<String> + Copy + Send + 'static,
+) -> PyResult<Bound<'py, PyList>> {
     let loads = py.import("json")?.getattr("loads")?;
     let records = PyList::empty(py);
     for source in one_or_many(sources)? {
         let scene = scene_arg(py, &source, allow_external_uris)?;
-        let text = work::run(py, move |_| {
-            Comparison::new(&file_name(&scene), &scene, &opts)
-                .map(|c| serde_json::to_string(&c).expect("a comparison serializes"))
-        })?
-        .map_err(to_py)?;
+        let text = work::run(py, move |_| work(&file_name(&scene), &scene))?.map_err(to_py)?;
         records.append(loads.call1((text,))?)?;
     }
     Ok(records)

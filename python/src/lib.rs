@@ -18,7 +18,8 @@
 //! - `errors`: the exception types and the mapping of library errors;
 //! - `arrays`: numpy input checks and outputs;
 //! - `state`: what pickling shares (each class's `__reduce__`);
-//! - `export`, `compare`, `render`: `bvtool export`, `compare` and `render`
+//! - `export`, `compare` (and `colliders`), `render`: `bvtool export`,
+//!   `compare`, `colliders` and `render`
 //!   (bytes, records, pictures); `source`: their model argument;
 //! - `work`: the pool the parallel work runs on (this process's own, built
 //!   on first use, fork-safe) and the interruptible wait for it.
@@ -85,6 +86,7 @@ fn bvtool_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<fit::Kdop>()?;
     m.add_function(wrap_pyfunction!(export::export, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::colliders, m)?)?;
     m.add_function(wrap_pyfunction!(render::render, m)?)?;
     m.add_class::<decompose::Decomposition>()?;
     m.add_class::<decompose::ConvexPart>()?;

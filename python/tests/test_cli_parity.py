@@ -223,6 +223,21 @@ def test_compare_records_equal_the_command_line(models, cli):
         bvtool.compare(str(paths[0]), rotations=0)
 
 
+def test_colliders_records_equal_the_command_line(models, cli, tmp_path):
+    # The Box with Unreal-named hull and box colliders, written by export.
+    obj = tmp_path / "box_colliders.obj"
+    bvtool.export(str(models / BOX), "obj", shapes="hull,box", path=str(obj))
+    want = cli("colliders", obj)["files"]
+    got = bvtool.colliders(str(obj))
+    assert [without_timings(r) for r in got] == [without_timings(r) for r in want]
+    (group,) = got[0]["groups"]
+    assert len(group["colliders"]) == 2
+    # Export's colliders hold every vertex: nothing sticks out.
+    assert group["shortfall"]["shortfall"] <= group["shortfall"]["bound"]
+    with pytest.raises(bvtool.GeometryError, match="no collider meshes"):
+        bvtool.colliders(str(models / BOX))
+
+
 def read_png(data):
     """An 8-bit RGB or RGBA, non-interlaced PNG as an (H, W, C) array: a
     small reader over zlib, independent of bvtool's encoder."""

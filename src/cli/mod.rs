@@ -13,6 +13,7 @@ use std::path::Path;
 mod batch;
 mod clash;
 mod collide;
+mod colliders;
 mod compare;
 mod distance;
 mod export;
@@ -68,7 +69,7 @@ pub struct Cli {
     allow_external_uris: bool,
     /// Refuse a model that flattens to more than N triangles (every
     /// instance counted). Default for the commands that flatten the scene
-    /// (tree, collide, verify, compare, render, export): max(1048576, the
+    /// (tree, collide, verify, compare, colliders, render, export): max(1048576, the
     /// file's size in bytes). `info` and `fit` (without --check) never
     /// flatten and have no limit unless this is given. `clash` counts its
     /// trees' triangles instead, each once however many instances share it
@@ -96,6 +97,7 @@ enum Command {
     Distance(distance::Args),
     Verify(verify::Args),
     Compare(compare::Args),
+    Colliders(colliders::Args),
     Render(render::Args),
     Export(export::Args),
     Points(points::PointArgs),
@@ -144,6 +146,7 @@ pub fn run() -> i32 {
         Command::Distance(args) => distance::run(args, &opts),
         Command::Verify(args) => verify::run(args, &opts),
         Command::Compare(args) => compare::run(args, &opts),
+        Command::Colliders(args) => colliders::run(args, &opts),
         Command::Render(args) => render::run(args, &opts),
         Command::Export(args) => export::run(args, &opts),
         Command::Points(args) => points::run_points(args, &opts),

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 pub mod clash;
 pub mod collide;
+pub(crate) mod colliders;
 pub(crate) mod compare;
 pub(crate) mod distance;
 pub(crate) mod fit;

@@ -4,8 +4,10 @@
 //! ask here for the volumes of a scene or of one instance, and get typed
 //! results back.
 
+mod colliders;
 mod compare;
 mod scene;
 
+pub use colliders::*;
 pub use compare::*;
 pub use scene::*;

@@ -587,7 +587,15 @@ fn small_wording_slips_are_gone() {
 #[test]
 fn help_is_written_for_users() {
     for cmd in [
-        "info", "fit", "tree", "collide", "verify", "compare", "render", "export",
+        "info",
+        "fit",
+        "tree",
+        "collide",
+        "verify",
+        "compare",
+        "colliders",
+        "render",
+        "export",
     ] {
         let (code, out, _) = bvtool(&["help", cmd]);
         assert_eq!(code, 0);

@@ -5,6 +5,7 @@
 
 mod clash;
 mod clash_instances;
+mod colliders;
 mod commands;
 mod compare;
 mod depth;

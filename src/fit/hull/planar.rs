@@ -13,11 +13,24 @@ pub fn convex_hull_2d(pts: &mut [Vector2<f64>]) -> Vec<Vector2<f64>> {
 
 /// Andrew's monotone chain over items placed at `at(item)`: the hull's
 /// items counter-clockwise from the lowest-leftmost, without collinear
-/// ones (an item repeated at the start may remain once, below 3 items).
-/// `items` is sorted in place, numerically by `(x, y)` — `−0` and `+0`
-/// are one coordinate, or a collinear run split by the sign of a zero (a
-/// frustum's base ring seen from the side) would lose its far end.
+/// ones; fewer than 3 items come back sorted. `items` is sorted in place,
+/// numerically by `(x, y)` — `−0` and `+0` are one coordinate, or a
+/// collinear run split by the sign of a zero (a frustum's base ring seen
+/// from the side) would lose its far end.
 pub(crate) fn monotone_chain<T: Copy>(items: &mut [T], at: impl Fn(&T) -> (f64, f64)) -> Vec<T> {
+    monotone_chain_within(items, at, 0.0)
+}
+
+/// [`monotone_chain`] with a tolerance `tau ≥ 0` (0: exact): an item within
+/// `tau` of the one kept before it in `(x, y)` order is dropped, a corner
+/// is kept only where the chain turns left by more than `tau` (its cross
+/// product over the longer of its two edges), and a hull of two items
+/// within `tau` of each other is one item.
+pub(crate) fn monotone_chain_within<T: Copy>(
+    items: &mut [T],
+    at: impl Fn(&T) -> (f64, f64),
+    tau: f64,
+) -> Vec<T> {
     let key = |t: &T| {
         let (x, y) = at(t);
         (x + 0.0, y + 0.0)
@@ -26,25 +39,55 @@ pub(crate) fn monotone_chain<T: Copy>(items: &mut [T], at: impl Fn(&T) -> (f64, 
         let ((ax, ay), (bx, by)) = (key(a), key(b));
         ax.total_cmp(&bx).then(ay.total_cmp(&by))
     });
-    let cross = |o: &T, a: &T, b: &T| {
+    let apart = |a: &T, b: &T| {
+        let ((ax, ay), (bx, by)) = (at(a), at(b));
+        (ax - bx).hypot(ay - by)
+    };
+    let distinct: Vec<T>;
+    let items: &[T] = if tau > 0.0 {
+        let mut kept: Vec<T> = Vec::with_capacity(items.len());
+        for q in items.iter() {
+            if kept.last().is_none_or(|k| apart(k, q) > tau) {
+                kept.push(*q);
+            }
+        }
+        distinct = kept;
+        &distinct
+    } else {
+        items
+    };
+    if items.len() < 3 {
+        return items.to_vec();
+    }
+    // Whether the chain o → a → b fails to turn left by more than `tau`.
+    let no_left_turn = |o: &T, a: &T, b: &T| {
         let ((ox, oy), (ax, ay), (bx, by)) = (at(o), at(a), at(b));
-        (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
+        let cross = (ax - ox) * (by - oy) - (ay - oy) * (bx - ox);
+        let slack = if tau > 0.0 {
+            tau * apart(o, a).max(apart(o, b))
+        } else {
+            0.0
+        };
+        cross <= slack
     };
     let mut hull: Vec<T> = Vec::with_capacity(items.len() / 4 + 4);
     for q in items.iter() {
-        while hull.len() >= 2 && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], q) <= 0.0 {
+        while hull.len() >= 2 && no_left_turn(&hull[hull.len() - 2], &hull[hull.len() - 1], q) {
             hull.pop();
         }
         hull.push(*q);
     }
     let floor = hull.len() + 1;
     for q in items.iter().rev().skip(1) {
-        while hull.len() >= floor && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], q) <= 0.0 {
+        while hull.len() >= floor && no_left_turn(&hull[hull.len() - 2], &hull[hull.len() - 1], q) {
             hull.pop();
         }
         hull.push(*q);
     }
     hull.pop();
+    if hull.len() == 2 && apart(&hull[0], &hull[1]) <= tau {
+        hull.pop();
+    }
     hull
 }
 

@@ -1,6 +1,7 @@
 //! The contact patch: where two support faces facing each other across a
 //! plane overlap, seen along the plane's normal.
 
+use crate::fit::hull::planar::monotone_chain_within;
 use nalgebra::Vector2;
 
 /// The corners of the convex hull of `points`, as indices in
@@ -9,37 +10,7 @@ use nalgebra::Vector2;
 /// or a polygon.
 pub(super) fn hull_order(points: &[Vector2<f64>], tau: f64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&i, &j| {
-        points[i]
-            .x
-            .total_cmp(&points[j].x)
-            .then(points[i].y.total_cmp(&points[j].y))
-    });
-    order.dedup_by(|i, j| (points[*i] - points[*j]).norm() <= tau);
-    if order.len() < 3 {
-        return order;
-    }
-    let turns_left = |o: usize, a: usize, b: usize| {
-        let (e, f) = (points[a] - points[o], points[b] - points[o]);
-        e.perp(&f) > tau * e.norm().max(f.norm())
-    };
-    let mut chain: Vec<usize> = Vec::with_capacity(order.len() + 1);
-    for pass in [order.clone(), order.iter().rev().copied().collect()] {
-        let start = chain.len();
-        for p in pass {
-            while chain.len() >= start + 2
-                && !turns_left(chain[chain.len() - 2], chain[chain.len() - 1], p)
-            {
-                chain.pop();
-            }
-            chain.push(p);
-        }
-        chain.pop();
-    }
-    if chain.len() == 2 && (points[chain[0]] - points[chain[1]]).norm() <= tau {
-        chain.pop();
-    }
-    chain
+    monotone_chain_within(&mut order, |&i| (points[i].x, points[i].y), tau)
 }
 
 /// The hull's corners themselves (see [`hull_order`]).

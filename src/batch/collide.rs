@@ -6,8 +6,10 @@ use crate::error::{Error, Result};
 use crate::mesh::stacks::Stacks;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::{Pose, PoseJson};
+use crate::query::contact::{self, PairContact, triangle_contact};
 use crate::query::{ClosePair, ContactMode, collide_each, within_each};
 use crate::tree::{NodeFit, ObbTree};
+use nalgebra::Point3;
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
@@ -123,6 +125,38 @@ pub struct PairJson {
     /// With `--clearance`: their distance (model units; 0 when they meet).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
+    /// With `--contacts`: the pair's contact (`null` when both triangles
+    /// are degenerate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact: Option<Option<ContactJson>>,
+}
+
+/// A triangle pair's contact (see [`crate::query::contact`]), in A's frame.
+#[derive(Debug, Serialize)]
+pub struct ContactJson {
+    /// Unit normal from A to B: moving B by `depth·normal` clears the
+    /// pair's crossing.
+    pub normal: [f64; 3],
+    /// How far the smaller side reaches across the contact plane (0
+    /// touching).
+    pub depth: f64,
+    /// Where the triangles meet: a segment's ends, an overlap's corners or
+    /// a point.
+    pub points: Vec<[f64; 3]>,
+}
+
+/// Pairs merged by contact plane (see [`crate::query::contact`]).
+#[derive(Debug, Serialize)]
+pub struct PatchJson {
+    /// The plane's unit normal, from A to B.
+    pub normal: [f64; 3],
+    /// Its deepest pair's depth.
+    pub depth: f64,
+    /// The convex hull of its pairs' contact patches, counter-clockwise seen
+    /// along the normal (A's frame).
+    pub polygon: Vec<[f64; 3]>,
+    /// Its pairs, as positions in `pairs`.
+    pub pairs: Vec<usize>,
 }
 
 /// The answer at one pose.
@@ -146,6 +180,10 @@ pub struct PoseResult {
     /// The pairs (with `--all-pairs`), sorted by A's then B's triangle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs: Option<Vec<PairJson>>,
+    /// With `--contacts`: the pairs merged into one patch per contact
+    /// plane.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patches: Option<Vec<PatchJson>>,
     /// Box–box tests the descent made.
     pub box_tests: u64,
     /// Exact triangle–triangle tests made.
@@ -193,6 +231,9 @@ pub struct CollideOptions {
     /// The most pairs `list_pairs` lists at one pose: more is an error
     /// (the count alone is never limited).
     pub max_pairs: usize,
+    /// With `list_pairs` (and no clearance): each pair's contact, and the
+    /// patches.
+    pub contacts: bool,
 }
 
 /// Poses answered at a time by [`run`] and by a stream (`--jsonl`): each
@@ -231,6 +272,9 @@ pub struct Collider<'s> {
     b: &'s Side,
     opts: CollideOptions,
     checker: Option<Checker<'s>>,
+    /// The largest distance of A's and of B's vertices from their origin:
+    /// the scale of the contacts' planes.
+    reach: (f64, f64),
 }
 
 impl<'s> Collider<'s> {
@@ -240,11 +284,18 @@ impl<'s> Collider<'s> {
             true => Some(Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?),
             false => None,
         };
+        let reach = |m: &TriMesh| {
+            m.vertices
+                .iter()
+                .map(|v| v.coords.norm())
+                .fold(0.0, f64::max)
+        };
         Ok(Collider {
             a,
             b,
             opts: *opts,
             checker,
+            reach: (reach(&a.mesh), reach(&b.mesh)),
         })
     }
 
@@ -303,6 +354,38 @@ impl<'s> Collider<'s> {
             Some(_) if mode == ContactMode::All || !found.any => Some(found.touching),
             Some(_) => None,
         };
+        let contacts: Option<Vec<Option<PairContact>>> =
+            (opts.contacts && opts.list_pairs && opts.clearance.is_none()).then(|| {
+                found
+                    .pairs
+                    .iter()
+                    .map(|p| {
+                        let tb = b
+                            .mesh
+                            .triangle(p.b as usize)
+                            .map(|v| pose.transform_point(&v));
+                        triangle_contact(&a.mesh.triangle(p.a as usize), &tb)
+                    })
+                    .collect()
+            });
+        let xyz = |p: &Point3<f64>| [p.x, p.y, p.z];
+        let patches = contacts.as_ref().map(|c| {
+            let scale = self.reach.0 + self.reach.1 + pose.translation.norm();
+            let (at, some): (Vec<usize>, Vec<PairContact>) = c
+                .iter()
+                .enumerate()
+                .filter_map(|(k, c)| c.clone().map(|c| (k, c)))
+                .unzip();
+            contact::patches(&some, scale)
+                .into_iter()
+                .map(|p| PatchJson {
+                    normal: p.normal.into(),
+                    depth: p.depth,
+                    polygon: p.polygon.iter().map(xyz).collect(),
+                    pairs: p.pairs.iter().map(|&k| at[k]).collect(),
+                })
+                .collect()
+        });
         Ok(PoseResult {
             index,
             pose: pose.to_json(),
@@ -313,13 +396,22 @@ impl<'s> Collider<'s> {
                 found
                     .pairs
                     .iter()
-                    .map(|p| PairJson {
+                    .enumerate()
+                    .map(|(k, p)| PairJson {
                         a: a.mesh.sources[p.a as usize],
                         b: b.mesh.sources[p.b as usize],
                         distance: opts.clearance.map(|_| p.distance),
+                        contact: contacts.as_ref().map(|c| {
+                            c[k].as_ref().map(|c| ContactJson {
+                                normal: c.normal.into(),
+                                depth: c.depth,
+                                points: c.points.iter().map(xyz).collect(),
+                            })
+                        }),
                     })
                     .collect()
             }),
+            patches,
             box_tests: found.box_tests,
             triangle_tests: found.triangle_tests,
             query_us,

@@ -233,6 +233,7 @@ impl<'s> Measure<'s> {
                 a: a.mesh.sources[i as usize],
                 b: b.mesh.sources[j as usize],
                 distance: None,
+                contact: None,
             },
             triangle_indices: d.triangles,
             rounding_bound: d.rounding_bound,

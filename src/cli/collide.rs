@@ -56,6 +56,14 @@ pub struct Args {
     /// error (exit 1) naming the pose. The count alone is never limited.
     #[arg(long, value_name = "N", default_value_t = bvtool::query::MAX_PAIRS)]
     max_pairs: usize,
+    /// With --all-pairs: each pair's contact — of the two triangles'
+    /// planes, the one the other crosses less, its normal oriented to push
+    /// B out (unit, from A to B), how far the smaller side reaches across
+    /// (the depth) and where the triangles meet — and the pairs merged
+    /// into one patch per contact plane (normal, deepest depth, the convex
+    /// polygon of the points). Not with --clearance.
+    #[arg(long, requires = "all_pairs", conflicts_with = "clearance")]
+    contacts: bool,
     /// Stop at the first intersecting pair (fastest; no pair count).
     #[arg(long)]
     first_contact: bool,
@@ -126,6 +134,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
         clearance: args.clearance,
         repeat: args.repeat as usize,
         max_pairs: args.max_pairs,
+        contacts: args.contacts,
     };
     if args.jsonl {
         let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;

@@ -7,6 +7,7 @@ pub(crate) mod air;
 pub(crate) mod batch;
 pub(crate) mod clearance;
 pub(crate) mod collide;
+pub mod contact;
 pub mod convex;
 pub mod depth;
 pub(crate) mod distance;

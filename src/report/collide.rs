@@ -205,15 +205,36 @@ impl CollideDoc {
             ]);
         }
         out += &t.render(0);
+        let vector = |v: &[f64; 3]| v.map(|x| num(x, 6)).join(", ");
         for p in &self.poses {
             for pair in p.pairs.iter().flatten() {
                 out += &format!(
-                    "  pose {}: A {}  x  B {}{}\n",
+                    "  pose {}: A {}  x  B {}{}{}\n",
                     p.index,
                     triangle_name(&pair.a),
                     triangle_name(&pair.b),
                     pair.distance
-                        .map_or(String::new(), |d| format!("  distance {}", num(d, 6)))
+                        .map_or(String::new(), |d| format!("  distance {}", num(d, 6))),
+                    match &pair.contact {
+                        Some(Some(c)) => format!(
+                            "  normal ({})  depth {}",
+                            vector(&c.normal),
+                            num(c.depth, 6)
+                        ),
+                        Some(None) => "  no contact plane (degenerate)".into(),
+                        None => String::new(),
+                    }
+                );
+            }
+            for (k, patch) in p.patches.iter().flatten().enumerate() {
+                out += &format!(
+                    "  pose {}: patch {}: normal ({})  depth {}  {} corners  {} pairs\n",
+                    p.index,
+                    k + 1,
+                    vector(&patch.normal),
+                    num(patch.depth, 6),
+                    patch.polygon.len(),
+                    patch.pairs.len()
                 );
             }
         }

@@ -114,3 +114,60 @@ fn depth_options_need_signed_and_a_positive_tolerance() {
         assert_eq!(code, 2, "{args:?}: {err}");
     }
 }
+
+/// `collide --all-pairs --contacts`: a box of half side 0.25 sunk 0.05 into
+/// a cube of half side 1 — every pair's contact on the top plane, pushing
+/// B up by 0.05, merged into one patch, B's square footprint; and the
+/// option refused without `--all-pairs` or with `--clearance`.
+#[test]
+fn contacts_of_a_sunk_box_are_one_patch() {
+    let d = std::env::temp_dir().join(format!("bvtool-cli-contacts-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let cube = cuboid(&d, "cube.obj", [1.0; 3]);
+    let small = cuboid(&d, "small.obj", [0.25; 3]);
+    let args = [
+        "collide",
+        &cube,
+        &small,
+        "--pose",
+        "0.1,0.2,1.2",
+        "--all-pairs",
+        "--contacts",
+        "--json",
+    ];
+    let (code, out, err) = run(EXE, &args);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let p = &doc["poses"][0];
+    let pairs = p["pairs"].as_array().unwrap();
+    assert!(!pairs.is_empty());
+    for pair in pairs {
+        let c = &pair["contact"];
+        assert!((xyz(&c["normal"]) - Vector3::z()).norm() < 1e-12, "{c}");
+        assert!((c["depth"].as_f64().unwrap() - 0.05).abs() < 1e-12, "{c}");
+        for q in c["points"].as_array().unwrap() {
+            assert!((q[2].as_f64().unwrap() - 1.0).abs() < 1e-12, "{c}");
+        }
+    }
+    let patches = p["patches"].as_array().unwrap();
+    assert_eq!(patches.len(), 1, "{patches:?}");
+    assert_eq!(patches[0]["pairs"].as_array().unwrap().len(), pairs.len());
+    assert_eq!(patches[0]["polygon"].as_array().unwrap().len(), 4);
+    for refused in [
+        &["collide", &cube, &small, "--pose", "0,0,1.2", "--contacts"][..],
+        &[
+            "collide",
+            &cube,
+            &small,
+            "--pose",
+            "0,0,1.2",
+            "--all-pairs",
+            "--contacts",
+            "--clearance",
+            "0.1",
+        ],
+    ] {
+        let (code, _, _) = run(EXE, refused);
+        assert_eq!(code, 2, "{refused:?}");
+    }
+}

@@ -5,6 +5,7 @@
 
 mod air;
 mod collide;
+mod contact;
 mod convex;
 mod depth;
 mod distance;

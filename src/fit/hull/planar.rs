@@ -22,10 +22,12 @@ pub(crate) fn monotone_chain<T: Copy>(items: &mut [T], at: impl Fn(&T) -> (f64, 
 }
 
 /// [`monotone_chain`] with a tolerance `tau ≥ 0` (0: exact): an item within
-/// `tau` of the one kept before it in `(x, y)` order is dropped, a corner
-/// is kept only where the chain turns left by more than `tau` (its cross
-/// product over the longer of its two edges), and a hull of two items
-/// within `tau` of each other is one item.
+/// `tau` of the one kept before it in `(x, y)` order is dropped; then, on
+/// the exact hull, a corner within `tau` of the one before it or of the
+/// line through its neighbours is dropped, until none is (the tolerance
+/// applied after the exact chain, so an item a hair beyond an edge cannot
+/// pop the true corners next to it); a hull of two items within `tau` of
+/// each other is one item.
 pub(crate) fn monotone_chain_within<T: Copy>(
     items: &mut [T],
     at: impl Fn(&T) -> (f64, f64),
@@ -59,17 +61,12 @@ pub(crate) fn monotone_chain_within<T: Copy>(
     if items.len() < 3 {
         return items.to_vec();
     }
-    // Whether the chain o → a → b fails to turn left by more than `tau`.
-    let no_left_turn = |o: &T, a: &T, b: &T| {
+    let cross = |o: &T, a: &T, b: &T| {
         let ((ox, oy), (ax, ay), (bx, by)) = (at(o), at(a), at(b));
-        let cross = (ax - ox) * (by - oy) - (ay - oy) * (bx - ox);
-        let slack = if tau > 0.0 {
-            tau * apart(o, a).max(apart(o, b))
-        } else {
-            0.0
-        };
-        cross <= slack
+        (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
     };
+    // Whether the chain o → a → b fails to turn left.
+    let no_left_turn = |o: &T, a: &T, b: &T| cross(o, a, b) <= 0.0;
     let mut hull: Vec<T> = Vec::with_capacity(items.len() / 4 + 4);
     for q in items.iter() {
         while hull.len() >= 2 && no_left_turn(&hull[hull.len() - 2], &hull[hull.len() - 1], q) {
@@ -85,8 +82,26 @@ pub(crate) fn monotone_chain_within<T: Copy>(
         hull.push(*q);
     }
     hull.pop();
-    if hull.len() == 2 && apart(&hull[0], &hull[1]) <= tau {
-        hull.pop();
+    if tau > 0.0 {
+        // A corner within `tau` of the one before it, or of the line through
+        // its neighbours.
+        let needless = |h: &[T], i: usize| {
+            let n = h.len();
+            let (prev, next) = (&h[(i + n - 1) % n], &h[(i + 1) % n]);
+            let base = apart(prev, next);
+            apart(prev, &h[i]) <= tau || cross(prev, &h[i], next).abs() <= tau * base
+        };
+        while hull.len() >= 3 {
+            match (0..hull.len()).find(|&i| needless(&hull, i)) {
+                Some(i) => {
+                    hull.remove(i);
+                }
+                None => break,
+            }
+        }
+        if hull.len() == 2 && apart(&hull[0], &hull[1]) <= tau {
+            hull.pop();
+        }
     }
     hull
 }

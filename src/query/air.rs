@@ -41,6 +41,7 @@
 
 use crate::fit::surface::Surface;
 use crate::query::distance_point_mesh::{point_mesh, point_triangle, rounding_bound};
+use crate::query::ranked::Ranked;
 use crate::tree::AabbTree;
 use nalgebra::Point3;
 use serde::Serialize;
@@ -80,30 +81,12 @@ impl AirOptions {
     }
 }
 
-/// A triangle of the surface in the search, ordered by its upper bound.
+/// A triangle of the surface in the search (ranked by its upper bound).
 struct Cell {
-    upper: f64,
     surface: u32,
     corners: [Point3<f64>; 3],
     /// The mesh triangle nearest its sample: the children's hint.
     nearest: u32,
-}
-
-impl PartialEq for Cell {
-    fn eq(&self, o: &Cell) -> bool {
-        self.upper.total_cmp(&o.upper).is_eq()
-    }
-}
-impl Eq for Cell {}
-impl PartialOrd for Cell {
-    fn partial_cmp(&self, o: &Cell) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Cell {
-    fn cmp(&self, o: &Cell) -> std::cmp::Ordering {
-        self.upper.total_cmp(&o.upper)
-    }
 }
 
 /// The air of the shape whose surface is the union of `surfaces` (one for
@@ -144,7 +127,7 @@ pub fn air(tree: &AabbTree, surfaces: &[Surface], opts: &AirOptions) -> Air {
         .fold(0.0, f64::max);
     let mut lower = 0.0f64;
     let mut samples = 0usize;
-    let mut heap: BinaryHeap<Cell> = BinaryHeap::new();
+    let mut heap: BinaryHeap<Ranked<Cell>> = BinaryHeap::new();
     // One triangle's sample: its distance `d` (exact unless at most
     // `lower − ρ`, when the query may stop at any triangle that near: the
     // triangle is then dropped, and `d` not used as a lower bound) and the
@@ -174,20 +157,22 @@ pub fn air(tree: &AabbTree, surfaces: &[Surface], opts: &AirOptions) -> Air {
         };
         (
             d,
-            Cell {
-                upper,
-                surface,
-                corners,
-                nearest,
+            Ranked {
+                key: upper,
+                item: Cell {
+                    surface,
+                    corners,
+                    nearest,
+                },
             },
         )
     };
-    let keep = |(d, cell): (f64, Cell),
+    let keep = |(d, cell): (f64, Ranked<Cell>),
                 lower: &mut f64,
                 samples: &mut usize,
-                heap: &mut BinaryHeap<Cell>| {
+                heap: &mut BinaryHeap<Ranked<Cell>>| {
         *samples += 1;
-        if cell.upper > *lower {
+        if cell.key > *lower {
             *lower = lower.max(d);
             heap.push(cell);
         }
@@ -196,20 +181,19 @@ pub fn air(tree: &AabbTree, surfaces: &[Surface], opts: &AirOptions) -> Air {
     for (i, s) in surfaces.iter().enumerate() {
         for t in &s.triangles {
             let (d, cell) = measure(i as u32, *t, lower, hint);
-            hint = Some(cell.nearest);
+            hint = Some(cell.item.nearest);
             keep((d, cell), &mut lower, &mut samples, &mut heap);
         }
     }
     while let Some(top) = heap.peek() {
-        if top.upper <= lower + opts.tolerance || samples >= opts.max_samples {
+        if top.key <= lower + opts.tolerance || samples >= opts.max_samples {
             break;
         }
         let Cell {
             surface,
             corners,
             nearest,
-            ..
-        } = heap.pop().expect("peeked");
+        } = heap.pop().expect("peeked").item;
         // Split at the midpoint of the longest edge.
         let len = |k: usize| nalgebra::distance_squared(&corners[k], &corners[(k + 1) % 3]);
         let k = (0..3)
@@ -230,7 +214,7 @@ pub fn air(tree: &AabbTree, surfaces: &[Surface], opts: &AirOptions) -> Air {
             &mut heap,
         );
     }
-    let upper = heap.peek().map_or(lower, |c| c.upper.max(lower));
+    let upper = heap.peek().map_or(lower, |c| c.key.max(lower));
     Air {
         air: lower,
         bound: upper - lower + 2.0 * rounding_bound(scale),

@@ -15,6 +15,7 @@ pub mod distance_point_mesh;
 pub mod motion;
 pub mod pair;
 pub mod point;
+mod ranked;
 pub mod ray;
 pub(crate) mod shortfall;
 mod tree_pair;

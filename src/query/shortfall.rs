@@ -40,6 +40,7 @@
 use crate::fit::surface::Surface;
 use crate::query::AirOptions;
 use crate::query::distance_point_mesh::{point_triangle, rounding_bound};
+use crate::query::ranked::Ranked;
 use nalgebra::{Point3, Vector3};
 use robust::{Coord3D, orient3d};
 use serde::Serialize;
@@ -226,37 +227,13 @@ fn corner_distances(
     (least, bound, by)
 }
 
-/// A mesh triangle (or piece of one) in the search, ordered by its upper
-/// bound.
-struct Cell {
-    upper: f64,
-    corners: [Point3<f64>; 3],
-}
-
-impl PartialEq for Cell {
-    fn eq(&self, o: &Cell) -> bool {
-        self.upper.total_cmp(&o.upper).is_eq()
-    }
-}
-impl Eq for Cell {}
-impl PartialOrd for Cell {
-    fn partial_cmp(&self, o: &Cell) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Cell {
-    fn cmp(&self, o: &Cell) -> std::cmp::Ordering {
-        self.upper.total_cmp(&o.upper)
-    }
-}
-
 /// The search's state: the largest distance measured and where, the
 /// samples, the triangles whose upper bound is above it.
 struct Search {
     lower: f64,
     point: Point3<f64>,
     samples: usize,
-    heap: BinaryHeap<Cell>,
+    heap: BinaryHeap<Ranked<[Point3<f64>; 3]>>,
     /// The shape tried first.
     hint: usize,
 }
@@ -290,7 +267,10 @@ impl Search {
         }
         let upper = bound.min(at_g + rho);
         if upper > self.lower {
-            self.heap.push(Cell { upper, corners });
+            self.heap.push(Ranked {
+                key: upper,
+                item: corners,
+            });
         }
     }
 }
@@ -358,12 +338,12 @@ pub fn shortfall(
         search.measure(&solids, *t);
     }
     while let Some(top) = search.heap.peek() {
-        if top.upper <= search.lower + opts.tolerance
+        if top.key <= search.lower + opts.tolerance
             || search.samples >= triangles.len() + opts.max_samples
         {
             break;
         }
-        let corners = search.heap.pop().expect("peeked").corners;
+        let corners = search.heap.pop().expect("peeked").item;
         let len = |k: usize| nalgebra::distance_squared(&corners[k], &corners[(k + 1) % 3]);
         let k = (0..3)
             .max_by(|&a, &b| len(a).total_cmp(&len(b)))
@@ -380,7 +360,7 @@ pub fn shortfall(
         heap,
         ..
     } = search;
-    let upper = heap.peek().map_or(lower, |c| c.upper.max(lower));
+    let upper = heap.peek().map_or(lower, |c| c.key.max(lower));
     Shortfall {
         shortfall: lower,
         bound: upper - lower + 2.0 * rounding_bound(scale),

@@ -40,8 +40,8 @@
 //! not have.
 
 use crate::fit::surface::Surface;
+use crate::query::cells::{Ranked, halves};
 use crate::query::distance_point_mesh::{point_mesh, point_triangle, rounding_bound};
-use crate::query::ranked::Ranked;
 use crate::tree::AabbTree;
 use nalgebra::Point3;
 use serde::Serialize;
@@ -194,25 +194,14 @@ pub fn air(tree: &AabbTree, surfaces: &[Surface], opts: &AirOptions) -> Air {
             corners,
             nearest,
         } = heap.pop().expect("peeked").item;
-        // Split at the midpoint of the longest edge.
-        let len = |k: usize| nalgebra::distance_squared(&corners[k], &corners[(k + 1) % 3]);
-        let k = (0..3)
-            .max_by(|&a, &b| len(a).total_cmp(&len(b)))
-            .expect("three");
-        let (a, b, c) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
-        let m = Point3::from((a.coords + b.coords) * 0.5);
-        keep(
-            measure(surface, [a, m, c], lower, Some(nearest)),
-            &mut lower,
-            &mut samples,
-            &mut heap,
-        );
-        keep(
-            measure(surface, [m, b, c], lower, Some(nearest)),
-            &mut lower,
-            &mut samples,
-            &mut heap,
-        );
+        for half in halves(&corners) {
+            keep(
+                measure(surface, half, lower, Some(nearest)),
+                &mut lower,
+                &mut samples,
+                &mut heap,
+            );
+        }
     }
     let upper = heap.peek().map_or(lower, |c| c.key.max(lower));
     Air {

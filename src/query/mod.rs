@@ -5,6 +5,7 @@
 
 pub(crate) mod air;
 pub(crate) mod batch;
+mod cells;
 pub(crate) mod clearance;
 pub(crate) mod collide;
 pub mod contact;
@@ -15,7 +16,6 @@ pub mod distance_point_mesh;
 pub mod motion;
 pub mod pair;
 pub mod point;
-mod ranked;
 pub mod ray;
 pub(crate) mod shortfall;
 mod tree_pair;

@@ -39,8 +39,8 @@
 
 use crate::fit::surface::Surface;
 use crate::query::AirOptions;
+use crate::query::cells::{Ranked, halves};
 use crate::query::distance_point_mesh::{point_triangle, rounding_bound};
-use crate::query::ranked::Ranked;
 use nalgebra::{Point3, Vector3};
 use robust::{Coord3D, orient3d};
 use serde::Serialize;
@@ -344,14 +344,9 @@ pub fn shortfall(
             break;
         }
         let corners = search.heap.pop().expect("peeked").item;
-        let len = |k: usize| nalgebra::distance_squared(&corners[k], &corners[(k + 1) % 3]);
-        let k = (0..3)
-            .max_by(|&a, &b| len(a).total_cmp(&len(b)))
-            .expect("three");
-        let (a, b, c) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
-        let m = Point3::from((a.coords + b.coords) * 0.5);
-        search.measure(&solids, [a, m, c]);
-        search.measure(&solids, [m, b, c]);
+        for half in halves(&corners) {
+            search.measure(&solids, half);
+        }
     }
     let Search {
         lower,

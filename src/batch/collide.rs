@@ -193,7 +193,7 @@ pub struct PoseResult {
     pub query_us: f64,
     /// parry3d's answer (with `--check`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub check: Option<PoseCheck>,
+    pub check: Option<Box<PoseCheck>>,
 }
 
 /// The whole `bvtool collide --json` document.
@@ -342,10 +342,10 @@ impl<'s> Collider<'s> {
                     box_tests: found.box_tests,
                     triangle_tests: found.triangle_tests,
                 };
-                Some(
+                Some(Box::new(
                     ch.check(pose, &ours, !opts.first_contact && opts.list_pairs)
                         .map_err(Error::Input)?,
-                )
+                ))
             }
             _ => None,
         };
@@ -354,38 +354,10 @@ impl<'s> Collider<'s> {
             Some(_) if mode == ContactMode::All || !found.any => Some(found.touching),
             Some(_) => None,
         };
-        let contacts: Option<Vec<Option<PairContact>>> =
-            (opts.contacts && opts.list_pairs && opts.clearance.is_none()).then(|| {
-                found
-                    .pairs
-                    .iter()
-                    .map(|p| {
-                        let tb = b
-                            .mesh
-                            .triangle(p.b as usize)
-                            .map(|v| pose.transform_point(&v));
-                        triangle_contact(&a.mesh.triangle(p.a as usize), &tb)
-                    })
-                    .collect()
-            });
+        let contacts = (opts.contacts && opts.list_pairs && opts.clearance.is_none())
+            .then(|| self.contacts(found.pairs.iter().map(|p| (p.a, p.b)), pose));
+        let patches = contacts.as_ref().map(|c| self.patches(c, pose));
         let xyz = |p: &Point3<f64>| [p.x, p.y, p.z];
-        let patches = contacts.as_ref().map(|c| {
-            let scale = self.reach.0 + self.reach.1 + pose.translation.norm();
-            let (at, some): (Vec<usize>, Vec<PairContact>) = c
-                .iter()
-                .enumerate()
-                .filter_map(|(k, c)| c.clone().map(|c| (k, c)))
-                .unzip();
-            contact::patches(&some, scale)
-                .into_iter()
-                .map(|p| PatchJson {
-                    normal: p.normal.into(),
-                    depth: p.depth,
-                    polygon: p.polygon.iter().map(xyz).collect(),
-                    pairs: p.pairs.iter().map(|&k| at[k]).collect(),
-                })
-                .collect()
-        });
         Ok(PoseResult {
             index,
             pose: pose.to_json(),
@@ -417,6 +389,47 @@ impl<'s> Collider<'s> {
             query_us,
             check,
         })
+    }
+
+    /// The contact of each triangle pair `(a, b)` at `pose` (kept out of
+    /// [`Collider::one`], whose frame every pose's answer uses).
+    #[inline(never)]
+    fn contacts(
+        &self,
+        pairs: impl Iterator<Item = (u32, u32)>,
+        pose: &Pose,
+    ) -> Vec<Option<PairContact>> {
+        pairs
+            .map(|(i, j)| {
+                let tb = self
+                    .b
+                    .mesh
+                    .triangle(j as usize)
+                    .map(|v| pose.transform_point(&v));
+                triangle_contact(&self.a.mesh.triangle(i as usize), &tb)
+            })
+            .collect()
+    }
+
+    /// The pairs' `contacts` at `pose` merged into patches.
+    #[inline(never)]
+    fn patches(&self, contacts: &[Option<PairContact>], pose: &Pose) -> Vec<PatchJson> {
+        let scale = self.reach.0 + self.reach.1 + pose.translation.norm();
+        let (at, some): (Vec<usize>, Vec<PairContact>) = contacts
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| c.clone().map(|c| (k, c)))
+            .unzip();
+        let xyz = |p: &Point3<f64>| [p.x, p.y, p.z];
+        contact::patches(&some, scale)
+            .into_iter()
+            .map(|p| PatchJson {
+                normal: p.normal.into(),
+                depth: p.depth,
+                polygon: p.polygon.iter().map(xyz).collect(),
+                pairs: p.pairs.iter().map(|&k| at[k]).collect(),
+            })
+            .collect()
     }
 
     /// The whole document of `poses`' answers.

@@ -3,7 +3,6 @@
 use super::median;
 use super::table::{Scaled, Table, count, num};
 use crate::batch::collide::{BuildMs, CollideDoc, SideJson};
-use crate::check::collide::PoseCheck;
 use crate::mesh::TriangleSource;
 use crate::pose::PoseJson;
 
@@ -94,7 +93,7 @@ impl CollideDoc {
         self.poses
             .iter()
             .filter_map(|p| p.check.as_ref())
-            .all(PoseCheck::ok)
+            .all(|c| c.ok())
     }
 
     fn pose_numbers(&self) -> (Scaled, Scaled) {

@@ -520,6 +520,13 @@ impl TriMesh {
         }
     }
 
+    /// Every triangle's three corners, in order.
+    pub fn triangle_corners(&self) -> Vec<[Point3<f64>; 3]> {
+        (0..self.triangles.len())
+            .map(|i| self.triangle(i))
+            .collect()
+    }
+
     /// The three corners of triangle `i`.
     pub fn triangle(&self, i: usize) -> [Point3<f64>; 3] {
         let t = self.triangles[i];

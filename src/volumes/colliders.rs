@@ -190,9 +190,11 @@ impl ColliderCheck {
                 "no render mesh with triangles beside the colliders",
             ));
         }
-        let whole = scene_of(scene, &render);
-        let diagonal = Aabb::from_points(whole.world_points_iter(false))
-            .map_or(0.0, |b| (b.max - b.min).norm());
+        let diagonal = Aabb::from_points(render.iter().flat_map(|&i| {
+            let inst = &scene.instances[i];
+            inst.geometry.positions.iter().map(|p| inst.to_world(p))
+        }))
+        .map_or(0.0, |b| (b.max - b.min).norm());
         let opts = AirOptions::relative_to(diagonal);
         // Each named render mesh with its colliders, in file order; then
         // the whole file's.
@@ -216,9 +218,7 @@ impl ColliderCheck {
                     colliders.iter().filter(|c| c.0 == to).collect();
                 let surfaces: Vec<Surface> = mine.iter().map(|c| c.2.clone()).collect();
                 let mesh = scene_of(scene, &meshes).flatten();
-                let triangles: Vec<[Point3<f64>; 3]> = (0..mesh.triangles.len())
-                    .map(|k| mesh.triangle(k))
-                    .collect();
+                let triangles = mesh.triangle_corners();
                 ColliderGroup {
                     mesh: to.map(str::to_owned),
                     triangles: triangles.len(),
@@ -252,7 +252,10 @@ impl ColliderCheck {
 /// The scene of `scene`'s instances `keep`.
 fn scene_of(scene: &Scene, keep: &[usize]) -> Scene {
     Scene {
+        path: scene.path.clone(),
+        format: scene.format,
         instances: keep.iter().map(|&i| scene.instances[i].clone()).collect(),
-        ..scene.clone()
+        skipped_primitives: 0,
+        extensions: Vec::new(),
     }
 }

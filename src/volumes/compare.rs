@@ -219,9 +219,7 @@ impl Comparison {
         // A convex volume's shortfall is attained at a vertex of the
         // mesh's hull: its faces stand for the mesh; a decomposition's is
         // searched over the mesh itself.
-        let mesh_triangles: Vec<[Point3<f64>; 3]> = (0..mesh.triangles.len())
-            .map(|i| mesh.triangle(i))
-            .collect();
+        let mesh_triangles = mesh.triangle_corners();
         let hull_triangles: Vec<[Point3<f64>; 3]> = hull
             .faces
             .iter()

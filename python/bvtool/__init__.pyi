@@ -161,6 +161,15 @@ class Collision:
     def pairs(self) -> U32:
         """`(k, 2)` meeting triangle pairs (A's, B's), sorted."""
     @property
+    def contacts(self) -> Optional[List[Optional[Dict[str, Any]]]]:
+        """With `contacts=True`: per row of `pairs`, `{"normal": (3,) unit,
+        from A to B, "depth": float, "points": (m, 3)}` in A's frame (`None`
+        for two degenerate triangles); else `None`."""
+    @property
+    def patches(self) -> Optional[List[Dict[str, Any]]]:
+        """With `contacts=True`: one `{"normal", "depth", "polygon": (m, 3),
+        "pairs": (p,) rows of pairs}` per contact plane; else `None`."""
+    @property
     def box_tests(self) -> int: ...
     @property
     def triangle_tests(self) -> int: ...
@@ -368,7 +377,11 @@ class ObbTree:
     @property
     def bytes_per_triangle(self) -> float: ...
     def collide(
-        self, other: ObbTree, pose: PoseLike = None, mode: Literal["first", "all"] = "first"
+        self,
+        other: ObbTree,
+        pose: PoseLike = None,
+        mode: Literal["first", "all"] = "first",
+        contacts: bool = False,
     ) -> Collision: ...
     @overload
     def collide_batch(

@@ -8,6 +8,7 @@ use crate::mesh::{Mesh, mesh_arg};
 use crate::point_queries::{self, ClosestArrays};
 use crate::pose::{pose_from, poses_from};
 use crate::work;
+use bvtool::query::contact::{self, ContactPatch, Contacts, PairContact};
 use bvtool::query::point::PointTree;
 use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
 use bvtool::tree::{MAX_LEAF_SIZE, NodeFit, default_leaf_size};
@@ -344,19 +345,43 @@ impl ObbTree {
     /// one. `mode="first"` stops at the first meeting triangle pair;
     /// `mode="all"` finds every one. Exact (adaptive predicates on the
     /// `float64` corners).
-    #[pyo3(signature = (other, pose = None, mode = "first"))]
+    ///
+    /// With `contacts=True` (needs `mode="all"`), each pair's contact
+    /// normal, depth and points and the pairs merged into one patch per
+    /// contact plane (`Collision.contacts`, `Collision.patches`), as
+    /// `bvtool collide --all-pairs --contacts` reports them.
+    #[pyo3(signature = (other, pose = None, mode = "first", contacts = false))]
     fn collide(
         &self,
         py: Python<'_>,
         other: &ObbTree,
         pose: Option<&Bound<'_, PyAny>>,
         mode: &str,
+        contacts: bool,
     ) -> PyResult<Collision> {
         let pose = pose_from(pose)?;
         let mode = contact_mode(mode)?;
+        if contacts && mode != ContactMode::All {
+            return Err(value_error(
+                "contacts=True needs mode=\"all\": the contacts are every meeting pair's",
+            ));
+        }
         let (a, b) = (&self.inner, &other.inner);
-        let c = py.detach(|| query::collide(a, b, &pose, mode));
-        Ok(Collision(c))
+        let meshes = contacts.then(|| {
+            (
+                self.mesh.get().inner.clone(),
+                other.mesh.get().inner.clone(),
+            )
+        });
+        let (inner, contacts) = py.detach(|| {
+            let c = query::collide(a, b, &pose, mode);
+            let found = meshes.map(|(ma, mb)| {
+                let reach = (a.radius(), b.radius());
+                contact::mesh_contacts(&ma, &mb, &pose, &c.pairs, reach)
+            });
+            (c, found)
+        });
+        Ok(Collision { inner, contacts })
     }
 
     /// `collide` at every pose of `poses` (an `(N, 4, 4)` or `(N, 7)` array
@@ -794,63 +819,184 @@ fn py_bool(b: bool) -> &'static str {
 
 /// The answer of `ObbTree.collide`.
 #[pyclass(frozen, module = "bvtool")]
-pub struct Collision(query::Collision);
+pub struct Collision {
+    inner: query::Collision,
+    contacts: Option<Contacts>,
+}
+
+/// A pickled pair contact: normal, depth, plane offset, points.
+type PickledContact = ([f64; 3], f64, f64, Vec<[f64; 3]>);
+/// A pickled patch: normal, depth, polygon, pairs.
+type PickledPatch = ([f64; 3], f64, Vec<[f64; 3]>, Vec<usize>);
+
+fn xyz(p: &nalgebra::Point3<f64>) -> [f64; 3] {
+    [p.x, p.y, p.z]
+}
+
+/// `{"normal", "depth", …}` with the normal as a `(3,)` array.
+fn normal_depth<'py>(
+    py: Python<'py>,
+    normal: &nalgebra::Vector3<f64>,
+    depth: f64,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("normal", arrays::vector(py, normal.as_slice().to_vec()))?;
+    d.set_item("depth", depth)?;
+    Ok(d)
+}
 
 #[pymethods]
 impl Collision {
     /// Whether the meshes touch or intersect.
     #[getter]
     fn intersecting(&self) -> bool {
-        self.0.intersecting
+        self.inner.intersecting
     }
 
     /// Meeting triangle pairs `(triangle of A, triangle of B)`, a `(k, 2)`
     /// `uint32` array, sorted; at most one row with `mode="first"`.
     #[getter]
     fn pairs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u32>> {
-        arrays::pairs(py, &self.0.pairs)
+        arrays::pairs(py, &self.inner.pairs)
+    }
+
+    /// With `contacts=True`: per row of `pairs`, its contact in A's frame —
+    /// `{"normal": (3,) unit, from A to B: moving B by depth·normal clears
+    /// the pair's crossing, "depth": how far the smaller side reaches across
+    /// the contact plane, "points": (m, 3) where the triangles meet}` — or
+    /// `None` for a pair of degenerate triangles; `None` without `contacts`.
+    #[getter]
+    fn contacts<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Vec<Option<Bound<'py, pyo3::types::PyDict>>>>> {
+        let Some(c) = &self.contacts else {
+            return Ok(None);
+        };
+        let each = c.pairs.iter().map(|c| {
+            c.as_ref()
+                .map(|c| {
+                    let d = normal_depth(py, &c.normal, c.depth)?;
+                    d.set_item("points", arrays::points(py, &c.points))?;
+                    Ok(d)
+                })
+                .transpose()
+        });
+        each.collect::<PyResult<_>>().map(Some)
+    }
+
+    /// With `contacts=True`: the pairs merged into one patch per contact
+    /// plane — `{"normal": (3,), "depth": the deepest pair's, "polygon":
+    /// (m, 3) the convex hull of the pairs' points, counter-clockwise seen
+    /// along the normal, "pairs": (p,) rows of `pairs`}`; `None` without.
+    #[getter]
+    fn patches<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Vec<Bound<'py, pyo3::types::PyDict>>>> {
+        let Some(c) = &self.contacts else {
+            return Ok(None);
+        };
+        let each = c.patches.iter().map(|p| {
+            let d = normal_depth(py, &p.normal, p.depth)?;
+            d.set_item("polygon", arrays::points(py, &p.polygon))?;
+            let pairs = p.pairs.iter().map(|&k| k as i64).collect();
+            d.set_item("pairs", arrays::vector(py, pairs))?;
+            Ok(d)
+        });
+        each.collect::<PyResult<_>>().map(Some)
     }
 
     /// Box–box tests the query ran.
     #[getter]
     fn box_tests(&self) -> u64 {
-        self.0.box_tests
+        self.inner.box_tests
     }
 
     /// Exact triangle–triangle tests the query ran.
     #[getter]
     fn triangle_tests(&self) -> u64 {
-        self.0.triangle_tests
+        self.inner.triangle_tests
     }
 
     fn __bool__(&self) -> bool {
-        self.0.intersecting
+        self.inner.intersecting
     }
 
     /// Rebuilds a pickled answer (`__reduce__`).
     #[staticmethod]
+    #[pyo3(signature = (intersecting, pairs, box_tests, triangle_tests, contacts = None))]
     fn _unpickle(
         intersecting: bool,
         pairs: Vec<(u32, u32)>,
         box_tests: u64,
         triangle_tests: u64,
+        contacts: Option<(Vec<Option<PickledContact>>, Vec<PickledPatch>)>,
     ) -> Collision {
-        Collision(query::Collision {
-            intersecting,
-            pairs,
-            box_tests,
-            triangle_tests,
-        })
+        let point = |p: [f64; 3]| nalgebra::Point3::from(p);
+        let contacts = contacts.map(|(each, patches)| Contacts {
+            pairs: each
+                .into_iter()
+                .map(|c| {
+                    c.map(|(normal, depth, offset, points)| PairContact {
+                        normal: normal.into(),
+                        depth,
+                        offset,
+                        points: points.into_iter().map(point).collect(),
+                    })
+                })
+                .collect(),
+            patches: patches
+                .into_iter()
+                .map(|(normal, depth, polygon, pairs)| ContactPatch {
+                    normal: normal.into(),
+                    depth,
+                    polygon: polygon.into_iter().map(point).collect(),
+                    pairs,
+                })
+                .collect(),
+        });
+        Collision {
+            inner: query::Collision {
+                intersecting,
+                pairs,
+                box_tests,
+                triangle_tests,
+            },
+            contacts,
+        }
     }
 
     /// Pickles as its fields.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<crate::state::Reduced<'py>> {
-        let c = &self.0;
+        let c = &self.inner;
+        let contacts = self.contacts.as_ref().map(|k| {
+            let each: Vec<Option<PickledContact>> = k
+                .pairs
+                .iter()
+                .map(|c| {
+                    c.as_ref().map(|c| {
+                        let points = c.points.iter().map(xyz).collect();
+                        (c.normal.into(), c.depth, c.offset, points)
+                    })
+                })
+                .collect();
+            let patches: Vec<PickledPatch> = k
+                .patches
+                .iter()
+                .map(|p| {
+                    let polygon = p.polygon.iter().map(xyz).collect();
+                    (p.normal.into(), p.depth, polygon, p.pairs.clone())
+                })
+                .collect();
+            (each, patches)
+        });
         let args = (
             c.intersecting,
             c.pairs.clone(),
             c.box_tests,
             c.triangle_tests,
+            contacts,
         );
         crate::state::reduce::<Collision>(py, "_unpickle", args)
     }
@@ -858,8 +1004,8 @@ impl Collision {
     fn __repr__(&self) -> String {
         format!(
             "Collision(intersecting={}, pairs={})",
-            py_bool(self.0.intersecting),
-            self.0.pairs.len()
+            py_bool(self.inner.intersecting),
+            self.inner.pairs.len()
         )
     }
 }

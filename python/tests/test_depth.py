@@ -3,7 +3,8 @@ protrusion depth against the sampling oracle on a box through a box (the
 slab-through-cube counterexample: no vertex inside, depth 0.9 at a face's
 interior), random overlapping poses of two boxes against dense surface
 samples (exact inside test of `contains`, exact `signed_distance` of the
-points), and the default call unchanged."""
+points), and the default call unchanged; `collide(..., contacts=True)`'s
+contacts and patches (closed forms, and equal to the command line's)."""
 
 import numpy as np
 import pytest
@@ -101,3 +102,57 @@ def test_signed_batch_equals_each_pose():
         a.distance_batch(b, rows, max_splits=10)
     with pytest.raises(ValueError, match="depth_tolerance"):
         a.distance_batch(b, rows, signed=True, depth_tolerance=0.0)
+
+
+def test_contacts_of_a_sunk_box_are_one_patch():
+    """A box of half side 0.25 sunk 0.05 into the top of a unit one: every
+    pair's normal +z, depth 0.05, points on the top face; one square
+    patch (closed forms)."""
+    cube, small = bvtool.ObbTree(box([1, 1, 1])), bvtool.ObbTree(box([0.25] * 3))
+    c = cube.collide(small, ([0.1, 0.2, 1.2], [0, 0, 0, 1]), mode="all", contacts=True)
+    assert len(c.contacts) == len(c.pairs) > 0
+    for k in c.contacts:
+        np.testing.assert_allclose(k["normal"], [0, 0, 1], atol=1e-12)
+        assert abs(k["depth"] - 0.05) < 1e-12
+        np.testing.assert_allclose(k["points"][:, 2], 1.0, atol=1e-12)
+    (patch,) = c.patches
+    assert sorted(patch["pairs"]) == list(range(len(c.pairs)))
+    np.testing.assert_allclose(
+        sorted(map(tuple, patch["polygon"].round(12))),
+        [(-0.15, -0.05, 1), (-0.15, 0.45, 1), (0.35, -0.05, 1), (0.35, 0.45, 1)],
+        atol=1e-12,
+    )
+    plain = cube.collide(small, ([0.1, 0.2, 1.2], [0, 0, 0, 1]), mode="all")
+    assert plain.contacts is None and plain.patches is None
+    assert (plain.pairs == c.pairs).all()
+    with pytest.raises(ValueError, match="mode"):
+        cube.collide(small, None, contacts=True)
+
+
+def test_contacts_equal_the_command_line(cli):
+    """The torus against itself at four poses: every pair's contact and
+    every patch equal `bvtool collide --all-pairs --contacts`'s, and they
+    survive pickling."""
+    import pickle
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "models" / "torus.obj"
+    torus = bvtool.ObbTree(bvtool.load_mesh(str(path)))
+    specs = ["0.5,0.2,0,0,0,30", "0.5,0,0,90,0,0", "0.3,0.2,0.1,40,10,70", "0,0,0.2,5,0,0"]
+    args = ["collide", path, path, "--all-pairs", "--contacts"]
+    for s in specs:
+        args += ["--pose", s]
+    doc = cli(*args)
+    for want in doc["poses"]:
+        pose = (want["pose"]["translation"], want["pose"]["rotation"])
+        got = pickle.loads(pickle.dumps(torus.collide(torus, pose, mode="all", contacts=True)))
+        assert len(got.pairs) == len(want["pairs"]) > 0
+        for (a, b), k, w in zip(got.pairs, got.contacts, want["pairs"]):
+            assert (a, b) == (w["a"]["triangle"], w["b"]["triangle"])
+            assert k["normal"].tolist() == w["contact"]["normal"]
+            assert k["depth"] == w["contact"]["depth"]
+            assert k["points"].tolist() == w["contact"]["points"]
+        assert len(got.patches) == len(want["patches"]) > 1
+        for p, w in zip(got.patches, want["patches"]):
+            assert p["normal"].tolist() == w["normal"] and p["depth"] == w["depth"]
+            assert p["polygon"].tolist() == w["polygon"] and p["pairs"].tolist() == w["pairs"]

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::mesh::stacks::Stacks;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::pose::{Pose, PoseJson};
-use crate::query::contact::{self, PairContact, triangle_contact};
+use crate::query::contact::{self, ContactPatch};
 use crate::query::{ClosePair, ContactMode, collide_each, within_each};
 use crate::tree::{NodeFit, ObbTree};
 use nalgebra::Point3;
@@ -159,6 +159,17 @@ pub struct PatchJson {
     pub pairs: Vec<usize>,
 }
 
+impl From<ContactPatch> for PatchJson {
+    fn from(p: ContactPatch) -> PatchJson {
+        PatchJson {
+            normal: p.normal.into(),
+            depth: p.depth,
+            polygon: p.polygon.iter().map(|p| [p.x, p.y, p.z]).collect(),
+            pairs: p.pairs,
+        }
+    }
+}
+
 /// The answer at one pose.
 #[derive(Debug, Serialize)]
 pub struct PoseResult {
@@ -272,8 +283,7 @@ pub struct Collider<'s> {
     b: &'s Side,
     opts: CollideOptions,
     checker: Option<Checker<'s>>,
-    /// The largest distance of A's and of B's vertices from their origin:
-    /// the scale of the contacts' planes.
+    /// A's and B's trees' radii: the scale of the contacts' planes.
     reach: (f64, f64),
 }
 
@@ -284,18 +294,12 @@ impl<'s> Collider<'s> {
             true => Some(Checker::new(&a.mesh, &b.mesh, &a.tree, &b.tree).map_err(Error::Input)?),
             false => None,
         };
-        let reach = |m: &TriMesh| {
-            m.vertices
-                .iter()
-                .map(|v| v.coords.norm())
-                .fold(0.0, f64::max)
-        };
         Ok(Collider {
             a,
             b,
             opts: *opts,
             checker,
-            reach: (reach(&a.mesh), reach(&b.mesh)),
+            reach: (a.tree.radius(), b.tree.radius()),
         })
     }
 
@@ -354,9 +358,10 @@ impl<'s> Collider<'s> {
             Some(_) if mode == ContactMode::All || !found.any => Some(found.touching),
             Some(_) => None,
         };
-        let contacts = (opts.contacts && opts.list_pairs && opts.clearance.is_none())
-            .then(|| self.contacts(found.pairs.iter().map(|p| (p.a, p.b)), pose));
-        let patches = contacts.as_ref().map(|c| self.patches(c, pose));
+        let contacts = (opts.contacts && opts.list_pairs && opts.clearance.is_none()).then(|| {
+            let pairs: Vec<(u32, u32)> = found.pairs.iter().map(|p| (p.a, p.b)).collect();
+            contact::mesh_contacts(&a.mesh, &b.mesh, pose, &pairs, self.reach)
+        });
         let xyz = |p: &Point3<f64>| [p.x, p.y, p.z];
         Ok(PoseResult {
             index,
@@ -374,7 +379,7 @@ impl<'s> Collider<'s> {
                         b: b.mesh.sources[p.b as usize],
                         distance: opts.clearance.map(|_| p.distance),
                         contact: contacts.as_ref().map(|c| {
-                            c[k].as_ref().map(|c| ContactJson {
+                            c.pairs[k].as_ref().map(|c| ContactJson {
                                 normal: c.normal.into(),
                                 depth: c.depth,
                                 points: c.points.iter().map(xyz).collect(),
@@ -383,53 +388,12 @@ impl<'s> Collider<'s> {
                     })
                     .collect()
             }),
-            patches,
+            patches: contacts.map(|c| c.patches.into_iter().map(PatchJson::from).collect()),
             box_tests: found.box_tests,
             triangle_tests: found.triangle_tests,
             query_us,
             check,
         })
-    }
-
-    /// The contact of each triangle pair `(a, b)` at `pose` (kept out of
-    /// [`Collider::one`], whose frame every pose's answer uses).
-    #[inline(never)]
-    fn contacts(
-        &self,
-        pairs: impl Iterator<Item = (u32, u32)>,
-        pose: &Pose,
-    ) -> Vec<Option<PairContact>> {
-        pairs
-            .map(|(i, j)| {
-                let tb = self
-                    .b
-                    .mesh
-                    .triangle(j as usize)
-                    .map(|v| pose.transform_point(&v));
-                triangle_contact(&self.a.mesh.triangle(i as usize), &tb)
-            })
-            .collect()
-    }
-
-    /// The pairs' `contacts` at `pose` merged into patches.
-    #[inline(never)]
-    fn patches(&self, contacts: &[Option<PairContact>], pose: &Pose) -> Vec<PatchJson> {
-        let scale = self.reach.0 + self.reach.1 + pose.translation.norm();
-        let (at, some): (Vec<usize>, Vec<PairContact>) = contacts
-            .iter()
-            .enumerate()
-            .filter_map(|(k, c)| c.clone().map(|c| (k, c)))
-            .unzip();
-        let xyz = |p: &Point3<f64>| [p.x, p.y, p.z];
-        contact::patches(&some, scale)
-            .into_iter()
-            .map(|p| PatchJson {
-                normal: p.normal.into(),
-                depth: p.depth,
-                polygon: p.polygon.iter().map(xyz).collect(),
-                pairs: p.pairs.iter().map(|&k| at[k]).collect(),
-            })
-            .collect()
     }
 
     /// The whole document of `poses`' answers.

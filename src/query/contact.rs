@@ -31,6 +31,8 @@
 //! the coordinates.
 
 use crate::fit::hull::planar::monotone_chain_within;
+use crate::mesh::TriMesh;
+use crate::pose::Pose;
 use nalgebra::{Point3, Vector3};
 use std::collections::HashMap;
 
@@ -256,6 +258,53 @@ pub fn patches(contacts: &[PairContact], scale: f64) -> Vec<ContactPatch> {
         p.polygon = hull_in_plane(&p.polygon, &p.normal, unit);
     }
     found
+}
+
+/// The contacts of two meshes' meeting triangle pairs and their patches,
+/// in A's frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contacts {
+    /// Each pair's contact, in the order given (`None` when both triangles
+    /// are degenerate).
+    pub pairs: Vec<Option<PairContact>>,
+    /// The pairs merged by contact plane; a patch's `pairs` are positions
+    /// in [`Contacts::pairs`].
+    pub patches: Vec<ContactPatch>,
+}
+
+/// The contacts of `pairs` (A's triangle, B's triangle: indices into the
+/// meshes, as [`crate::query::collide`] lists them), B placed by `pose`,
+/// and their [`patches`]. `reach` is each mesh's largest vertex distance
+/// from its origin (e.g. [`crate::tree::ObbTree::radius`]): with the pose's
+/// translation, the scale of the planes' offsets.
+pub fn mesh_contacts(
+    a: &TriMesh,
+    b: &TriMesh,
+    pose: &Pose,
+    pairs: &[(u32, u32)],
+    reach: (f64, f64),
+) -> Contacts {
+    let each: Vec<Option<PairContact>> = pairs
+        .iter()
+        .map(|&(i, j)| {
+            let tb = b.triangle(j as usize).map(|v| pose.transform_point(&v));
+            triangle_contact(&a.triangle(i as usize), &tb)
+        })
+        .collect();
+    let (at, some): (Vec<usize>, Vec<PairContact>) = each
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| c.clone().map(|c| (k, c)))
+        .unzip();
+    let scale = reach.0 + reach.1 + pose.translation.norm();
+    let mut merged = patches(&some, scale);
+    for p in &mut merged {
+        p.pairs.iter_mut().for_each(|k| *k = at[*k]);
+    }
+    Contacts {
+        pairs: each,
+        patches: merged,
+    }
 }
 
 /// The convex hull of `points` (near one plane of normal `n`), seen along

@@ -4,8 +4,10 @@ use super::collide::{BuildMs, CHUNK, PairJson, Side, SideJson};
 use super::timed;
 use crate::check::distance::{DistanceCheck, DistanceChecker};
 use crate::error::{Error, Result};
+use crate::fit::{ConvexHull, ShapeFitter, ShapeSpec};
 use crate::mesh::xyz;
 use crate::pose::{Pose, PoseJson};
+use crate::query::convex::{self, Convex, ConvexDistance, ConvexOptions};
 use crate::query::depth::{SignedDistance, SignedOptions, Solid, signed_distance};
 use crate::query::point::PointTree;
 use crate::query::{DistanceOptions, distance};
@@ -48,6 +50,64 @@ pub struct DistancePose {
     /// The signed distance and protrusion depth (with `--signed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed: Option<SignedJson>,
+    /// The fitted convex shapes' signed distance (with `--convex`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub convex: Option<ConvexJson>,
+}
+
+/// The signed distance of the convex shapes fitted to A and B (`distance
+/// --convex SHAPE`), in A's frame and model units ([`crate::query::convex`]).
+#[derive(Debug, Serialize)]
+pub struct ConvexJson {
+    /// The shape fitted to each side, as `fit` names it.
+    pub shape: String,
+    /// The distance when apart, minus the translational penetration depth
+    /// when the shapes overlap.
+    pub signed_distance: f64,
+    /// The penetration depth: the shortest move of B that separates the
+    /// shapes (0 when apart).
+    pub depth: f64,
+    /// The unit contact normal from A to B: B moved by `depth·normal`
+    /// touches A; apart, the direction across the gap.
+    pub normal: [f64; 3],
+    /// The witness on A's shape: `point_b − point_a = signed_distance·normal`.
+    pub point_a: [f64; 3],
+    /// The witness on B's shape.
+    pub point_b: [f64; 3],
+    /// The contact patch on A's shape: a convex polygon's corners in order,
+    /// a segment's ends or one point.
+    pub patch: Vec<[f64; 3]>,
+    /// The absolute tolerance used (model units).
+    pub tolerance: f64,
+    /// The true signed distance is in `[signed_distance, signed_distance +
+    /// bound]`; `bound ≤ tolerance` unless `capped`.
+    pub bound: f64,
+    /// Whether the cell cap stopped the search.
+    pub capped: bool,
+    /// Cells of the sphere of directions evaluated.
+    pub cells: usize,
+    /// Query time, microseconds (shapes fitted); with `--repeat N`, the
+    /// median of N runs.
+    pub query_us: f64,
+}
+
+impl ConvexJson {
+    fn new(shape: String, d: &ConvexDistance, query_us: f64) -> ConvexJson {
+        ConvexJson {
+            shape,
+            signed_distance: d.signed_distance,
+            depth: d.depth(),
+            normal: d.normal.into(),
+            point_a: xyz(&d.point_a),
+            point_b: xyz(&d.point_b),
+            patch: d.patch.iter().map(xyz).collect(),
+            tolerance: d.tolerance,
+            bound: d.bound,
+            capped: d.capped,
+            cells: d.cells,
+            query_us,
+        }
+    }
 }
 
 /// The signed answer at one pose (`distance --signed`), in A's frame and
@@ -132,6 +192,33 @@ pub struct DistanceRun {
     pub repeat: usize,
     /// Also the signed distance, with these options (`distance --signed`).
     pub signed: Option<SignedOptions>,
+    /// Also the signed distance of a convex shape fitted to each side
+    /// (`distance --convex`).
+    pub convex: Option<ConvexRun>,
+}
+
+/// `distance --convex`: the shape fitted to each side's vertices (as `fit`
+/// fits it) and the search's options.
+#[derive(Clone, Copy, Debug)]
+pub struct ConvexRun {
+    /// The shape; not `decompose` (a union of parts is not convex).
+    pub shape: ShapeSpec,
+    /// The tolerance and the cell cap.
+    pub options: ConvexOptions,
+}
+
+impl ConvexRun {
+    /// The shape fitted to `side`'s vertices, as a convex shape.
+    fn fit(&self, side: &Side) -> Result<Convex> {
+        let failed =
+            |why: String| Error::Input(format!("{}: --convex {}: {why}", side.file, self.shape));
+        let points = &side.mesh.vertices;
+        let hull = ConvexHull::new(points).map_err(|e| failed(e.to_string()))?;
+        let fitted = ShapeFitter::new(points, &hull)
+            .fit(self.shape)
+            .map_err(|e| failed(e.to_string()))?;
+        Convex::of_fitted(&fitted).ok_or_else(|| failed("not a convex shape".into()))
+    }
 }
 
 /// Measures the distance between `a` and `b` at every pose.
@@ -155,8 +242,8 @@ pub fn run_with_progress(
     Ok(measure.doc(results))
 }
 
-/// One distance run's fixed parts (the sides, the options, the checkers
-/// and, with `signed`, the point trees), answering poses a chunk at a
+/// One distance run's fixed parts (the sides, the options, the checkers,
+/// with `signed` the point trees and with `convex` the fitted shapes), answering poses a chunk at a
 /// time: [`run`] collects the answers into a [`DistanceDoc`]; a stream
 /// writes each chunk's and ends with a [`DistanceSummary`].
 pub struct Measure<'s> {
@@ -165,11 +252,13 @@ pub struct Measure<'s> {
     opts: DistanceRun,
     checker: Option<DistanceChecker<'s>>,
     points: Option<(Arc<PointTree>, Arc<PointTree>)>,
+    convex: Option<(Convex, Convex)>,
 }
 
 impl<'s> Measure<'s> {
     /// Prepares the run (with `check`, brute force's and parry3d's copies;
-    /// with `signed`, each mesh's point tree).
+    /// with `signed`, each mesh's point tree; with `convex`, each side's
+    /// shape, fitted once).
     pub fn new(a: &'s Side, b: &'s Side, opts: &DistanceRun) -> Result<Measure<'s>> {
         let checker = match opts.check {
             true => Some(DistanceChecker::new(&a.mesh, &b.mesh).map_err(Error::Input)?),
@@ -184,12 +273,24 @@ impl<'s> Measure<'s> {
             };
             (pa, pb)
         });
+        let convex = match &opts.convex {
+            Some(c) => {
+                let ca = c.fit(a)?;
+                let cb = match b.shares_tree {
+                    true => ca.clone(),
+                    false => c.fit(b)?,
+                };
+                Some((ca, cb))
+            }
+            None => None,
+        };
         Ok(Measure {
             a,
             b,
             opts: *opts,
             checker,
             points,
+            convex,
         })
     }
 
@@ -255,6 +356,16 @@ impl<'s> Measure<'s> {
                     );
                     let (s, us) = timed(opts.repeat, || signed_distance(&sa, &sb, pose, o));
                     Some(SignedJson::new(&s.expect("both sides have triangles"), us))
+                }
+                _ => None,
+            },
+            convex: match (&self.convex, &opts.convex) {
+                (Some((ca, cb)), Some(c)) => {
+                    let (d, us) = timed(opts.repeat, || {
+                        convex::signed_distance(ca, cb, pose, &c.options)
+                    });
+                    let d = d.expect("fitted shapes have a point");
+                    Some(ConvexJson::new(c.shape.to_string(), &d, us))
                 }
                 _ => None,
             },

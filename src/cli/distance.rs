@@ -9,10 +9,12 @@ use super::stream::{SummaryLine, out_lines, pose_lines};
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
 use bvtool::batch::distance::{
-    CheckTally, DistanceRun, DistanceTotals, Measure, run_with_progress,
+    CheckTally, ConvexRun, DistanceRun, DistanceTotals, Measure, run_with_progress,
 };
+use bvtool::fit::ShapeSpec;
 use bvtool::load::LoadOptions;
 use bvtool::query::DistanceOptions;
+use bvtool::query::convex::{CELL_LIMIT, ConvexOptions, MAX_CELLS};
 use bvtool::query::depth::{DepthSettings, MAX_SPLITS, SignedOptions};
 use bvtool::render::compose::distance_picture;
 use bvtool::render::save_png;
@@ -35,6 +37,9 @@ use std::path::PathBuf;
 ///
 /// With --signed, each pose also gets its signed distance: negative, minus
 /// the protrusion depth, when the meshes overlap or one contains the other.
+/// With --convex SHAPE, the signed distance of the shape fitted to each
+/// mesh: negative, minus the translational penetration depth, when they
+/// overlap.
 ///
 /// Poses are given as for `bvtool collide`; B's vertices map v → R·v + t
 /// into A's frame. With more than one pose, a totals line follows the
@@ -92,6 +97,25 @@ pub struct Args {
     /// (`capped`).
     #[arg(long, value_name = "N", requires = "signed", default_value_t = MAX_SPLITS, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
     max_splits: u64,
+    /// Also the signed distance of a convex shape fitted to each model's
+    /// vertices, as `bvtool fit` fits it (box[:METHOD], aabb,
+    /// sphere[:METHOD], capsule, cylinder, kdop[:K], kdop-obb[:K], hull[:N],
+    /// best): the distance when apart, minus the translational penetration
+    /// depth when they overlap — the shortest move of B that separates the
+    /// shapes, what coal and FCL compute with EPA — with the contact normal,
+    /// the witnesses and the contact patch, certified within
+    /// --convex-tolerance (docs/algorithms.md, "Convex depth").
+    #[arg(long, value_name = "SHAPE", value_parser = convex_shape)]
+    convex: Option<ShapeSpec>,
+    /// With --convex: the absolute tolerance (model units, > 0); default
+    /// 1e-12 × the shapes' scale.
+    #[arg(long, value_name = "T", requires = "convex", value_parser = positive)]
+    convex_tolerance: Option<f64>,
+    /// With --convex: the most cells of the sphere of directions the
+    /// search evaluates; where it is reached the bound achieved is
+    /// reported (`capped`).
+    #[arg(long, value_name = "N", requires = "convex", default_value_t = MAX_CELLS as u64, value_parser = clap::value_parser!(u64).range(1..=CELL_LIMIT as u64))]
+    max_cells: u64,
     /// Print one JSON document `{"a", "b", "build_ms", "mode", "poses": [...]}`.
     #[arg(long)]
     json: bool,
@@ -111,6 +135,17 @@ pub(super) fn positive(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A shape `fit` knows that is one convex shape (not `decompose`).
+fn convex_shape(s: &str) -> Result<ShapeSpec, String> {
+    match s.parse::<ShapeSpec>() {
+        Ok(ShapeSpec::Decompose) => Err(
+            "decompose gives convex parts, whose union is not convex; give one convex shape".into(),
+        ),
+        Ok(spec) => Ok(spec),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     let tolerance = DistanceOptions {
         rel_err: args.rel_err,
@@ -125,6 +160,13 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
             depth: DepthSettings {
                 tolerance: args.depth_tolerance,
                 max_splits: Some(args.max_splits),
+            },
+        }),
+        convex: args.convex.map(|shape| ConvexRun {
+            shape,
+            options: ConvexOptions {
+                tolerance: args.convex_tolerance,
+                max_cells: Some(args.max_cells as usize),
             },
         }),
     };

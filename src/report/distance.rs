@@ -4,7 +4,7 @@ use super::collide::{pair_header, pair_title, pose_numbers, short, triangle_name
 use super::median;
 use super::table::{Scaled, Table, count, num};
 use crate::batch::distance::CheckTally;
-use crate::batch::distance::{DistanceDoc, SignedJson};
+use crate::batch::distance::{ConvexJson, DistanceDoc, SignedJson};
 
 impl DistanceDoc {
     /// With `--check`, who dissents: the line that says so, and whether
@@ -105,6 +105,9 @@ impl DistanceDoc {
             if let Some(s) = &p.signed {
                 out += &signed_line(p.index, s, &len, &unit);
             }
+            if let Some(c) = &p.convex {
+                out += &convex_line(p.index, c, &len, &unit);
+            }
         }
         if self.poses.len() > 1 {
             out += &self.totals_line();
@@ -143,6 +146,30 @@ fn signed_line(index: usize, s: &SignedJson, len: &Scaled, unit: &Scaled) -> Str
         if s.capped { " (split cap reached)" } else { "" },
         s.splits,
         num(s.query_us, 3),
+    )
+}
+
+/// One pose's convex answer: the value, the normal, the witnesses and the
+/// bound.
+fn convex_line(index: usize, c: &ConvexJson, len: &Scaled, unit: &Scaled) -> String {
+    let what = if c.depth > 0.0 {
+        format!("overlapping: depth {}", num(c.depth, 8))
+    } else if c.signed_distance > 0.0 {
+        "apart".to_string()
+    } else {
+        "touching".to_string()
+    };
+    format!(
+        "  pose {index}: {} signed distance {} ({what}); normal A→B ({}); A ({})  B ({}); within +{}{}; {} cells, {} µs\n",
+        c.shape,
+        num(c.signed_distance, 8),
+        short(unit, &c.normal),
+        short(len, &c.point_a),
+        short(len, &c.point_b),
+        num(c.bound, 2),
+        if c.capped { " (cell cap reached)" } else { "" },
+        c.cells,
+        num(c.query_us, 3),
     )
 }
 

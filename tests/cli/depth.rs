@@ -2,7 +2,8 @@
 //! counterexample written as OBJ (no vertex inside, depth 0.9 at a face's
 //! interior), the witnesses and normal consistent, the separated case equal
 //! to the plain distance, the torus against the library's own answer, and
-//! the depth options refused without `--signed` or out of range.
+//! the depth options refused without `--signed` or out of range; and
+//! `--convex SHAPE` against closed forms.
 
 use bvtool::query::depth::{SignedOptions, Solid, signed_distance};
 use bvtool::query::point::PointTree;
@@ -170,4 +171,77 @@ fn contacts_of_a_sunk_box_are_one_patch() {
         let (code, _, _) = run(EXE, refused);
         assert_eq!(code, 2, "{refused:?}");
     }
+}
+
+/// `distance --convex SHAPE`: the shapes fitted to a unit cube and a
+/// half-side-0.25 cube, against closed forms — the boxes sunk 0.05 (depth
+/// 0.05 along +z), the spheres through the corners (`|t| − 1.25·√3`), the
+/// hulls apart with B turned 45° about z (`3 − 1 − 0.25·√2`, along −x…+x)
+/// — the witnesses `signed·normal` apart, the stream's lines the same, and
+/// `decompose` and the options without `--convex` refused.
+#[test]
+fn convex_shapes_by_closed_forms() {
+    let d = std::env::temp_dir().join(format!("bvtool-cli-convex-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let cube = cuboid(&d, "cube.obj", [1.0; 3]);
+    let small = cuboid(&d, "small.obj", [0.25; 3]);
+    let sqrt3 = 3f64.sqrt();
+    let cases: [(&str, &str, f64, Option<Vector3<f64>>); 4] = [
+        ("box", "0.1,0.2,1.2", -0.05, Some(Vector3::z())),
+        ("sphere", "0.1,0.2,1.2", 1.49f64.sqrt() - 1.25 * sqrt3, None),
+        ("sphere", "3,0,0", 3.0 - 1.25 * sqrt3, Some(Vector3::x())),
+        (
+            "hull",
+            "3,0,0,0,0,45",
+            2.0 - 0.25 * 2f64.sqrt(),
+            Some(Vector3::x()),
+        ),
+    ];
+    for (shape, pose, want, normal) in cases {
+        let args = [
+            "distance", &cube, &small, "--pose", pose, "--convex", shape, "--json",
+        ];
+        let p = signed(&args);
+        let c = &p["convex"];
+        assert_eq!(c["shape"], shape, "{c}");
+        let s = c["signed_distance"].as_f64().unwrap();
+        assert!(
+            (s - want).abs() <= 1e-12,
+            "{shape} at {pose}: {s} against {want}"
+        );
+        assert_eq!(c["depth"].as_f64().unwrap(), (-s).max(0.0));
+        assert!(c["bound"].as_f64().unwrap() <= c["tolerance"].as_f64().unwrap());
+        let n = xyz(&c["normal"]);
+        assert!((n.norm() - 1.0).abs() < 1e-12);
+        if let Some(m) = normal {
+            assert!((n - m).norm() < 1e-9, "{shape} at {pose}: normal {n}");
+        }
+        let (a, b) = (xyz(&c["point_a"]), xyz(&c["point_b"]));
+        assert!(((b - a) - n * s).norm() < 1e-9, "{c}");
+        // The stream gives the same answer.
+        let mut lines = args.to_vec();
+        *lines.last_mut().unwrap() = "--jsonl";
+        let (code, out, err) = run(EXE, &lines);
+        assert_eq!(code, 0, "{err}");
+        let mut first: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        let (mut got, mut want) = (first["convex"].take(), c.clone());
+        got["query_us"].take();
+        want["query_us"].take();
+        assert_eq!(got, want);
+    }
+    let (code, out, _) = run(EXE, &["distance", &cube, &small, "--convex", "box"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("box signed distance -1.25"), "{out}");
+    for refused in [
+        &["--convex", "decompose"][..],
+        &["--convex", "blob"],
+        &["--convex-tolerance", "1e-9"],
+        &["--max-cells", "10"],
+        &["--convex", "box", "--max-cells", "0"],
+    ] {
+        let args = [&["distance", &cube, &small][..], refused].concat();
+        let (code, _, err) = run(EXE, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
 }

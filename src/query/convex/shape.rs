@@ -2,7 +2,7 @@
 //! cylinder) swept by a ball.
 
 use crate::fit::polytope::decompose::Part;
-use crate::fit::{Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, Kdop, Obb, Sphere};
+use crate::fit::{Aabb, BudgetHull, Capsule, ConvexHull, Cylinder, FittedShape, Kdop, Obb, Sphere};
 use crate::pose::Pose;
 use nalgebra::{Point3, Vector3};
 
@@ -279,3 +279,22 @@ macro_rules! from_vertices {
 }
 
 from_vertices!(ConvexHull, BudgetHull, Kdop, Part);
+
+impl Convex {
+    /// A fitted shape as a convex shape: the boxes, the sphere, the round
+    /// shapes, a k-DOP's polytope or a budget hull; `None` for convex parts
+    /// (their union is not convex) or a polytope without a vertex.
+    pub fn of_fitted(shape: &FittedShape) -> Option<Convex> {
+        let made = match shape {
+            FittedShape::Aabb(b) => Convex::from(b),
+            FittedShape::Obb(b) => Convex::from(b),
+            FittedShape::Sphere(s) => Convex::from(s),
+            FittedShape::Capsule(c) => Convex::from(c),
+            FittedShape::Cylinder(c) => Convex::from(c),
+            FittedShape::Kdop(k) => Convex::from(k),
+            FittedShape::Hull(h) => Convex::from(h),
+            FittedShape::Parts(_) => return None,
+        };
+        (!made.is_empty()).then_some(made)
+    }
+}

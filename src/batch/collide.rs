@@ -12,6 +12,7 @@ use crate::tree::{NodeFit, ObbTree};
 use nalgebra::Point3;
 use serde::Serialize;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// One mesh of the pair, flattened and with its tree. The geometry is
@@ -285,6 +286,9 @@ pub struct Collider<'s> {
     checker: Option<Checker<'s>>,
     /// A's and B's trees' radii: the scale of the contacts' planes.
     reach: (f64, f64),
+    /// Pairs listed by the answers held (since [`Collider::release`]):
+    /// at most `max_pairs`.
+    held: AtomicUsize,
 }
 
 impl<'s> Collider<'s> {
@@ -300,7 +304,15 @@ impl<'s> Collider<'s> {
             opts: *opts,
             checker,
             reach: (a.tree.radius(), b.tree.radius()),
+            held: AtomicUsize::new(0),
         })
+    }
+
+    /// The answers given so far are written and dropped: their listed
+    /// pairs no longer count against `max_pairs` (a stream calls it between
+    /// chunks; a document holds every answer, so never).
+    pub fn release(&self) {
+        self.held.store(0, Ordering::Relaxed);
     }
 
     /// The answers at `poses`, the first numbered `first`, computed in
@@ -331,13 +343,28 @@ impl<'s> Collider<'s> {
             ContactMode::All
         };
         let (found, query_us) = timed(opts.repeat, || answer(a, b, pose, mode, opts));
-        let found = found.map_err(|listed| {
-            Error::Input(format!(
-                "{} against {} at pose {index}: more than {listed} triangle pairs to list \
-                 (--max-pairs {}); raise --max-pairs, or leave out --all-pairs for the count",
-                a.file, b.file, opts.max_pairs
-            ))
+        let at = format!("{} against {} at pose {index}", a.file, b.file);
+        let found = found.map_err(|unlisted| {
+            Error::Input(match unlisted {
+                Unlisted::TooMany => format!(
+                    "{at}: more than {} triangle pairs to list (--max-pairs); raise \
+                     --max-pairs, or leave out --all-pairs for the count",
+                    opts.max_pairs
+                ),
+                Unlisted::NoMemory(n) => format!(
+                    "{at}: no memory to list {n} triangle pairs; lower --max-pairs, or leave \
+                     out --all-pairs for the count"
+                ),
+            })
         })?;
+        let listed = found.pairs.len();
+        if listed > 0 && self.held.fetch_add(listed, Ordering::Relaxed) + listed > opts.max_pairs {
+            return Err(Error::Input(format!(
+                "{at}: more than {} triangle pairs listed over the poses (--max-pairs bounds \
+                 the pairs a document holds); stream them with --jsonl, or raise --max-pairs",
+                opts.max_pairs
+            )));
+        }
         let check = match &self.checker {
             Some(ch) if opts.clearance.is_none() => {
                 let ours = crate::query::Collision {
@@ -541,18 +568,28 @@ struct Found {
     triangle_tests: u64,
 }
 
+/// Why a pose's pairs were not listed.
+#[derive(Clone, Copy, Debug)]
+enum Unlisted {
+    /// More than `max_pairs`.
+    TooMany,
+    /// The allocator refused room for this many.
+    NoMemory(u64),
+}
+
 /// Collides, or asks for the pairs within the clearance, on the trees of
 /// unique triangles. Every pair is counted (copies multiplied); pairs are
 /// kept only with `list_pairs`, at most `max_pairs` of them: more stops
-/// the query (`Err(max_pairs)`). Memory beyond the trees: the pairs listed.
+/// the query, as does an allocator that refuses room for them. Memory
+/// beyond the trees: the pairs listed.
 fn answer(
     a: &Side,
     b: &Side,
     pose: &Pose,
     mode: ContactMode,
     opts: &CollideOptions,
-) -> std::result::Result<Found, usize> {
-    let (mut count, mut touching, mut over) = (0u64, false, false);
+) -> std::result::Result<Found, Unlisted> {
+    let (mut count, mut touching, mut over) = (0u64, false, None);
     let mut pairs = Vec::new();
     let mut visit = |p: ClosePair| {
         let (ca, cb) = (a.stacks.copies(p.a), b.stacks.copies(p.b));
@@ -560,7 +597,11 @@ fn answer(
         touching |= p.distance == 0.0;
         if opts.list_pairs {
             if count > opts.max_pairs as u64 {
-                over = true;
+                over = Some(Unlisted::TooMany);
+                return true;
+            }
+            if pairs.try_reserve(ca.len() * cb.len()).is_err() {
+                over = Some(Unlisted::NoMemory(count));
                 return true;
             }
             for &i in ca {
@@ -579,8 +620,8 @@ fn answer(
         }),
         Some(d) => within_each(&a.tree, &b.tree, pose, d, mode, visit),
     };
-    if over {
-        return Err(opts.max_pairs);
+    if let Some(why) = over {
+        return Err(why);
     }
     pairs.sort_unstable_by_key(|p| (p.a, p.b));
     Ok(Found {

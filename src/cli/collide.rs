@@ -8,7 +8,7 @@ use super::stream::{SummaryLine, out_lines, pose_lines};
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
 use bvtool::Pose;
-use bvtool::batch::collide::{CollideOptions, Collider, Side, run_with_progress};
+use bvtool::batch::collide::{CHUNK, CollideOptions, Collider, Side, run_with_progress};
 use bvtool::load::LoadOptions;
 use bvtool::query::{ContactMode, collide as collide_trees, within};
 use bvtool::render::compose::collision_picture;
@@ -52,8 +52,11 @@ pub struct Args {
     /// primitive and triangle index (at most --max-pairs of them).
     #[arg(long, conflicts_with = "first_contact")]
     all_pairs: bool,
-    /// With --all-pairs: the most pairs listed at one pose; more is an
-    /// error (exit 1) naming the pose. The count alone is never limited.
+    /// With --all-pairs: the most pairs held listed — over all the poses
+    /// for --json and text (the document is written at the end), at one
+    /// pose for --jsonl (which then answers a pose at a time); more is an
+    /// error (exit 1) naming the pose. About 400 bytes a pair (800 with
+    /// --contacts). The count alone is never limited.
     #[arg(long, value_name = "N", default_value_t = bvtool::query::MAX_PAIRS)]
     max_pairs: usize,
     /// With --all-pairs: each pair's contact — of the two triangles'
@@ -138,7 +141,11 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
     };
     if args.jsonl {
         let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
-        return stream(&Collider::new(&a, &b, &copts)?, &args.poses);
+        return stream(
+            &Collider::new(&a, &b, &copts)?,
+            &args.poses,
+            copts.list_pairs,
+        );
     }
     let poses = args.poses.read()?;
     let (a, b) = load_pair(&args.a, &args.b, opts, args.node_fit.fit)?;
@@ -200,9 +207,13 @@ pub(super) fn wrote_picture(path: &std::path::Path, image: &image::RgbImage) {
 }
 
 /// `--jsonl`: each pose's line as the answers come, then the summary.
-fn stream(collider: &Collider, poses: &PoseArgs) -> Outcome {
+/// Listing pairs, one pose at a time, so that memory holds one pose's
+/// pairs (at most --max-pairs).
+fn stream(collider: &Collider, poses: &PoseArgs, listing: bool) -> Outcome {
     let mut totals = collider.totals();
-    pose_lines(poses, &mut |first, chunk| {
+    let size = if listing { 1 } else { CHUNK };
+    pose_lines(poses, size, &mut |first, chunk| {
+        collider.release();
         let answers = collider.answer(first, chunk, &|| {})?;
         answers.iter().for_each(|p| totals.add(p));
         Ok(answers)

@@ -8,6 +8,7 @@ use super::render::Look;
 use super::stream::{SummaryLine, out_lines, pose_lines};
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
+use bvtool::batch::collide::CHUNK;
 use bvtool::batch::distance::{
     CheckTally, ConvexRun, DistanceRun, DistanceTotals, Measure, run_with_progress,
 };
@@ -207,7 +208,7 @@ pub fn run(args: &Args, opts: &LoadOptions) -> Outcome {
 /// `--jsonl`: each pose's line as the answers come, then the summary.
 fn stream(measure: &Measure, poses: &PoseArgs) -> Outcome {
     let mut totals = DistanceTotals::default();
-    pose_lines(poses, &mut |first, chunk| {
+    pose_lines(poses, CHUNK, &mut |first, chunk| {
         let answers = measure.answer(first, chunk, &|| {});
         answers.iter().for_each(|p| totals.add(p));
         Ok(answers)

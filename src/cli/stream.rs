@@ -30,11 +30,17 @@ pub fn out_lines<T: Serialize>(values: &[T]) -> Outcome {
 /// What answers a chunk of poses, given the index of its first.
 pub type Answer<'a, R> = dyn FnMut(usize, &[Pose]) -> Result<Vec<R>, Failure> + 'a;
 
-/// Reads the poses as they come, [`CHUNK`] at a time; `answer` gets each
-/// chunk with the index of its first pose and its answers are written (one
-/// line each, in order) before the next chunk is read.
-pub fn pose_lines<R: Serialize>(poses: &PoseArgs, answer: &mut Answer<'_, R>) -> Outcome {
-    let mut chunk = Vec::with_capacity(CHUNK);
+/// Reads the poses as they come, `size` (at most [`CHUNK`]) at a time;
+/// `answer` gets each chunk with the index of its first pose and its
+/// answers are written (one line each, in order) before the next chunk is
+/// read.
+pub fn pose_lines<R: Serialize>(
+    poses: &PoseArgs,
+    size: usize,
+    answer: &mut Answer<'_, R>,
+) -> Outcome {
+    let size = size.clamp(1, CHUNK);
+    let mut chunk = Vec::with_capacity(size);
     let mut done = 0;
     let mut flush = |chunk: &mut Vec<Pose>| -> Outcome {
         let answers = answer(done, chunk)?;
@@ -44,9 +50,9 @@ pub fn pose_lines<R: Serialize>(poses: &PoseArgs, answer: &mut Answer<'_, R>) ->
     };
     poses.each(&mut |p| {
         chunk.push(p);
-        match chunk.len() {
-            CHUNK => flush(&mut chunk),
-            _ => Ok(()),
+        match chunk.len() == size {
+            true => flush(&mut chunk),
+            false => Ok(()),
         }
     })?;
     match chunk.is_empty() {

@@ -195,7 +195,8 @@ fn instances_at_one_spot_clash() {
 /// `clash` of two such files count n² pairs in memory that does not grow
 /// with them, distance answers 0 touching and 1 one unit apart, `clash
 /// --self` and the pair lists stop at --max-pairs; a
-/// stack of 300 lists all 300² pairs, distinct, and counts C(300, 2)
+/// stack of 300 lists all 300² pairs, distinct (two poses of them only as
+/// a stream: a document holds every pose's), and counts C(300, 2)
 /// self-intersections.
 #[test]
 fn stacked_copies_of_one_triangle() {
@@ -256,6 +257,24 @@ fn stacked_copies_of_one_triangle() {
     assert!(pairs.iter().all(|&(a, b)| a < 300 && b < 300));
     let r = run_ok(&[&args[..], &["--max-pairs", "89999"]].concat(), 1, 128);
     limit_line(&r, &f, "more than 89999 triangle pairs");
+    // Two poses of 90,000 pairs each: a document holds both, past
+    // --max-pairs 90000; a stream holds one pose at a time.
+    let twice = [&args[..], &["--pose", "0,0,0", "--max-pairs", "90000"]].concat();
+    let r = run_ok(&twice, 1, 128);
+    limit_line(&r, &f, "listed over the poses");
+    let mut stream = twice.clone();
+    stream.retain(|a| *a != "--json");
+    stream.push("--jsonl");
+    let r = run_ok(&stream, 0, 128);
+    let lines: Vec<Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for pose in &lines[..2] {
+        assert_eq!(pose["pairs"].as_array().unwrap().len(), 90_000);
+    }
     let r = run_ok(&["clash", "--self", fs, "--json"], 0, 128);
     assert_eq!(
         json(&r)["files"][0]["meshes"][0]["pair_count"],

@@ -86,3 +86,14 @@ def poses_near(ma, mb, seed, n, reach):
 
 def pose_json(row):
     return {"translation": list(map(float, row[:3])), "rotation": list(map(float, row[3:]))}
+
+
+def peer(name):
+    """The peer module `name` (coal, pinocchio): the test skips without it,
+    except under CI=true, where the `[test]` extras install it and its
+    absence fails the test."""
+    if os.environ.get("CI") == "true":
+        import importlib
+
+        return importlib.import_module(name)
+    return pytest.importorskip(name)

@@ -2,7 +2,7 @@
 of convex shapes, against closed forms (spheres, a sphere on a box, a box
 against itself, face-on-face boxes and parallel capsules with their contact
 patches), the batch against single calls, fitted shapes through
-Convex.of, bad input; and, where coal is installed (the peers venv), against
+Convex.of, bad input; and (coal is in the `[test]` extras) against
 coal's GJK/EPA on 1,000 random overlapping poses of every primitive pair
 and of corpus hulls, each difference over 1e-9 of the scale checked against
 the certified interval."""
@@ -12,6 +12,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 import bvtool
+from conftest import peer
 
 ID = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
 
@@ -194,7 +195,7 @@ def test_the_depth_equals_coals(kinds):
     translation checked here to separate the shapes (B moved by bvtool's
     depth along its normal: the support values along it, from the shapes'
     own formulas, sum to that depth), so coal's is not the shortest."""
-    pytest.importorskip("coal")
+    peer("coal")
     seed = PAIRS.index(kinds)
     agree, coal_deeper = 0, 0
     for theirs, ours, h_at_normal, scale in compare_with_coal(kinds, 1000, seed):

@@ -2,7 +2,8 @@
 within 1e-12 on 1,000 configurations of each corpus robot (Panda, UR5,
 Allegro hand, double pendulum), and self-collision equals Pinocchio +
 coal's computeCollisions over the same link pairs on the Panda and UR5
-(each skipped when the peer is not importable)."""
+(the peers are in the `[test]` extras; outside CI a test without its peer
+skips)."""
 
 import os
 import xml.etree.ElementTree as ET
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 import bvtool
+from conftest import peer
 
 ROBOTS = {
     "panda": ("robots/panda_description/urdf/panda.urdf", "robots/panda_description/srdf/panda.srdf"),
@@ -53,8 +55,8 @@ def test_forward_kinematics_equals_yourdfpy(models, key):
 
 @pytest.mark.parametrize("key", sorted(ROBOTS))
 def test_self_collision_equals_pinocchio_coal(models, key):
-    pin = pytest.importorskip("pinocchio")
-    pytest.importorskip("coal")
+    pin = peer("pinocchio")
+    peer("coal")
     pkg = models / "urdf" / "example-robot-data"
     urdf, srdf = (str(pkg / r) for r in ROBOTS[key])
     robot = bvtool.Robot(urdf, srdf=srdf)

@@ -15,7 +15,7 @@ use crate::pose::{Pose, pose_from, pose_state, poses_from};
 use crate::tree::ObbTree;
 use crate::work;
 use bvtool::threads::Stop;
-use bvtool::world::Primitive;
+use bvtool::world::{Primitive, Stoppable};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::collections::HashMap;
@@ -106,14 +106,15 @@ impl World {
     }
 
     /// `f` on a snapshot of the world, on this process's pool with the GIL
-    /// released ([`work::run`]: a signal raises at once).
+    /// released, stopped by Ctrl-C ([`work::run_until`]: a signal raises at
+    /// once and the query stops at its next body or shape pair).
     fn query<R: Send + 'static>(
         &self,
         py: Python<'_>,
-        f: impl FnOnce(&bvtool::world::World) -> R + Send + 'static,
+        f: impl FnOnce(&bvtool::world::World, Stop<'_>) -> Stoppable<R> + Send + 'static,
     ) -> PyResult<R> {
         let w = self.inner.clone();
-        work::run(py, move |_| f(&w))
+        work::run_until(py, move |stop| f(&w, stop))?.map_err(to_py)
     }
 
     /// A body named by its name or index.
@@ -353,24 +354,20 @@ impl World {
     /// closed other: bodies are solids, docs/world.md), `[(name, name), …]`,
     /// by index (each pair in index order).
     fn colliding_pairs(&self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
-        let pairs = self.query(py, |w| w.colliding_pairs())?.map_err(to_py)?;
+        let pairs = self.query(py, |w, stop| w.colliding_pairs_until(stop))?;
         Ok(self.names_of(pairs))
     }
 
     /// The bodies that `body` touches, crosses or nests with, by index.
     fn collide_one(&self, py: Python<'_>, body: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let i = self.body(body)?;
-        let hits = self
-            .query(py, move |w| w.colliding_with_body(i))?
-            .map_err(to_py)?;
+        let hits = self.query(py, move |w, stop| w.colliding_with_body_until(i, stop))?;
         Ok(hits.into_iter().map(|j| self.name(j)).collect())
     }
 
     /// Every pair of bodies within `clearance` (touching included).
     fn within(&self, py: Python<'_>, clearance: f64) -> PyResult<Vec<(String, String)>> {
-        let pairs = self
-            .query(py, move |w| w.pairs_within(clearance))?
-            .map_err(to_py)?;
+        let pairs = self.query(py, move |w, stop| w.pairs_within_until(clearance, stop))?;
         Ok(self.names_of(pairs))
     }
 
@@ -384,9 +381,7 @@ impl World {
         group_b: &Bound<'_, PyAny>,
     ) -> PyResult<Option<WorldDistance>> {
         let (a, b) = (self.bodies(group_a)?, self.bodies(group_b)?);
-        let d = self
-            .query(py, move |w| w.distance(&a, &b))?
-            .map_err(to_py)?;
+        let d = self.query(py, move |w, stop| w.distance_until(&a, &b, stop))?;
         Ok(d.map(|d| WorldDistance {
             distance: d.distance,
             bodies: (self.name(d.bodies.0), self.name(d.bodies.1)),

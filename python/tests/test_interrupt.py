@@ -1,6 +1,6 @@
 """Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
-build, `self_intersections`, `clash`, `World.from_scene`, `fit` or a robot
-batch raises KeyboardInterrupt within
+build, `self_intersections`, `clash`, `World.from_scene`, a World query,
+`fit` or a robot batch raises KeyboardInterrupt within
 0.5 s, and the abandoned work stops too — the process's CPU time stays
 near zero while it sleeps right after, and a small tree build then takes
 about its normal time and gives the same tree as before.
@@ -148,6 +148,12 @@ interrupted(lambda: bvtool.clash(scene, all_pairs=True, clearance=0.01, max_pair
     "world": """
 scene = spheres(400, scaled=True)
 interrupted(lambda: bvtool.World.from_scene(scene))
+""",
+    # The same 600 spheres as a World: every body pair within 1.2 of each
+    # other, most of them apart, each decided by a clearance search.
+    "world_query": """
+world = bvtool.World.from_scene(spheres(600, scaled=False))
+interrupted(lambda: world.within(1.2))
 """,
     # A UV sphere of 400 x 199 = 79,600 points, every one a hull vertex:
     # the capsule's and cylinder's axis searches pass over all of them per

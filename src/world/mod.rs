@@ -24,7 +24,7 @@ mod remove;
 mod scene;
 
 pub use nearest::{Candidate, Nearest, Solid, nearest};
-pub use queries::{MAX_DISTANCE_PAIRS, WorldDistance, solids_meet};
+pub use queries::{MAX_DISTANCE_PAIRS, Stoppable, WorldDistance, solids_meet};
 
 use crate::error::{Error, Result};
 use crate::fit::Aabb;

@@ -12,6 +12,7 @@ use crate::fit::Aabb;
 use crate::pose::Pose;
 use crate::query::point::solid::{TreeSolid, contained};
 use crate::query::{ContactMode, DistanceOptions, DistanceScratch, distance_with, within};
+use crate::threads::{Stop, Stopped, unstopped};
 use crate::tree::ObbTree;
 use nalgebra::{Isometry3, Point3};
 
@@ -75,12 +76,24 @@ pub fn nearest<T: Copy>(
     todo: &mut [Candidate<'_, T>],
     solids: bool,
 ) -> Option<Nearest<T>> {
+    unstopped(|stop| nearest_until(scratch, todo, solids, stop))
+}
+
+/// [`nearest`], giving up with [`Stopped`] when `stop` is set (checked
+/// before each candidate measured).
+pub fn nearest_until<T: Copy>(
+    scratch: &mut DistanceScratch,
+    todo: &mut [Candidate<'_, T>],
+    solids: bool,
+    stop: Stop<'_>,
+) -> Result<Option<Nearest<T>>, Stopped> {
     todo.sort_unstable_by(|x, y| x.gap.total_cmp(&y.gap));
     let mut best: Option<Nearest<T>> = None;
     for c in todo.iter() {
         if best.is_some_and(|b| c.gap >= b.distance) {
             break;
         }
+        stop.check()?;
         let ((sa, wa), (sb, wb)) = (c.a, c.b);
         let pose = Pose::relative(wa, wb);
         if solids
@@ -88,13 +101,13 @@ pub fn nearest<T: Copy>(
             && let Some(p) = contained(sa, sb, &pose)
         {
             let p = wa * p;
-            return Some(Nearest {
+            return Ok(Some(Nearest {
                 tag: c.tag,
                 distance: 0.0,
                 point_a: p,
                 point_b: p,
                 rounding_bound: 0.0,
-            });
+            }));
         }
         if let Some(b) = best
             && !within(sa.0, sb.0, &pose, b.distance, ContactMode::First).within
@@ -117,7 +130,7 @@ pub fn nearest<T: Copy>(
             }
         }
     }
-    best
+    Ok(best)
 }
 
 impl super::World {

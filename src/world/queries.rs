@@ -4,12 +4,13 @@
 //! broad phase and the allowed set leave is decided by bvtool's exact tree
 //! queries at the relative pose of the two shapes.
 
-use super::nearest::{Candidate, Solid, box_gap, nearest};
+use super::nearest::{Candidate, Solid, box_gap, nearest_until};
 use super::{World, placed_box};
 use crate::error::{Error, Result};
 use crate::pose::Pose;
 use crate::query::point::solid::contained;
 use crate::query::{ContactMode, DistanceScratch, MAX_PAIRS, collide, within};
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Isometry3, Point3};
 
 /// The least distance between two groups of bodies.
@@ -30,6 +31,10 @@ pub struct WorldDistance {
     /// placed them) is within this of `distance`, in length units.
     pub rounding_bound: f64,
 }
+
+/// A query's answer, or [`Stopped`] when its [`Stop`] was set: the
+/// stoppable queries' (`…_until`) result.
+pub type Stoppable<T> = std::result::Result<Result<T>, Stopped>;
 
 /// The most shape pairs [`World::distance`] considers (the product of the
 /// groups' shape counts): 2^22 (40 bytes each while they are sorted).
@@ -99,7 +104,14 @@ impl World {
     /// # Errors
     /// More than [`MAX_PAIRS`] colliding pairs.
     pub fn colliding_pairs(&self) -> Result<Vec<(usize, usize)>> {
-        self.pairs_where(0.0, |a, b| self.bodies_collide(a, b), "colliding pairs")
+        unstopped(|stop| self.colliding_pairs_until(stop))
+    }
+
+    /// [`World::colliding_pairs`], giving up with [`Stopped`] when `stop`
+    /// is set (checked before each body pair decided).
+    pub fn colliding_pairs_until(&self, stop: Stop<'_>) -> Stoppable<Vec<(usize, usize)>> {
+        let test = |a, b| self.bodies_collide(a, b);
+        self.pairs_where(0.0, test, "colliding pairs", stop)
     }
 
     /// Every tested pair of bodies `(a, b)`, `a < b`, that come within
@@ -115,16 +127,23 @@ impl World {
     /// A clearance that is negative or not finite; more than
     /// [`MAX_PAIRS`] pairs.
     pub fn pairs_within(&self, clearance: f64) -> Result<Vec<(usize, usize)>> {
+        unstopped(|stop| self.pairs_within_until(clearance, stop))
+    }
+
+    /// [`World::pairs_within`], giving up with [`Stopped`] when `stop` is
+    /// set (checked before each body pair decided).
+    pub fn pairs_within_until(
+        &self,
+        clearance: f64,
+        stop: Stop<'_>,
+    ) -> Stoppable<Vec<(usize, usize)>> {
         if !(0.0..=crate::mesh::MAX_COORDINATE).contains(&clearance) {
-            return Err(Error::Input(format!(
+            return Ok(Err(Error::Input(format!(
                 "clearance {clearance} is not a number in [0, 2^50]"
-            )));
+            ))));
         }
-        self.pairs_where(
-            clearance,
-            |a, b| self.bodies_within(a, b, clearance),
-            "pairs within the clearance",
-        )
+        let test = |a, b| self.bodies_within(a, b, clearance);
+        self.pairs_where(clearance, test, "pairs within the clearance", stop)
     }
 
     /// The broad phase's pairs within `gap` that are tested and pass
@@ -134,10 +153,18 @@ impl World {
         gap: f64,
         test: impl Fn(usize, usize) -> bool,
         what: &str,
-    ) -> Result<Vec<(usize, usize)>> {
-        let mut out = Vec::new();
+        stop: Stop<'_>,
+    ) -> Stoppable<Vec<(usize, usize)>> {
+        let (mut out, mut stopped) = (Vec::new(), false);
         let over = self.sweep.pairs(gap, |a, b| {
-            if self.tested(a, b) && test(a, b) {
+            if !self.tested(a, b) {
+                return false;
+            }
+            if stop.is_set() {
+                stopped = true;
+                return true;
+            }
+            if test(a, b) {
                 if out.len() == MAX_PAIRS {
                     return true;
                 }
@@ -145,29 +172,50 @@ impl World {
             }
             false
         });
+        if stopped {
+            return Err(Stopped);
+        }
         if over {
-            return Err(too_many(what));
+            return Ok(Err(too_many(what)));
         }
         out.sort_unstable();
-        Ok(out)
+        Ok(Ok(out))
     }
 
     /// The bodies that body `i` touches or crosses (tested pairs only),
     /// ascending; exact as [`World::colliding_pairs`].
     pub fn colliding_with_body(&self, i: usize) -> Result<Vec<usize>> {
+        unstopped(|stop| self.colliding_with_body_until(i, stop))
+    }
+
+    /// [`World::colliding_with_body`], giving up with [`Stopped`] when
+    /// `stop` is set (checked before each body pair decided).
+    pub fn colliding_with_body_until(&self, i: usize, stop: Stop<'_>) -> Stoppable<Vec<usize>> {
         let n = self.bodies.len();
         if i >= n {
-            return Err(Error::Input(format!("body {i}: the world has {n} bodies")));
+            return Ok(Err(Error::Input(format!(
+                "body {i}: the world has {n} bodies"
+            ))));
         }
-        let mut out = Vec::new();
+        let (mut out, mut stopped) = (Vec::new(), false);
         self.sweep.near_box(&self.sweep.boxes[i], 0.0, |j| {
-            if self.tested(i, j) && self.bodies_collide(i, j) {
+            if !self.tested(i, j) {
+                return false;
+            }
+            if stop.is_set() {
+                stopped = true;
+                return true;
+            }
+            if self.bodies_collide(i, j) {
                 out.push(j);
             }
             false
         });
+        if stopped {
+            return Err(Stopped);
+        }
         out.sort_unstable();
-        Ok(out)
+        Ok(Ok(out))
     }
 
     /// Calls `visit(body)` for each body that `tree` (with its `solid`),
@@ -211,9 +259,22 @@ impl World {
     /// A body index out of range; more than [`MAX_DISTANCE_PAIRS`] shape
     /// pairs.
     pub fn distance(&self, group_a: &[usize], group_b: &[usize]) -> Result<Option<WorldDistance>> {
+        unstopped(|stop| self.distance_until(group_a, group_b, stop))
+    }
+
+    /// [`World::distance`], giving up with [`Stopped`] when `stop` is set
+    /// (checked before each shape pair measured).
+    pub fn distance_until(
+        &self,
+        group_a: &[usize],
+        group_b: &[usize],
+        stop: Stop<'_>,
+    ) -> Stoppable<Option<WorldDistance>> {
         let n = self.bodies.len();
         if let Some(i) = group_a.iter().chain(group_b).find(|&&i| i >= n) {
-            return Err(Error::Input(format!("body {i}: the world has {n} bodies")));
+            return Ok(Err(Error::Input(format!(
+                "body {i}: the world has {n} bodies"
+            ))));
         }
         let shapes = |g: &[usize]| {
             g.iter()
@@ -222,9 +283,9 @@ impl World {
         };
         let (sa, sb) = (shapes(group_a), shapes(group_b));
         if sa.saturating_mul(sb) > MAX_DISTANCE_PAIRS {
-            return Err(Error::Input(format!(
+            return Ok(Err(Error::Input(format!(
                 "distance between groups of {sa} and {sb} shapes: more than {MAX_DISTANCE_PAIRS} shape pairs"
-            )));
+            ))));
         }
         // Every shape pair of every tested body pair with its boxes' gap.
         let mut todo = Vec::new();
@@ -246,13 +307,13 @@ impl World {
                 }
             }
         }
-        let best = nearest(&mut DistanceScratch::default(), &mut todo, true);
-        Ok(best.map(|n| WorldDistance {
+        let best = nearest_until(&mut DistanceScratch::default(), &mut todo, true, stop)?;
+        Ok(Ok(best.map(|n| WorldDistance {
             distance: n.distance,
             bodies: n.tag,
             point_a: n.point_a,
             point_b: n.point_b,
             rounding_bound: n.rounding_bound,
-        }))
+        })))
     }
 }

@@ -1,6 +1,8 @@
 //! Stopping `World::from_scene_until`: a flag set before the call stops it
 //! with `Stopped`; a flag never set gives `World::from_scene`'s world —
-//! the same bodies, names, poses and shapes, each tree byte for byte.
+//! the same bodies, names, poses and shapes, each tree byte for byte. The
+//! queries' `…_until` likewise: stopped by a set flag where a body pair is
+//! left to decide, the plain query's answer otherwise.
 
 use bvtool::threads::{Stop, Stopped};
 use bvtool::world::World;
@@ -39,4 +41,43 @@ fn a_world_from_a_scene_stops_or_is_the_plain_one() {
         assert!(!plain.bodies().is_empty());
         assert_eq!(described(&until), described(&plain), "{name}");
     }
+}
+
+#[test]
+fn world_queries_stop_or_give_the_plain_answer() {
+    let scene = bvtool_dev::repo_scene("chain.gltf");
+    let w = World::from_scene(&scene).unwrap();
+    let all: Vec<usize> = (0..w.bodies().len()).collect();
+    let (evens, odds): (Vec<usize>, Vec<usize>) = all.iter().partition(|&&i| i % 2 == 0);
+    let (set, unset) = (AtomicBool::new(true), AtomicBool::new(false));
+    let (stop, run) = (Stop::on(&set), Stop::on(&unset));
+    assert!(matches!(w.colliding_pairs_until(stop), Err(Stopped)));
+    assert!(matches!(w.pairs_within_until(1.0, stop), Err(Stopped)));
+    assert!(matches!(w.colliding_with_body_until(0, stop), Err(Stopped)));
+    assert!(matches!(
+        w.distance_until(&evens, &odds, stop),
+        Err(Stopped)
+    ));
+    assert_eq!(
+        w.colliding_pairs_until(run).unwrap().unwrap(),
+        w.colliding_pairs().unwrap()
+    );
+    let near = w.pairs_within(1.0).unwrap();
+    assert!(!near.is_empty());
+    assert_eq!(w.pairs_within_until(1.0, run).unwrap().unwrap(), near);
+    assert_eq!(
+        w.colliding_with_body_until(0, run).unwrap().unwrap(),
+        w.colliding_with_body(0).unwrap()
+    );
+    assert_eq!(
+        w.distance_until(&evens, &odds, run).unwrap().unwrap(),
+        w.distance(&evens, &odds).unwrap()
+    );
+    // Errors stay errors, not stops.
+    assert!(w.pairs_within_until(-1.0, stop).unwrap().is_err());
+    assert!(
+        w.colliding_with_body_until(all.len(), stop)
+            .unwrap()
+            .is_err()
+    );
 }

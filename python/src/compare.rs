@@ -5,6 +5,7 @@
 use crate::errors::to_py;
 use crate::source::{file_name, scene_arg};
 use crate::work;
+use bvtool::threads::{Stop, Stopped};
 use bvtool::volumes::{ColliderCheck, CompareOptions, Comparison};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -39,9 +40,14 @@ pub fn compare<'py>(
         trees,
     };
     opts.check().map_err(to_py)?;
-    records(py, sources, allow_external_uris, move |file, scene| {
-        Comparison::new(file, scene, &opts).map(|c| to_json(&c))
-    })
+    records(
+        py,
+        sources,
+        allow_external_uris,
+        move |file, scene, stop| {
+            Ok(Comparison::new_until(file, scene, &opts, stop)?.map(|c| to_json(&c)))
+        },
+    )
 }
 
 /// The colliders each of `sources` carries beside its meshes, measured
@@ -58,8 +64,8 @@ pub fn colliders<'py>(
     sources: &Bound<'py, PyAny>,
     allow_external_uris: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    records(py, sources, allow_external_uris, |file, scene| {
-        ColliderCheck::new(file, scene).map(|c| to_json(&c))
+    records(py, sources, allow_external_uris, |file, scene, _| {
+        Ok(ColliderCheck::new(file, scene).map(|c| to_json(&c)))
     })
 }
 
@@ -70,18 +76,23 @@ fn to_json(record: &impl serde::Serialize) -> String {
 
 /// One record per source: `work`'s answer on its scene (the command's
 /// JSON), read back as a dict. Sources are worked on one after the other,
-/// each on every core with the GIL released.
+/// each on every core with the GIL released; Ctrl-C raises at once and
+/// stops the work where it checks its [`Stop`] ([`work::run_until`]).
 fn records<'py>(
     py: Python<'py>,
     sources: &Bound<'py, PyAny>,
     allow_external_uris: bool,
-    work: impl Fn(&str, &bvtool::Scene) -> bvtool::Result<String> + Copy + Send + 'static,
+    work: impl Fn(&str, &bvtool::Scene, Stop<'_>) -> Result<bvtool::Result<String>, Stopped>
+    + Copy
+    + Send
+    + 'static,
 ) -> PyResult<Bound<'py, PyList>> {
     let loads = py.import("json")?.getattr("loads")?;
     let records = PyList::empty(py);
     for source in one_or_many(sources)? {
         let scene = scene_arg(py, &source, allow_external_uris)?;
-        let text = work::run(py, move |_| work(&file_name(&scene), &scene))?.map_err(to_py)?;
+        let text = work::run_until(py, move |stop| work(&file_name(&scene), &scene, stop))?
+            .map_err(to_py)?;
         records.append(loads.call1((text,))?)?;
     }
     Ok(records)

@@ -1,6 +1,6 @@
 """Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
 build, `self_intersections`, `clash`, `World.from_scene`, a World query,
-`fit` or a robot batch raises KeyboardInterrupt within
+`fit`, `compare` or a robot batch raises KeyboardInterrupt within
 0.5 s, and the abandoned work stops too — the process's CPU time stays
 near zero while it sleeps right after, and a small tree build then takes
 about its normal time and gives the same tree as before.
@@ -167,6 +167,18 @@ v = v.reshape(-1, 3)
 t = (np.arange(len(v) - 2)[:, None] + np.arange(3)[None, :]).astype(np.uint32)
 ball = bvtool.Mesh(v, t)
 interrupted(lambda: bvtool.fit(ball, capsule=True, cylinder=True))
+""",
+    # The same sphere to `compare`: its hull, the boxes, then the capsule's
+    # and cylinder's searches (and more) before any air is measured.
+    "compare": """
+segments, rings = 400, 200
+th = np.linspace(0.0, np.pi, rings + 1)[1:-1, None]
+ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
+v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
+v = v.reshape(-1, 3)
+t = (np.arange(len(v) - 2)[:, None] + np.arange(3)[None, :]).astype(np.uint32)
+ball = bvtool.Mesh(v, t)
+interrupted(lambda: bvtool.compare(ball, trees=False))
 """,
     # A chain of seven boxes folding in one plane, the least distance
     # between its tested link pairs at 400,000 random configurations.

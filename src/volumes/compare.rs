@@ -2,6 +2,7 @@
 //! what an AABB costs once the model turns, and how much work the tighter
 //! boxes of an OBB tree save over an AABB tree of the same split.
 
+use super::scene::{Halt, halted, hull_until};
 use crate::check::poses::{near_boundary_with_trees, random_rotation};
 use crate::error::{Error, Result};
 use crate::fit::surface::Surface;
@@ -12,6 +13,7 @@ use crate::fit::{
 use crate::mesh::{Scene, TriMesh};
 use crate::query::{Air, AirOptions, Shortfall, air, shortfall};
 use crate::query::{ContactMode, collide};
+use crate::threads::{Stop, Stopped, unstopped};
 use crate::tree::AabbTree;
 use crate::tree::{ObbTree, TreeStats};
 use nalgebra::Point3;
@@ -196,23 +198,50 @@ impl CompareOptions {
 impl Comparison {
     /// Measures everything for one scene.
     pub fn new(file: &str, scene: &Scene, opts: &CompareOptions) -> Result<Comparison> {
+        unstopped(|stop| Comparison::new_until(file, scene, opts, stop))
+    }
+
+    /// [`Comparison::new`], giving up with [`Stopped`] when `stop` is set:
+    /// checked inside the hull and the fits as `fit` checks it
+    /// ([`FileVolumes::new_until`](super::FileVolumes::new_until)), before
+    /// each volume's air and shortfall, every rotation, inside the tree
+    /// comparison's build and before each of its collisions. V-HACD's
+    /// decomposition, one volume's air and shortfall, and the search for
+    /// near-boundary poses run to their ends.
+    pub fn new_until(
+        file: &str,
+        scene: &Scene,
+        opts: &CompareOptions,
+        stop: Stop<'_>,
+    ) -> std::result::Result<Result<Comparison>, Stopped> {
+        halted(Comparison::measure(file, scene, opts, stop))
+    }
+
+    /// [`Comparison::new_until`], its two ways to end as one.
+    fn measure(
+        file: &str,
+        scene: &Scene,
+        opts: &CompareOptions,
+        stop: Stop<'_>,
+    ) -> std::result::Result<Comparison, Halt> {
         let path = &scene.path;
         if scene.triangle_count() == 0 {
             return Err(Error::geometry(
                 path,
                 "no triangles to compare (a point cloud can be bounded with fit)",
-            ));
+            )
+            .into());
         }
         let points = scene.world_points(false);
-        let (hull, hull_ms) = timed(|| ConvexHull::new(&points));
-        let hull = hull.map_err(|e| Error::geometry(path, e.to_string()))?;
+        let (hull, hull_ms) = timed(|| hull_until(path, &points, stop));
+        let hull = hull?;
         let mesh = scene.flatten();
         let Fits {
             fitted,
             tight_volume,
             diagonal,
             skipped,
-        } = fit_all(path, &points, &hull, &mesh)?;
+        } = fit_all(path, &points, &hull, &mesh, stop)?;
         let (tree, tree_ms) = timed(|| AabbTree::build(&mesh));
         let air_opts = AirOptions::relative_to(diagonal);
         let hv = hull.volume();
@@ -230,9 +259,12 @@ impl Comparison {
         } else {
             &hull_triangles
         };
-        let volumes: Vec<VolumeCost> = fitted
+        let volumes: Vec<Option<VolumeCost>> = fitted
             .into_par_iter()
             .map(|f| {
+                if stop.is_set() {
+                    return None;
+                }
                 let (a, air_ms) = timed(|| {
                     let pieces = if f.union {
                         &mesh_triangles
@@ -244,7 +276,7 @@ impl Comparison {
                         shortfall(pieces, &f.surfaces, &air_opts),
                     )
                 });
-                VolumeCost {
+                Some(VolumeCost {
                     kind: f.kind,
                     method: f.method,
                     source: f.source,
@@ -256,9 +288,10 @@ impl Comparison {
                     shortfall: a.1,
                     fit_ms: f.fit_ms,
                     air_ms,
-                }
+                })
             })
             .collect();
+        let volumes: Vec<VolumeCost> = volumes.into_iter().collect::<Option<_>>().ok_or(Stopped)?;
         let mut timings = Timings {
             hull_ms,
             fits_ms: volumes.iter().map(|v| v.fit_ms).sum(),
@@ -266,9 +299,13 @@ impl Comparison {
             ..Timings::default()
         };
         let (aabb_under_rotation, rotations_ms) =
-            timed(|| rotation_cost(&hull.vertices, tight_volume, opts));
+            timed(|| rotation_cost(&hull.vertices, tight_volume, opts, stop));
+        let aabb_under_rotation = aabb_under_rotation?;
         timings.rotations_ms = rotations_ms;
-        let trees = opts.trees.then(|| tree_cost(scene, opts, &mut timings));
+        let trees = match opts.trees {
+            true => Some(tree_cost(scene, opts, &mut timings, stop)?),
+            false => None,
+        };
         Ok(Comparison {
             file: file.to_string(),
             triangles: scene.triangle_count(),
@@ -318,7 +355,8 @@ fn fit_all(
     points: &[Point3<f64>],
     hull: &ConvexHull,
     mesh: &TriMesh,
-) -> Result<Fits> {
+    stop: Stop<'_>,
+) -> std::result::Result<Fits, Halt> {
     let hv = &hull.vertices;
     // A row of one fitted shape: (kind, method, source), its fit time.
     let row =
@@ -336,6 +374,7 @@ fn fit_all(
     let mut out = Vec::new();
     let (aabb, aabb_ms) = timed(|| Aabb::from_points(points));
     let aabb = aabb.ok_or_else(|| Error::geometry(path, "no triangles to bound"))?;
+    stop.check()?;
     out.push(row(
         ("aabb", "min/max", "bvtool"),
         &FittedShape::Aabb(aabb),
@@ -347,8 +386,13 @@ fn fit_all(
     let (mean, cov) = covariance::of_points(points).expect("points are not empty");
     let of_points = ShapeFitter::new(points, hull).with_covariance(cov);
     let mut tight = None;
+    // The boxes, the spheres and the reference fits take milliseconds:
+    // checked between them; the round shapes and hulls inside.
+    let fit = |fitter: &ShapeFitter, spec| fitter.fit_until(spec, stop);
     for &m in ObbMethod::ALL {
-        let (b, ms) = timed(|| of_points.fit(ShapeSpec::Box(Some(m))).expect("a box"));
+        stop.check()?;
+        let (b, ms) = timed(|| fit(&of_points, ShapeSpec::Box(Some(m))));
+        let b = b?.expect("a box");
         if let FittedShape::Obb(o) = b
             && m == ObbMethod::Tight
         {
@@ -358,7 +402,9 @@ fn fit_all(
     }
     let tight = tight.expect("ObbMethod::ALL has tight");
     for &m in SphereMethod::ALL {
-        let (s, ms) = timed(|| of_points.fit(ShapeSpec::Sphere(Some(m))).expect("a sphere"));
+        stop.check()?;
+        let (s, ms) = timed(|| fit(&of_points, ShapeSpec::Sphere(Some(m))));
+        let s = s?.expect("a sphere");
         out.push(row(("sphere", m.as_str(), "bvtool"), &s, ms));
     }
     let whole_mesh = || (mesh.vertices.clone(), mesh.triangles.clone());
@@ -389,11 +435,14 @@ fn fit_all(
     ];
     let mut skipped = Vec::new();
     for (spec, (kind, method)) in shapes {
-        match timed(|| of_hull.fit(spec)) {
-            (Ok(shape), ms) => out.push(row((kind, method, "bvtool"), &shape, ms)),
-            (Err(e), _) => skipped.push(format!("decomposition: {e}")),
+        stop.check()?;
+        match timed(|| fit(&of_hull, spec)) {
+            (Ok(Ok(shape)), ms) => out.push(row((kind, method, "bvtool"), &shape, ms)),
+            (Ok(Err(e)), _) => skipped.push(format!("decomposition: {e}")),
+            (Err(stopped), _) => return Err(stopped.into()),
         }
     }
+    stop.check()?;
     // The engines' rules.
     let pca = covariance::principal_frame(&cov);
     let mut engine = |(method, source): (&'static str, &'static str),
@@ -448,35 +497,48 @@ fn fit_all(
 
 /// AABB volume of R·points over random rotations R, against `tight`. The
 /// hull vertices give the same AABB as all the points, for less work.
-fn rotation_cost(hull_vertices: &[Point3<f64>], tight: f64, opts: &CompareOptions) -> RotationCost {
+fn rotation_cost(
+    hull_vertices: &[Point3<f64>],
+    tight: f64,
+    opts: &CompareOptions,
+    stop: Stop<'_>,
+) -> std::result::Result<RotationCost, Stopped> {
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
     let ratios: Vec<f64> = (0..opts.rotations)
         .map(|_| {
+            stop.check()?;
             let r = random_rotation(&mut rng);
             let rotated: Vec<Point3<f64>> = hull_vertices.iter().map(|p| r * p).collect();
-            Aabb::from_points(&rotated).map_or(f64::NAN, |b| b.volume() / tight)
+            Ok(Aabb::from_points(&rotated).map_or(f64::NAN, |b| b.volume() / tight))
         })
-        .collect();
+        .collect::<std::result::Result<_, Stopped>>()?;
     let n = ratios.len().max(1) as f64;
-    RotationCost {
+    Ok(RotationCost {
         rotations: ratios.len(),
         seed: opts.seed,
         mean_ratio: ratios.iter().sum::<f64>() / n,
         worst_ratio: ratios.iter().copied().fold(f64::NAN, f64::max),
         best_ratio: ratios.iter().copied().fold(f64::NAN, f64::min),
-    }
+    })
 }
 
 /// The OBB tree against the AABB tree of the same split, on near-boundary
 /// poses of the model against itself (found with the OBB tree, built once),
 /// with each part timed into `timings`.
-fn tree_cost(scene: &Scene, opts: &CompareOptions, timings: &mut Timings) -> TreeCost {
+fn tree_cost(
+    scene: &Scene,
+    opts: &CompareOptions,
+    timings: &mut Timings,
+    stop: Stop<'_>,
+) -> std::result::Result<TreeCost, Stopped> {
     let mesh = scene.flatten();
-    let ((obb_tree, aabb_tree), build_ms) = timed(|| {
-        let t = ObbTree::build(&mesh);
+    let (built, build_ms) = timed(|| {
+        let t = ObbTree::build_until(&mesh, stop)?;
         let a = t.with_aabb_boxes();
-        (t, a)
+        Ok((t, a))
     });
+    let (obb_tree, aabb_tree) = built?;
+    stop.check()?;
     let stats = TreeStats::of(&obb_tree);
     let (poses, search_ms) = timed(|| {
         near_boundary_with_trees(
@@ -486,30 +548,33 @@ fn tree_cost(scene: &Scene, opts: &CompareOptions, timings: &mut Timings) -> Tre
             opts.seed,
         )
     });
+    stop.check()?;
     let work = |tree: &ObbTree| {
-        poses.iter().fold(
+        poses.iter().try_fold(
             TreeWork {
                 box_tests: 0,
                 triangle_tests: 0,
             },
             |w, p| {
+                stop.check()?;
                 let c = collide(tree, tree, p, ContactMode::All);
-                TreeWork {
+                Ok(TreeWork {
                     box_tests: w.box_tests + c.box_tests,
                     triangle_tests: w.triangle_tests + c.triangle_tests,
-                }
+                })
             },
         )
     };
-    let ((obb, aabb), queries_ms) = timed(|| (work(&obb_tree), work(&aabb_tree)));
+    let (both, queries_ms) = timed(|| Ok::<_, Stopped>((work(&obb_tree)?, work(&aabb_tree)?)));
+    let (obb, aabb) = both?;
     timings.tree_build_ms = build_ms;
     timings.pose_search_ms = search_ms;
     timings.tree_queries_ms = queries_ms;
-    TreeCost {
+    Ok(TreeCost {
         obb_volume_per_level: stats.obb_volume_per_level,
         aabb_volume_per_level: stats.aabb_volume_per_level,
         poses: poses.len(),
         obb,
         aabb,
-    }
+    })
 }

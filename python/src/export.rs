@@ -132,7 +132,10 @@ pub fn export<'py>(
         .plan()
         .map_err(|e| InputError::new_err(format!("shapes: {e}")))?;
     let scene = scene_arg(py, source, allow_external_uris)?;
-    let bytes = work::run(py, move |_| plan.bytes(&file_name(&scene), &scene))?.map_err(to_py)?;
+    let bytes = work::run_until(py, move |stop| {
+        plan.bytes_until(&file_name(&scene), &scene, stop)
+    })?
+    .map_err(to_py)?;
     match path {
         Some(p) => {
             bvtool::files::write_atomic(&p, &bytes).map_err(to_py)?;

@@ -35,6 +35,7 @@ use crate::fit::polytope::decompose::{
 };
 use crate::fit::{ShapeSpec, UnknownShape};
 use crate::mesh::{MeshInstance, Scene, instance_points, is_similarity};
+use crate::threads::Stop;
 use crate::volumes::{FitOptions, Frame, Volumes, fit_instance};
 use nalgebra::{Matrix4, Point3};
 use serde::{Deserialize, Serialize};
@@ -454,12 +455,15 @@ struct Cache {
 /// instance with triangles (none for a point cloud) — for a skinned
 /// instance, one per bone ([`crate::mesh::skin::Skinning::bones`]) — then
 /// (with `whole`, from `scene_volumes`, the world fit made with
-/// [`fit_options`]) one for the whole scene.
+/// [`fit_options`]) one for the whole scene. When `stop` is set it
+/// returns early, before the next instance or bone, with what it made so
+/// far: the caller, who set it, drops that.
 pub fn colliders(
     scene: &Scene,
     shapes: &[ShapeSpec],
     fit: &FitOptions,
     scene_volumes: Option<&Volumes>,
+    stop: Stop<'_>,
 ) -> Result<Vec<ColliderDoc>> {
     if shapes.is_empty() {
         return Ok(Vec::new());
@@ -468,6 +472,9 @@ pub fn colliders(
     let mut cache = Cache::default();
     let mut out = Vec::new();
     for inst in &scene.instances {
+        if stop.is_set() {
+            return Ok(out);
+        }
         if inst.geometry.triangles.is_empty() {
             continue;
         }
@@ -483,6 +490,9 @@ pub fn colliders(
             continue;
         };
         for bone in skinning.bones(inst, fit.all_vertices) {
+            if stop.is_set() {
+                return Ok(out);
+            }
             let j = &skinning.skin.joints[bone.joint];
             let target = Target {
                 inst,

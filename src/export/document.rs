@@ -5,7 +5,8 @@ pub use super::volume_records::{AabbDoc, ObbDoc, SphereDoc};
 use crate::error::{Error, Result};
 use crate::fit::ShapeSpec;
 use crate::mesh::Scene;
-use crate::tree::{NodeFit, ObbTree};
+use crate::threads::{Stop, Stopped, unstopped};
+use crate::tree::{NodeFit, ObbTree, default_leaf_size};
 use crate::volumes::{FileVolumes, FitOptions};
 use serde::{Deserialize, Serialize};
 
@@ -193,9 +194,23 @@ impl ExportDoc {
     /// # Ok::<(), bvtool::Error>(())
     /// ```
     pub fn new(file: &str, scene: &Scene, opts: &ExportOptions) -> Result<ExportDoc> {
+        unstopped(|stop| ExportDoc::new_until(file, scene, opts, stop))
+    }
+
+    /// [`ExportDoc::new`], giving up with [`Stopped`] when `stop` is set:
+    /// inside the fit as [`FileVolumes::new_until`] stops, before each mesh
+    /// instance's (or bone's) colliders, and inside the tree's build.
+    pub fn new_until(
+        file: &str,
+        scene: &Scene,
+        opts: &ExportOptions,
+        stop: Stop<'_>,
+    ) -> std::result::Result<Result<ExportDoc>, Stopped> {
         let (mut base, mut hull_max) = (opts.fit.clone(), opts.hull_max);
-        let shapes = collider::export_shapes(&opts.shapes, &mut base, &mut hull_max)
-            .map_err(|e| Error::Input(e.to_string()))?;
+        let shapes = match collider::export_shapes(&opts.shapes, &mut base, &mut hull_max) {
+            Ok(s) => s,
+            Err(e) => return Ok(Err(Error::Input(e.to_string()))),
+        };
         let opts = &ExportOptions {
             fit: base,
             shapes,
@@ -216,21 +231,39 @@ impl ExportDoc {
         } else {
             opts.fit.clone()
         };
-        let fitted = FileVolumes::new(file, scene, &fit_opts)?;
+        let fitted = match FileVolumes::new_until(file, scene, &fit_opts, stop)? {
+            Ok(f) => f,
+            Err(e) => return Ok(Err(e)),
+        };
         let colliders = collider::colliders(
             scene,
             &opts.shapes,
             &shape_fit,
             whole.then_some(&fitted.volumes),
-        )?;
+            stop,
+        );
+        stop.check()?;
+        let colliders = match colliders {
+            Ok(c) => c,
+            Err(e) => return Ok(Err(e)),
+        };
         // The fit report is the single source of the numbers; reading it back
         // through its JSON form keeps the export's field names and values
         // identical to `bvtool fit --json` (serde_json round-trips f64 exactly).
-        let fit: FitFile = serde_json::to_value(&fitted)
-            .and_then(serde_json::from_value)
-            .map_err(|e| Error::geometry(&scene.path, format!("fit report: {e}")))?;
-        let tree = opts.tree.then(|| tree_doc(scene));
-        Ok(ExportDoc {
+        let fit: FitFile = match serde_json::to_value(&fitted).and_then(serde_json::from_value) {
+            Ok(f) => f,
+            Err(e) => {
+                return Ok(Err(Error::geometry(
+                    &scene.path,
+                    format!("fit report: {e}"),
+                )));
+            }
+        };
+        let tree = match opts.tree {
+            true => Some(tree_doc(scene, stop)?),
+            false => None,
+        };
+        Ok(Ok(ExportDoc {
             format: "bvtool-export".into(),
             version: VERSION,
             file: file.into(),
@@ -240,7 +273,7 @@ impl ExportDoc {
             meshes: fit.meshes.unwrap_or_default(),
             tree,
             colliders,
-        })
+        }))
     }
 
     /// Every volume set: the file's first, then each mesh instance's.
@@ -249,10 +282,11 @@ impl ExportDoc {
     }
 }
 
-fn tree_doc(scene: &Scene) -> TreeDoc {
+fn tree_doc(scene: &Scene, stop: Stop<'_>) -> std::result::Result<TreeDoc, Stopped> {
     let mesh = scene.flatten();
     // Runtime data, built once and queried often: the flush boxes.
-    let tree = ObbTree::build_default(&mesh, NodeFit::Flush);
+    let leaf_size = default_leaf_size(mesh.triangles.len());
+    let tree = ObbTree::build_with_until(&mesh, leaf_size, NodeFit::Flush, stop)?;
     let nodes = tree
         .nodes
         .iter()
@@ -284,11 +318,11 @@ fn tree_doc(scene: &Scene) -> TreeDoc {
             }
         })
         .collect();
-    TreeDoc {
+    Ok(TreeDoc {
         leaf_size: tree.leaf_size as u32,
         nodes,
         vertices: mesh.vertices.iter().map(|p| (*p).into()).collect(),
         triangles,
         sources,
-    }
+    })
 }

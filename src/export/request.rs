@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::fit::polytope::budget_hull::{MAX_BUDGET, MIN_BUDGET};
 use crate::fit::{ObbMethod, ShapeSpec, SphereMethod, UnknownShape};
 use crate::mesh::Scene;
+use crate::threads::{Stop, Stopped, unstopped};
 use crate::volumes::FitOptions;
 use std::path::Path;
 
@@ -101,14 +102,26 @@ impl ExportPlan {
     /// cloud asked for per-instance colliders is refused (it has no mesh
     /// instance).
     pub fn bytes(&self, file: &str, scene: &Scene) -> Result<Vec<u8>> {
+        unstopped(|stop| self.bytes_until(file, scene, stop))
+    }
+
+    /// [`ExportPlan::bytes`], giving up with [`Stopped`] when `stop` is set
+    /// while the document is made ([`ExportDoc::new_until`]); writing the
+    /// bytes runs to its end.
+    pub fn bytes_until(
+        &self,
+        file: &str,
+        scene: &Scene,
+        stop: Stop<'_>,
+    ) -> std::result::Result<Result<Vec<u8>>, Stopped> {
         if self.explicit_per_instance && scene.triangle_count() == 0 {
-            return Err(Error::geometry(
+            return Ok(Err(Error::geometry(
                 &scene.path,
                 "a point cloud has no mesh instance to fit a collider to (add --whole)",
-            ));
+            )));
         }
-        let doc = ExportDoc::new(file, scene, &self.options)?;
-        render(scene, &doc, self.format, &self.gltf)
+        Ok(ExportDoc::new_until(file, scene, &self.options, stop)?
+            .and_then(|doc| render(scene, &doc, self.format, &self.gltf)))
     }
 }
 

@@ -2,6 +2,7 @@
 //! call stops it with `Stopped`; a flag never set gives the plain fit's
 //! volumes byte for byte (as JSON); a flag set from another thread while
 //! the fit runs gives `Stopped` or the whole answer, never a part of one.
+//! `compare` and the export's document likewise (preset and unset flags).
 
 use bvtool::Scene;
 use bvtool::fit::{ObbMethod, ShapeSpec, SphereMethod};
@@ -122,5 +123,63 @@ fn a_flag_set_during_the_fit_gives_all_or_nothing() {
     assert!(
         stopped >= 2,
         "only {stopped} of 4 fits stopped (fit {took:?})"
+    );
+}
+
+/// `compare` and the export's document stop the same way: a flag set
+/// before stops them; a flag never set gives the plain answer (compare's
+/// JSON without its timings; the export's document as JSON).
+#[test]
+fn compare_and_export_stop_or_give_the_plain_answer() {
+    use bvtool::export::{ExportDoc, ExportOptions};
+    use bvtool::volumes::{CompareOptions, Comparison};
+    let (set, unset) = (AtomicBool::new(true), AtomicBool::new(false));
+    let s = common::repo_scene("chain.gltf");
+    let copts = CompareOptions {
+        rotations: 20,
+        poses: 5,
+        seed: 3,
+        trees: true,
+    };
+    assert!(matches!(
+        Comparison::new_until("f", &s, &copts, Stop::on(&set)),
+        Err(Stopped)
+    ));
+    let untimed = |c: &Comparison| {
+        fn strip(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    m.retain(|k, _| !k.ends_with("_ms") && k != "timings");
+                    m.values_mut().for_each(strip);
+                }
+                serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+                _ => {}
+            }
+        }
+        let mut v = serde_json::to_value(c).unwrap();
+        strip(&mut v);
+        v
+    };
+    let plain = Comparison::new("f", &s, &copts).unwrap();
+    let until = Comparison::new_until("f", &s, &copts, Stop::on(&unset))
+        .expect("never stopped")
+        .unwrap();
+    assert_eq!(untimed(&plain), untimed(&until));
+    let eopts = ExportOptions {
+        shapes: ShapeSpec::parse_list("capsule, hull:32").unwrap(),
+        whole: true,
+        ..ExportOptions::volumes(FitOptions::of(ObbMethod::Tight, SphereMethod::Exact), true)
+    };
+    assert!(matches!(
+        ExportDoc::new_until("f", &s, &eopts, Stop::on(&set)),
+        Err(Stopped)
+    ));
+    let plain = ExportDoc::new("f", &s, &eopts).unwrap();
+    let until = ExportDoc::new_until("f", &s, &eopts, Stop::on(&unset))
+        .expect("never stopped")
+        .unwrap();
+    assert_eq!(
+        serde_json::to_string(&plain).unwrap(),
+        serde_json::to_string(&until).unwrap()
     );
 }

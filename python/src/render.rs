@@ -5,7 +5,7 @@ use crate::errors::{InputError, to_py, value_error};
 use crate::source::scene_arg;
 use crate::work;
 use bvtool::fit::ShapeSpec;
-use bvtool::render::compose::model_picture;
+use bvtool::render::compose::model_picture_until;
 use bvtool::render::{Layout, RenderOptions, UpAxis, parse_size, save_png};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -73,8 +73,10 @@ pub fn render<'py>(
         }
     }
     let scene = scene_arg(py, source, allow_external_uris)?;
-    let image =
-        work::run(py, move |_| model_picture(&scene, &kinds, per_mesh, &opts))?.map_err(to_py)?;
+    let image = work::run_until(py, move |stop| {
+        model_picture_until(&scene, &kinds, per_mesh, &opts, stop)
+    })?
+    .map_err(to_py)?;
     if let Some(p) = path {
         save_png(&image, &p).map_err(to_py)?;
         return Ok(None);

@@ -13,8 +13,8 @@
 //! at its next subtree of 4,096 triangles, `self_intersections` at its
 //! next node pair, `clash` at its next tree or candidate pair,
 //! `World.from_scene` at its next tree, a `World` query at its next body
-//! pair, `compare` and `export` between their stages and items (their fits
-//! as `fit`), `fit` at its next stage or axis
+//! pair, `compare`, `export` and `render` between their stages and items
+//! (their fits as `fit`), `fit` at its next stage or axis
 //! tried ([`run_until`], [`bvtool::threads::Stop`],
 //! `FileVolumes::new_until`). Batches of independent items (points, rays,
 //! robot configurations) run in chunks on the calling thread instead, a

@@ -1,6 +1,7 @@
 """Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
 build, `self_intersections`, `clash`, `World.from_scene`, a World query,
-`fit`, `compare`, `export` or a robot batch raises KeyboardInterrupt within
+`fit`, `compare`, `export`, `render` or a robot batch raises
+KeyboardInterrupt within
 0.5 s, and the abandoned work stops too — the process's CPU time stays
 near zero while it sleeps right after, and a small tree build then takes
 about its normal time and gives the same tree as before.
@@ -73,6 +74,19 @@ def interrupted(call, after=0.3):
     busy = time.process_time() - cpu
     took, tree = small_build()
     print("interrupted", raised, busy, took, normal, tree == reference)
+
+
+def uv_ball():
+    # A UV sphere of 400 x 199 = 79,600 points, every one a hull vertex:
+    # the capsule's and cylinder's axis searches pass over all of them per
+    # axis tried (the triangles only name the points).
+    segments, rings = 400, 200
+    th = np.linspace(0.0, np.pi, rings + 1)[1:-1, None]
+    ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
+    v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
+    v = v.reshape(-1, 3)
+    t = (np.arange(len(v) - 2)[:, None] + np.arange(3)[None, :]).astype(np.uint32)
+    return bvtool.Mesh(v, t)
 
 
 def spheres(count, scaled):
@@ -161,30 +175,21 @@ interrupted(lambda: world.within(1.2))
 scene = spheres(400, scaled=True)
 interrupted(lambda: bvtool.export(scene, "json", shapes="capsule,cylinder"))
 """,
-    # A UV sphere of 400 x 199 = 79,600 points, every one a hull vertex:
-    # the capsule's and cylinder's axis searches pass over all of them per
-    # axis tried (the triangles only name the points).
+    # The UV sphere's capsule and cylinder.
     "fit": """
-segments, rings = 400, 200
-th = np.linspace(0.0, np.pi, rings + 1)[1:-1, None]
-ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
-v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
-v = v.reshape(-1, 3)
-t = (np.arange(len(v) - 2)[:, None] + np.arange(3)[None, :]).astype(np.uint32)
-ball = bvtool.Mesh(v, t)
+ball = uv_ball()
 interrupted(lambda: bvtool.fit(ball, capsule=True, cylinder=True))
 """,
     # The same sphere to `compare`: its hull, the boxes, then the capsule's
     # and cylinder's searches (and more) before any air is measured.
     "compare": """
-segments, rings = 400, 200
-th = np.linspace(0.0, np.pi, rings + 1)[1:-1, None]
-ph = np.linspace(0.0, 2.0 * np.pi, segments, endpoint=False)[None, :]
-v = np.stack([np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph), np.cos(th) + 0.0 * ph], -1)
-v = v.reshape(-1, 3)
-t = (np.arange(len(v) - 2)[:, None] + np.arange(3)[None, :]).astype(np.uint32)
-ball = bvtool.Mesh(v, t)
+ball = uv_ball()
 interrupted(lambda: bvtool.compare(ball, trees=False))
+""",
+    # The same sphere drawn with its capsule and cylinder.
+    "render": """
+ball = uv_ball()
+interrupted(lambda: bvtool.render(ball, ["capsule", "cylinder"], size=(160, 120)))
 """,
     # A chain of seven boxes folding in one plane, the least distance
     # between its tested link pairs at 400,000 random configurations.

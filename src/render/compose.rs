@@ -10,6 +10,8 @@ use crate::fit::{
 };
 use crate::mesh::{MeshInstance, Scene, TriMesh, instance_points};
 use crate::pose::Pose;
+use crate::threads::{Stop, Stopped, unstopped};
+use crate::volumes::{Halt, halted, hull_until};
 use image::RgbImage;
 use nalgebra::Point3;
 
@@ -63,12 +65,13 @@ fn group_volumes(
     points: &[Point3<f64>],
     hull: &ConvexHull,
     mesh: MeshSource<'_>,
-) -> Result<(Vec<Volume>, String)> {
+    stop: Stop<'_>,
+) -> std::result::Result<(Vec<Volume>, String), Halt> {
     let fitter = ShapeFitter::new(points, hull).with_mesh(mesh);
-    let volumes = match fitter.fit(spec) {
+    let volumes = match fitter.fit_until(spec, stop)? {
         Ok(shape) => drawn(shape, hull),
         Err(DecomposeError::Flat) => vec![Volume::Shape(FittedShape::Obb(*fitter.reference()))],
-        Err(e) => return Err(Error::geometry(&scene.path, format!("decomposition: {e}"))),
+        Err(e) => return Err(Error::geometry(&scene.path, format!("decomposition: {e}")).into()),
     };
     Ok((volumes, legend(spec)))
 }
@@ -90,9 +93,33 @@ pub fn model_picture(
     per_mesh: bool,
     opts: &RenderOptions,
 ) -> Result<RgbImage> {
+    unstopped(|stop| model_picture_until(scene, kinds, per_mesh, opts, stop))
+}
+
+/// [`model_picture`], giving up with [`Stopped`] when `stop` is set: inside
+/// each group's hull and fits as `fit` stops, and between them (drawing
+/// the picture runs to its end).
+pub fn model_picture_until(
+    scene: &Scene,
+    kinds: &[ShapeSpec],
+    per_mesh: bool,
+    opts: &RenderOptions,
+    stop: Stop<'_>,
+) -> std::result::Result<Result<RgbImage>, Stopped> {
+    halted(picture_of_model(scene, kinds, per_mesh, opts, stop))
+}
+
+/// [`model_picture_until`], its two ways to end as one.
+fn picture_of_model(
+    scene: &Scene,
+    kinds: &[ShapeSpec],
+    per_mesh: bool,
+    opts: &RenderOptions,
+    stop: Stop<'_>,
+) -> std::result::Result<RgbImage, Halt> {
     let mesh = scene.flatten();
     if mesh.triangles.is_empty() {
-        return Err(Error::geometry(&scene.path, "no triangles to draw"));
+        return Err(Error::geometry(&scene.path, "no triangles to draw").into());
     }
     let groups: Vec<(Vec<Point3<f64>>, Option<&MeshInstance>)> = if per_mesh {
         scene
@@ -111,8 +138,9 @@ pub fn model_picture(
     let mut layers: Vec<Vec<VolumeLayer>> = vec![Vec::new(); kinds.len()];
     for (points, inst) in &groups {
         // The same volumes `bvtool fit` reports: most of them from the hull.
+        stop.check()?;
         let hull = if kinds.iter().any(|k| *k != ShapeSpec::Aabb) {
-            Some(ConvexHull::new(points).map_err(|e| Error::geometry(&scene.path, e.to_string()))?)
+            Some(hull_until(&scene.path, points, stop)?)
         } else {
             None
         };
@@ -120,7 +148,7 @@ pub fn model_picture(
         let of_group = || inst.map_or_else(whole, placed_mesh);
         for (k, &kind) in kinds.iter().enumerate() {
             let (volumes, name) = match &hull {
-                Some(h) => group_volumes(scene, kind, points, h, &of_group)?,
+                Some(h) => group_volumes(scene, kind, points, h, &of_group, stop)?,
                 None => (
                     vec![Volume::Shape(FittedShape::Aabb(
                         Aabb::from_points(points).expect("points"),
@@ -154,7 +182,8 @@ pub fn model_picture(
     )];
     picture.add_mesh(mesh);
     picture.volumes = layers.into_iter().flatten().collect();
-    render(&picture, opts)
+    stop.check()?;
+    Ok(render(&picture, opts)?)
 }
 
 /// Mesh A at identity and mesh B at `pose`, with the triangles of the

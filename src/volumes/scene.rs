@@ -686,7 +686,7 @@ pub type Walk<'a> = &'a dyn Fn(bool) -> Box<dyn Iterator<Item = Point3<f64>> + '
 
 /// Why a stoppable fit ended without its volumes: an error of the input,
 /// or its [`Stop`] (`?` converts either).
-pub(super) enum Halt {
+pub(crate) enum Halt {
     Failed(Error),
     Stopped,
 }
@@ -705,7 +705,7 @@ impl From<Stopped> for Halt {
 
 /// The answer of a fit that can stop, as the `_until` entry points give
 /// it: stopped outside, the input's error inside.
-pub(super) fn halted<T>(
+pub(crate) fn halted<T>(
     r: std::result::Result<T, Halt>,
 ) -> std::result::Result<Result<T>, Stopped> {
     match r {
@@ -716,7 +716,7 @@ pub(super) fn halted<T>(
 }
 
 /// [`ConvexHull::new_until`], its error naming `path`.
-pub(super) fn hull_until(
+pub(crate) fn hull_until(
     path: &std::path::Path,
     points: &[Point3<f64>],
     stop: Stop<'_>,

@@ -492,3 +492,31 @@ fn real_models_lie_inside_their_drawn_capsules_and_cylinders() {
         );
     }
 }
+
+/// `model_picture_until`: a flag set before gives `Stopped`; a flag never
+/// set gives `model_picture`'s pixels.
+#[test]
+fn a_picture_stops_or_is_the_plain_one() {
+    use bvtool::render::compose::model_picture_until;
+    use bvtool::threads::{Stop, Stopped};
+    use std::sync::atomic::AtomicBool;
+    let scene = common::repo_scene("chain.gltf");
+    let o = RenderOptions {
+        width: 200,
+        height: 150,
+        ..Default::default()
+    };
+    let kinds = ShapeSpec::parse_list("box,capsule,hull:32").unwrap();
+    let (set, unset) = (AtomicBool::new(true), AtomicBool::new(false));
+    for per_mesh in [false, true] {
+        assert!(matches!(
+            model_picture_until(&scene, &kinds, per_mesh, &o, Stop::on(&set)),
+            Err(Stopped)
+        ));
+        let until = model_picture_until(&scene, &kinds, per_mesh, &o, Stop::on(&unset))
+            .expect("never stopped")
+            .unwrap();
+        let plain = model_picture(&scene, &kinds, per_mesh, &o).unwrap();
+        assert!(until == plain, "per_mesh {per_mesh}");
+    }
+}

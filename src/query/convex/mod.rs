@@ -191,7 +191,8 @@ pub fn signed_distance(
         }
     }
     let radii = a.radius() + b.radius();
-    let signed_distance = -value - radii;
+    // `+ 0.0`: touching shapes at 0, not −0.
+    let signed_distance = -value - radii + 0.0;
 
     // The support faces, seen along the normal, and their overlap.
     let (e1, e2) = perpendicular_pair(&n);

@@ -105,8 +105,10 @@ impl Robot {
             load: Default::default(),
         };
         let read = opts.clone();
-        let robot = work::run(py, move |_| bvtool::robots::Robot::from_urdf(&urdf, &read))?
-            .map_err(to_py)?;
+        let robot = work::run_until(py, move |stop| {
+            bvtool::robots::Robot::from_urdf_until(&urdf, &read, stop)
+        })?
+        .map_err(to_py)?;
         Ok(Robot {
             inner: Arc::new(robot),
             opts,

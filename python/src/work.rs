@@ -14,7 +14,8 @@
 //! next node pair, `clash` at its next tree or candidate pair,
 //! `World.from_scene` at its next tree, a `World` query at its next body
 //! pair, `compare`, `export` and `render` between their stages and items
-//! (their fits as `fit`), `fit` at its next stage or axis
+//! (their fits as `fit`), `Robot(...)` at its next link or tree, `fit` at
+//! its next stage or axis
 //! tried ([`run_until`], [`bvtool::threads::Stop`],
 //! `FileVolumes::new_until`). Batches of independent items (points, rays,
 //! robot configurations) run in chunks on the calling thread instead, a

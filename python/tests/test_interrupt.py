@@ -1,7 +1,7 @@
 """Ctrl-C stops the work, not only the wait: a SIGINT during a long tree
 build, `self_intersections`, `clash`, `World.from_scene`, a World query,
-`fit`, `compare`, `export`, `render` or a robot batch raises
-KeyboardInterrupt within
+`fit`, `compare`, `export`, `render`, building a `Robot` or a robot batch
+raises KeyboardInterrupt within
 0.5 s, and the abandoned work stops too — the process's CPU time stays
 near zero while it sleeps right after, and a small tree build then takes
 about its normal time and gives the same tree as before.
@@ -209,6 +209,30 @@ with tempfile.NamedTemporaryFile("w", suffix=".urdf") as f:
     robot = bvtool.Robot(f.name)
 qs = np.random.default_rng(5).uniform(-2.8, 2.8, (400_000, 6))
 interrupted(lambda: robot.distance(qs))
+""",
+    # A robot of 40 links, each a 100,352-triangle sheet (one binary STL
+    # at 40 scales: a load and a tree each; 5.6 s uninterrupted).
+    "robot_build": """
+import os, tempfile
+v, t = grid(224, 1.0)
+rec = np.zeros(len(t), dtype=[("n", "<f4", 3), ("v", "<f4", (3, 3)), ("a", "<u2")])
+rec["v"] = v[t].astype(np.float32)
+d = tempfile.mkdtemp()
+with open(os.path.join(d, "sheet.stl"), "wb") as f:
+    f.write(bytes(80) + np.uint32(len(t)).tobytes() + rec.tobytes())
+links = "".join(
+    f'<link name="l{k}"><collision><geometry><mesh filename="sheet.stl" scale="{1 + k * 1e-3} 1 1"/>'
+    '</geometry></collision></link>'
+    for k in range(40)
+)
+joints = "".join(
+    f'<joint name="j{k}" type="fixed"><parent link="l{k}"/><child link="l{k + 1}"/></joint>'
+    for k in range(39)
+)
+path = os.path.join(d, "sheets.urdf")
+with open(path, "w") as f:
+    f.write(f'<?xml version="1.0"?><robot name="sheets">{links}{joints}</robot>')
+interrupted(lambda: bvtool.Robot(path))
 """,
     # Two cubes at 20,000 overlapping poses: each a certified depth search.
     "signed_batch": """

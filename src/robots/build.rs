@@ -12,6 +12,7 @@ use crate::fit::sphere::Sphere;
 use crate::load::LoadOptions;
 use crate::mesh::TriMesh;
 use crate::query::point::solid::TreeSolid;
+use crate::threads::Stop;
 use crate::tree::ObbTree;
 use nalgebra::{Point3, Unit};
 use std::collections::{HashMap, HashSet};
@@ -57,7 +58,11 @@ fn read_document(path: &Path) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| Error::load(path, "not UTF-8 text"))
 }
 
-pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
+/// The robot of the URDF at `path`, given up when `stop` is set: checked
+/// before each link's shapes and inside each tree's build. A stopped build
+/// returns early with an error no one sees: [`Robot::from_urdf_until`]
+/// answers [`crate::threads::Stopped`] whenever the flag is set.
+pub(super) fn build(path: &Path, opts: &RobotOptions, stop: Stop<'_>) -> Result<Robot> {
     let doc = urdf::parse(&read_document(path)?).map_err(|e| Error::load(path, e))?;
     let fail = |m: String| Error::load(path, m);
     if doc.links.is_empty() {
@@ -178,10 +183,13 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
         )));
     }
 
-    let mut trees = Trees::new(path, opts);
+    let mut trees = Trees::new(path, opts, stop);
     let mut links = Vec::with_capacity(doc.links.len());
     let mut dae_skipped = 0;
     for l in &doc.links {
+        if stop.is_set() {
+            return Err(stopped());
+        }
         let (used, other) = match opts.geometry {
             super::GeometryKind::Collision => (&l.collision, &l.visual),
             super::GeometryKind::Visual => (&l.visual, &l.collision),
@@ -273,10 +281,17 @@ pub(super) fn build(path: &Path, opts: &RobotOptions) -> Result<Robot> {
     })
 }
 
+/// The early return of a build whose [`Stop`] was set (the caller drops
+/// it, see [`build`]).
+fn stopped() -> Error {
+    Error::Input("stopped at the caller's request".into())
+}
+
 /// The distinct geometries read so far, each with its tree and ball.
 struct Trees<'a> {
     urdf: &'a Path,
     opts: &'a RobotOptions,
+    stop: Stop<'a>,
     packages: Packages,
     /// (file or primitive key) → tree index and ball (`None`: empty).
     seen: HashMap<String, Option<(usize, Sphere)>>,
@@ -289,10 +304,11 @@ struct Trees<'a> {
 }
 
 impl<'a> Trees<'a> {
-    fn new(urdf: &'a Path, opts: &'a RobotOptions) -> Self {
+    fn new(urdf: &'a Path, opts: &'a RobotOptions, stop: Stop<'a>) -> Self {
         Trees {
             urdf,
             opts,
+            stop,
             packages: Packages::new(opts.packages.clone()),
             seen: HashMap::new(),
             trees: Vec::new(),
@@ -366,7 +382,8 @@ impl<'a> Trees<'a> {
         let Some(sphere) = Sphere::about(nalgebra::center(&lo, &hi), &mesh.vertices) else {
             return Ok(None);
         };
-        self.trees.push(ObbTree::build(&mesh));
+        let tree = ObbTree::build_until(&mesh, self.stop).map_err(|_| stopped())?;
+        self.trees.push(tree);
         Ok(Some((self.trees.len() - 1, sphere)))
     }
 }

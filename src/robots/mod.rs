@@ -28,6 +28,7 @@ pub use geometry::{MAX_MESH_BYTES, Packages};
 pub use urdf::JointKind;
 
 use crate::error::{Error, Result};
+use crate::threads::{Stop, Stopped, unstopped};
 use crate::tree::ObbTree;
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 use std::path::{Path, PathBuf};
@@ -164,7 +165,20 @@ impl Robot {
     /// counts are checked against [`urdf::MAX_LINKS`] and
     /// [`urdf::MAX_GEOMETRIES`] before anything is built.
     pub fn from_urdf(path: &Path, opts: &RobotOptions) -> Result<Robot> {
-        build::build(path, opts)
+        unstopped(|stop| Robot::from_urdf_until(path, opts, stop))
+    }
+
+    /// [`Robot::from_urdf`], giving up with [`Stopped`] when `stop` is set:
+    /// checked before each link's shapes and inside each tree's build (one
+    /// mesh file's load runs to its end).
+    pub fn from_urdf_until(
+        path: &Path,
+        opts: &RobotOptions,
+        stop: Stop<'_>,
+    ) -> std::result::Result<Result<Robot>, Stopped> {
+        let built = build::build(path, opts, stop);
+        stop.check()?;
+        Ok(built)
     }
 
     /// The actuated joints' names, in configuration order.

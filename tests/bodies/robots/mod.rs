@@ -15,4 +15,5 @@ mod jsonl;
 mod kinematics;
 mod render;
 mod self_collision;
+mod stop;
 mod world;

@@ -8,6 +8,7 @@ use crate::mesh::{Mesh, mesh_arg};
 use crate::point_queries::{self, ClosestArrays};
 use crate::pose::{pose_from, poses_from};
 use crate::work;
+use bvtool::mesh::xyz;
 use bvtool::query::contact::{self, ContactPatch, Contacts, PairContact};
 use bvtool::query::point::PointTree;
 use bvtool::query::{self, ContactMode, DistanceOptions, DistanceScratch};
@@ -828,10 +829,6 @@ pub struct Collision {
 type PickledContact = ([f64; 3], f64, f64, Vec<[f64; 3]>);
 /// A pickled patch: normal, depth, polygon, pairs.
 type PickledPatch = ([f64; 3], f64, Vec<[f64; 3]>, Vec<usize>);
-
-fn xyz(p: &nalgebra::Point3<f64>) -> [f64; 3] {
-    [p.x, p.y, p.z]
-}
 
 /// `{"normal", "depth", …}` with the normal as a `(3,)` array.
 fn normal_depth<'py>(

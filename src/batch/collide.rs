@@ -4,12 +4,11 @@ use super::timed;
 use crate::check::collide::{Checker, PoseCheck};
 use crate::error::{Error, Result};
 use crate::mesh::stacks::Stacks;
-use crate::mesh::{Scene, TriMesh, TriangleSource};
+use crate::mesh::{Scene, TriMesh, TriangleSource, xyz};
 use crate::pose::{Pose, PoseJson};
 use crate::query::contact::{self, ContactPatch};
 use crate::query::{ClosePair, ContactMode, collide_each, within_each};
 use crate::tree::{NodeFit, ObbTree};
-use nalgebra::Point3;
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -165,7 +164,7 @@ impl From<ContactPatch> for PatchJson {
         PatchJson {
             normal: p.normal.into(),
             depth: p.depth,
-            polygon: p.polygon.iter().map(|p| [p.x, p.y, p.z]).collect(),
+            polygon: p.polygon.iter().map(xyz).collect(),
             pairs: p.pairs,
         }
     }
@@ -389,7 +388,6 @@ impl<'s> Collider<'s> {
             let pairs: Vec<(u32, u32)> = found.pairs.iter().map(|p| (p.a, p.b)).collect();
             contact::mesh_contacts(&a.mesh, &b.mesh, pose, &pairs, self.reach)
         });
-        let xyz = |p: &Point3<f64>| [p.x, p.y, p.z];
         Ok(PoseResult {
             index,
             pose: pose.to_json(),

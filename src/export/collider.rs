@@ -36,7 +36,7 @@ use crate::fit::polytope::decompose::{
 use crate::fit::{ShapeSpec, UnknownShape};
 use crate::mesh::{MeshInstance, Scene, instance_points, is_similarity};
 use crate::threads::Stop;
-use crate::volumes::{FitOptions, Frame, Volumes, fit_instance};
+use crate::volumes::{FitOptions, Frame, Halt, Volumes, fit_instance_until};
 use nalgebra::{Matrix4, Point3};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -456,8 +456,8 @@ struct Cache {
 /// instance, one per bone ([`crate::mesh::skin::Skinning::bones`]) — then
 /// (with `whole`, from `scene_volumes`, the world fit made with
 /// [`fit_options`]) one for the whole scene. When `stop` is set it
-/// returns early, before the next instance or bone, with what it made so
-/// far: the caller, who set it, drops that.
+/// returns early, before the next instance or bone or inside one's fit,
+/// with what it made so far: the caller, who set it, drops that.
 pub fn colliders(
     scene: &Scene,
     shapes: &[ShapeSpec],
@@ -486,8 +486,11 @@ pub fn colliders(
                 joint: None,
                 reason,
             };
-            target.colliders(scene, shapes, fit, Some(&mut cache), &mut out)?;
-            continue;
+            match target.colliders(scene, shapes, fit, Some(&mut cache), &mut out, stop) {
+                Err(Halt::Failed(e)) => return Err(e),
+                Err(Halt::Stopped) => return Ok(out),
+                Ok(()) => continue,
+            }
         };
         for bone in skinning.bones(inst, fit.all_vertices) {
             if stop.is_set() {
@@ -506,7 +509,11 @@ pub fn colliders(
                 reason: bone.world_reason,
             };
             // A bone's geometry is its own: nothing to share.
-            target.colliders(scene, shapes, fit, None, &mut out)?;
+            match target.colliders(scene, shapes, fit, None, &mut out, stop) {
+                Err(Halt::Failed(e)) => return Err(e),
+                Err(Halt::Stopped) => return Ok(out),
+                Ok(()) => {}
+            }
         }
     }
     if let Some(v) = scene_volumes {
@@ -553,7 +560,8 @@ struct Target<'a> {
 
 impl Target<'_> {
     /// Appends to `out` the colliders of `shapes` fitted to `self.fitted`
-    /// (local fits shared through `cache` by the instances of a geometry).
+    /// (local fits shared through `cache` by the instances of a geometry);
+    /// the fit gives up when `stop` is set.
     fn colliders(
         &self,
         scene: &Scene,
@@ -561,7 +569,8 @@ impl Target<'_> {
         fit: &FitOptions,
         cache: Option<&mut Cache>,
         out: &mut Vec<ColliderDoc>,
-    ) -> Result<()> {
+        stop: Stop<'_>,
+    ) -> std::result::Result<(), Halt> {
         let (inst, fitted, reason) = (self.inst, self.fitted, self.reason);
         let (volumes, mut parts_cache) = match cache {
             Some(c) => (Some(&mut c.volumes), Some(&mut c.parts)),
@@ -571,7 +580,9 @@ impl Target<'_> {
         let v = match (reason, volumes) {
             (None, Some(c)) => match c.entry(Arc::as_ptr(&fitted.geometry)) {
                 Entry::Occupied(e) => e.into_mut(),
-                Entry::Vacant(e) => e.insert(fit_instance(scene, fitted, Frame::Local, fit)?),
+                Entry::Vacant(e) => {
+                    e.insert(fit_instance_until(scene, fitted, Frame::Local, fit, stop)?)
+                }
             },
             _ => {
                 let frame = if reason.is_some() {
@@ -579,7 +590,7 @@ impl Target<'_> {
                 } else {
                     Frame::Local
                 };
-                fresh = fit_instance(scene, fitted, frame, fit)?;
+                fresh = fit_instance_until(scene, fitted, frame, fit, stop)?;
                 &fresh
             }
         };

@@ -199,7 +199,8 @@ impl ExportDoc {
 
     /// [`ExportDoc::new`], giving up with [`Stopped`] when `stop` is set:
     /// inside the fit as [`FileVolumes::new_until`] stops, before each mesh
-    /// instance's (or bone's) colliders, and inside the tree's build.
+    /// instance's (or bone's) colliders and inside their fits, and inside
+    /// the tree's build.
     pub fn new_until(
         file: &str,
         scene: &Scene,

@@ -4,6 +4,7 @@ use crate::fit::obb::fast::{box_volume, tight_frame};
 use crate::fit::obb::kernel::{self, Certificate, EXACT_MAX_VERTICES};
 use crate::fit::obb::tight::min_volume_frame;
 use crate::fit::{ConvexHull, HullError, Obb, Sphere, covariance};
+use crate::threads::{Stop, Stopped, unstopped};
 use nalgebra::{Matrix3, Point3};
 use std::fmt;
 use std::str::FromStr;
@@ -213,16 +214,31 @@ pub fn obb_certified(
     covariance: impl FnOnce() -> Option<Matrix3<f64>> + Send,
     m: ObbMethod,
 ) -> Option<(Obb, Certificate)> {
-    crate::threads::on_pool(|| obb_on_pool(points, hull, covariance, m))
+    unstopped(|stop| obb_certified_until(points, hull, covariance, m, stop))
 }
 
-/// [`obb_certified`], on the calling thread.
+/// [`obb_certified`], giving up with [`Stopped`] once `stop` is set: the
+/// `fast` and `tight` searches check it between their batches of face
+/// directions and before each hull edge's pairs and configurations, so a
+/// big hull's search stops within milliseconds.
+pub fn obb_certified_until(
+    points: &[Point3<f64>],
+    hull: &ConvexHull,
+    covariance: impl FnOnce() -> Option<Matrix3<f64>> + Send,
+    m: ObbMethod,
+    stop: Stop<'_>,
+) -> Result<Option<(Obb, Certificate)>, Stopped> {
+    crate::threads::on_pool(|| obb_on_pool(points, hull, covariance, m, stop))
+}
+
+/// [`obb_certified_until`], on the calling thread.
 fn obb_on_pool(
     points: &[Point3<f64>],
     hull: &ConvexHull,
     covariance: impl FnOnce() -> Option<Matrix3<f64>>,
     m: ObbMethod,
-) -> Option<(Obb, Certificate)> {
+    stop: Stop<'_>,
+) -> Result<Option<(Obb, Certificate)>, Stopped> {
     let pca = || {
         covariance()
             .map(|c| covariance::principal_frame(&c))
@@ -254,9 +270,9 @@ fn obb_on_pool(
             let direct = if !small {
                 None
             } else if m == ObbMethod::Fast {
-                tight_frame(hull, &frames)
+                tight_frame(hull, &frames, stop)?
             } else {
-                min_volume_frame(hull, &frames)
+                min_volume_frame(hull, &frames, stop)?
             };
             if let Some(f) = direct {
                 frames.push(f);
@@ -267,18 +283,18 @@ fn obb_on_pool(
                 // never worse than `fast`.
                 if small
                     && m == ObbMethod::Tight
-                    && let Some(fast) = tight_frame(hull, &frames)
+                    && let Some(fast) = tight_frame(hull, &frames, stop)?
                 {
                     frames.push(fast);
                 }
                 // Bounded: both searches on the kernel's hull (at most
                 // KERNEL_DIRECTIONS vertices, within the limits); the box
                 // is grown below to every point.
-                if let Some(fast) = tight_frame(&k, &frames) {
+                if let Some(fast) = tight_frame(&k, &frames, stop)? {
                     frames.push(fast);
                 }
                 if m == ObbMethod::Tight
-                    && let Some(least) = min_volume_frame(&k, &frames)
+                    && let Some(least) = min_volume_frame(&k, &frames, stop)?
                 {
                     // The kernel's minimum box, less its rounding, and the
                     // ball the hull holds: the better of both.
@@ -289,14 +305,17 @@ fn obb_on_pool(
             }
         }
     }
-    let best = frames
+    let Some(best) = frames
         .iter()
         .filter_map(|f| Obb::from_frame_and_points(f, points))
-        .min_by(|a, b| a.volume().total_cmp(&b.volume()))?;
+        .min_by(|a, b| a.volume().total_cmp(&b.volume()))
+    else {
+        return Ok(None);
+    };
     let bound = if exact {
         Some(1.0)
     } else {
         lower.map(|l| best.volume() / l)
     };
-    Some((best, Certificate { exact, bound }))
+    Ok(Some((best, Certificate { exact, bound })))
 }

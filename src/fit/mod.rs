@@ -22,8 +22,8 @@ pub use aabb::Aabb;
 pub use f32_outward::ObbF32;
 pub use hull::{ConvexHull, HullError};
 pub use method::{
-    ObbMethod, SphereMethod, UnknownMethod, obb, obb_certified, obb_of_points, obb_with_covariance,
-    sphere, sphere_with_hull,
+    ObbMethod, SphereMethod, UnknownMethod, obb, obb_certified, obb_certified_until, obb_of_points,
+    obb_with_covariance, sphere, sphere_with_hull,
 };
 pub use obb::Obb;
 pub use obb::kernel::Certificate;

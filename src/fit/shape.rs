@@ -268,26 +268,46 @@ impl<'a> ShapeFitter<'a> {
 
     /// The reference box.
     pub fn reference(&self) -> &Obb {
-        self.reference.get_or_init(|| self.obb(self.defaults.obb))
+        unstopped(|stop| self.reference_until(stop))
+    }
+
+    /// [`reference`](Self::reference), its search stopped when `stop` is
+    /// set ([`fit::obb_certified_until`]).
+    fn reference_until(&self, stop: Stop<'_>) -> Result<&Obb, Stopped> {
+        if let Some(b) = self.reference.get() {
+            return Ok(b);
+        }
+        let b = self.obb_until(self.defaults.obb, stop)?;
+        Ok(self.reference.get_or_init(|| b))
     }
 
     /// The box of method `m`, fitted to the hull's vertices (the box of
     /// the points) with the points' covariance, as [`fit::obb`].
-    fn obb(&self, m: ObbMethod) -> Obb {
+    fn obb_until(&self, m: ObbMethod, stop: Stop<'_>) -> Result<Obb, Stopped> {
         let cov = *self.covariance();
-        fit::obb_with_covariance(&self.hull.vertices, self.hull, || Some(cov), m)
-            .expect("the points are not empty")
+        let (b, _) =
+            fit::obb_certified_until(&self.hull.vertices, self.hull, || Some(cov), m, stop)?
+                .expect("the points are not empty");
+        Ok(b)
     }
 
     /// The axes the round shapes' searches start from ([`round_seeds`]),
     /// computed once for the capsule and the cylinder.
     pub fn round_seeds(&self) -> &[Vector3<f64>] {
-        self.seeds.get_or_init(|| {
-            round_seeds(
-                &covariance::principal_frame(self.covariance()),
-                self.reference(),
-            )
-        })
+        unstopped(|stop| self.round_seeds_until(stop))
+    }
+
+    /// [`round_seeds`](Self::round_seeds), the reference box's search
+    /// stopped when `stop` is set.
+    fn round_seeds_until(&self, stop: Stop<'_>) -> Result<&[Vector3<f64>], Stopped> {
+        if let Some(s) = self.seeds.get() {
+            return Ok(s);
+        }
+        let seeds = round_seeds(
+            &covariance::principal_frame(self.covariance()),
+            self.reference_until(stop)?,
+        );
+        Ok(self.seeds.get_or_init(|| seeds))
     }
 
     /// The shape `spec` asks for. Errors only for `decompose` (a flat
@@ -300,7 +320,8 @@ impl<'a> ShapeFitter<'a> {
 
     /// [`fit`](Self::fit), giving up with [`Stopped`] when `stop` is set:
     /// the capsule's and cylinder's axis searches check it per axis tried,
-    /// the budget hull per plane (the other shapes take milliseconds).
+    /// the budget hull per plane, the box's search per batch of face
+    /// directions and per hull edge (the other shapes take milliseconds).
     pub(crate) fn fit_until(
         &self,
         spec: ShapeSpec,
@@ -314,29 +335,34 @@ impl<'a> ShapeFitter<'a> {
                 let m = m.unwrap_or(d.obb);
                 match self.reference.get() {
                     Some(b) if m == d.obb => FittedShape::Obb(*b),
-                    _ => FittedShape::Obb(self.obb(m)),
+                    _ => FittedShape::Obb(self.obb_until(m, stop)?),
                 }
             }
             ShapeSpec::Sphere(m) => FittedShape::Sphere(
                 fit::sphere_with_hull(points, hull, m.unwrap_or(d.sphere)).expect("points"),
             ),
             ShapeSpec::Capsule => FittedShape::Capsule(
-                capsule_until(points, self.round_seeds(), stop)?.expect("points"),
+                capsule_until(points, self.round_seeds_until(stop)?, stop)?.expect("points"),
             ),
             ShapeSpec::Cylinder => FittedShape::Cylinder(
-                cylinder_until(points, self.round_seeds(), stop)?.expect("points"),
+                cylinder_until(points, self.round_seeds_until(stop)?, stop)?.expect("points"),
             ),
             ShapeSpec::Kdop { kind, oriented } => {
                 let axes = if oriented {
-                    self.reference().axes
+                    self.reference_until(stop)?.axes
                 } else {
                     Matrix3::identity()
                 };
                 FittedShape::Kdop(Kdop::new(points, kind, axes).expect("points"))
             }
             ShapeSpec::Hull(max) => FittedShape::Hull(
-                BudgetHull::new_until(hull, self.reference(), max.unwrap_or(d.hull_max), stop)?
-                    .expect("points"),
+                BudgetHull::new_until(
+                    hull,
+                    self.reference_until(stop)?,
+                    max.unwrap_or(d.hull_max),
+                    stop,
+                )?
+                .expect("points"),
             ),
             ShapeSpec::Decompose => {
                 let (vertices, triangles) = match self.mesh {

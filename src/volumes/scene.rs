@@ -767,9 +767,8 @@ fn fit_points_until(
         .obb_methods
         .iter()
         .map(|&m| {
-            stop.check()?;
-            let (b, c) =
-                fit::obb_certified(points, &hull, || Some(cov), m).expect("points are not empty");
+            let (b, c) = fit::obb_certified_until(points, &hull, || Some(cov), m, stop)?
+                .expect("points are not empty");
             Ok((m, b, c))
         })
         .collect::<std::result::Result<_, Stopped>>()?;
@@ -913,7 +912,7 @@ pub fn fit_instance(
 }
 
 /// [`fit_instance`], giving up when `stop` is set.
-fn fit_instance_until(
+pub(crate) fn fit_instance_until(
     scene: &Scene,
     inst: &MeshInstance,
     frame: Frame,
@@ -1131,9 +1130,11 @@ impl FileVolumes {
     /// hull, the instances, each volume, each air, each mesh of
     /// `per_mesh`) and inside the long ones — quickhull every 1,024 faces,
     /// the capsule's and cylinder's axis searches per axis tried, the
-    /// budget hull per plane, the air's tree build per subtree. Not inside
-    /// V-HACD (`decompose`: parry3d takes no flag), an air query, nor the
-    /// boxes' and the exact sphere's searches, which run to their ends.
+    /// budget hull per plane, the box searches per batch of face
+    /// directions and per hull edge ([`fit::obb_certified_until`]), the
+    /// air's tree build per subtree. Not inside V-HACD (`decompose`:
+    /// parry3d takes no flag), an air query, nor the exact sphere's
+    /// search, which run to their ends.
     /// The inner result is the input's error, as [`FileVolumes::new`]'s.
     ///
     /// ```

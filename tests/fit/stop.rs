@@ -183,3 +183,50 @@ fn compare_and_export_stop_or_give_the_plain_answer() {
         serde_json::to_string(&until).unwrap()
     );
 }
+
+/// The box searches alone (`obb_certified_until`), `fast` and `tight`, on
+/// a round hull (every one of a UV sphere's 2,306 vertices on it: the
+/// exact search's edge pairs and the face rule's directions are many): a
+/// flag set before stops them; a flag never set gives the plain box and
+/// certificate; a flag set from another thread part of the way in gives
+/// `Stopped` or the whole answer.
+#[test]
+fn the_box_searches_stop_or_give_the_plain_box() {
+    use bvtool::fit::{ConvexHull, covariance, obb_certified, obb_certified_until};
+    let points = common::shapes::uv_sphere(48, 49, 1.0).vertices;
+    let hull = ConvexHull::new(&points).unwrap();
+    let cov = covariance::of_points(&points).map(|(_, c)| c);
+    for m in [ObbMethod::Fast, ObbMethod::Tight] {
+        let set = AtomicBool::new(true);
+        let got = obb_certified_until(&points, &hull, || cov, m, Stop::on(&set));
+        assert!(matches!(got, Err(Stopped)), "{m:?}");
+        let start = Instant::now();
+        let plain = obb_certified(&points, &hull, || cov, m).unwrap();
+        let took = start.elapsed();
+        let unset = AtomicBool::new(false);
+        let until = obb_certified_until(&points, &hull, || cov, m, Stop::on(&unset))
+            .expect("never stopped")
+            .unwrap();
+        assert_eq!(format!("{plain:?}"), format!("{until:?}"), "{m:?}");
+        let mut stopped = 0;
+        for part in [4, 2] {
+            let flag = AtomicBool::new(false);
+            let (got, late) = std::thread::scope(|sc| {
+                sc.spawn(|| {
+                    std::thread::sleep(took / part);
+                    flag.store(true, Ordering::Relaxed);
+                });
+                let got = obb_certified_until(&points, &hull, || cov, m, Stop::on(&flag));
+                (got, !flag.load(Ordering::Relaxed))
+            });
+            match got {
+                Ok(b) => assert_eq!(format!("{:?}", b.unwrap()), format!("{plain:?}")),
+                Err(Stopped) => {
+                    assert!(!late, "{m:?}: stopped with the flag unset");
+                    stopped += 1;
+                }
+            }
+        }
+        assert!(stopped >= 1, "{m:?}: no search of {took:?} stopped");
+    }
+}

@@ -3,6 +3,7 @@
 use crate::fit::hull::planar::{convex_hull_2d, min_area_rect};
 use crate::fit::obb::cube_map::{CELL_SLACK, cone_cells};
 use crate::fit::{ConvexHull, covariance};
+use crate::threads::{Stop, Stopped};
 use nalgebra::{Matrix3, Point3, Rotation3, Vector2, Vector3};
 use rayon::prelude::*;
 
@@ -369,20 +370,27 @@ fn probe_set(pts: &[Point3<f64>]) -> Vec<Point3<f64>> {
 /// principal frame as the one direction.
 ///
 /// `None` when the face step would spend more than [`FACE_WORK`] (see
-/// [`face_frames`]).
-pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Matrix3<f64>> {
-    let cands = face_frames(hull, &Rims::new(hull), extra, REFINED)?;
+/// [`face_frames`]); [`Stopped`] once `stop` is set, checked between the
+/// face step's batches of directions and before each refinement.
+pub fn tight_frame(
+    hull: &ConvexHull,
+    extra: &[Matrix3<f64>],
+    stop: Stop<'_>,
+) -> Result<Option<Matrix3<f64>>, Stopped> {
+    let Some(cands) = face_frames(hull, &Rims::new(hull), extra, REFINED, stop)? else {
+        return Ok(None);
+    };
     if hull.dimension < 3 {
         // A flat box is already optimal in its plane; do not tilt it.
-        return Some(cands.first().map_or_else(Matrix3::identity, |c| c.1));
+        return Ok(Some(cands.first().map_or_else(Matrix3::identity, |c| c.1)));
     }
-    Some(
-        cands
-            .par_iter()
-            .map(|c| refine(c.1, &hull.vertices))
-            .min_by(|a, b| a.0.total_cmp(&b.0))
-            .map_or_else(Matrix3::identity, |c| c.1),
-    )
+    let best = cands
+        .par_iter()
+        .filter(|_| !stop.is_set())
+        .map(|c| refine(c.1, &hull.vertices))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    stop.check()?;
+    Ok(Some(best.map_or_else(Matrix3::identity, |c| c.1)))
 }
 
 /// The face step's work limit: rim vertices projected, over all the
@@ -391,6 +399,9 @@ pub fn tight_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Matrix3<
 /// (docs/algorithms.md, "Big hulls"): a prism's caps put their whole
 /// boundary on every side direction's rim, n² in all.
 pub(crate) const FACE_WORK: usize = 4_000_000;
+
+/// A box's volume and the frame it was taken in.
+type FramedBox = (f64, Matrix3<f64>);
 
 /// The `keep` smallest boxes (volume and frame, ascending) among the
 /// `extra` frames and, for every distinct hull face direction (up to
@@ -406,13 +417,15 @@ pub(crate) const FACE_WORK: usize = 4_000_000;
 /// next one exceeds the `keep`-th best volume found.
 ///
 /// `None` once the rims of the directions evaluated exactly hold more than
-/// [`FACE_WORK`] vertices in all.
+/// [`FACE_WORK`] vertices in all; [`Stopped`] once `stop` is set, checked
+/// before each batch.
 pub(crate) fn face_frames(
     hull: &ConvexHull,
     rims: &Rims,
     extra: &[Matrix3<f64>],
     keep: usize,
-) -> Option<Vec<(f64, Matrix3<f64>)>> {
+    stop: Stop<'_>,
+) -> Result<Option<Vec<FramedBox>>, Stopped> {
     let pts = &hull.vertices;
     let mut dirs = if hull.dimension == 3 {
         face_directions(hull)
@@ -445,6 +458,7 @@ pub(crate) fn face_frames(
         order.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut work = 0;
         for batch in order.chunks(BATCH) {
+            stop.check()?;
             keep_best(&mut cands);
             // The slack absorbs rounding in the bound's evaluation.
             let cut = match cands.get(keep - 1) {
@@ -468,7 +482,7 @@ pub(crate) fn face_frames(
                 .collect();
             work += exact.iter().map(|e| e.1).sum::<usize>();
             if work > FACE_WORK {
-                return None;
+                return Ok(None);
             }
             cands.extend(exact.into_iter().map(|e| e.0).filter(usable));
         }
@@ -480,7 +494,7 @@ pub(crate) fn face_frames(
         );
     }
     keep_best(&mut cands);
-    Some(cands)
+    Ok(Some(cands))
 }
 
 #[cfg(test)]

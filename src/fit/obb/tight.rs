@@ -66,6 +66,7 @@
 use crate::fit::ConvexHull;
 use crate::fit::obb::cube_map::{CELL_SLACK, CubeMap, cone_cells};
 use crate::fit::obb::fast::{MAX_DIRECTIONS, Rims, box_volume, face_frames};
+use crate::threads::{Stop, Stopped};
 use nalgebra::{Matrix3, Point3, Vector3};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -609,22 +610,25 @@ impl Sidepodal {
 /// face rule's [`FACE_WORK`](crate::fit::obb::fast::FACE_WORK), [`PAIR_WORK`] edge pairs kept, or
 /// [`TRIPLE_WORK`] configurations enumerated (round hulls: a prism's cap
 /// edges are pairwise sidepodal, n² pairs and n³ triples); the caller then
-/// searches a kernel (docs/algorithms.md, "Big hulls").
-pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Matrix3<f64>> {
+/// searches a kernel (docs/algorithms.md, "Big hulls"). [`Stopped`] once
+/// `stop` is set: the face rule checks it between its batches, the edge
+/// search before each edge's pairs and configurations.
+pub fn min_volume_frame(
+    hull: &ConvexHull,
+    extra: &[Matrix3<f64>],
+    stop: Stop<'_>,
+) -> Result<Option<Matrix3<f64>>, Stopped> {
     let rims = Rims::new(hull);
     if hull.dimension < 3 {
-        return Some(
-            face_frames(hull, &rims, extra, 1)?
-                .first()
-                .map_or_else(Matrix3::identity, |c| c.1),
-        );
+        return Ok(face_frames(hull, &rims, extra, 1, stop)?
+            .map(|f| f.first().map_or_else(Matrix3::identity, |c| c.1)));
     }
     // Case 1 (the bound the edge configurations must beat) side by side
     // with the part of the edge search's setup that does not need it:
     // 4–8 % off a small hull's whole fit (NegativeScaleTest, Fox, the
     // Blender cylinder, the 3.7k bunny; see docs/algorithms.md).
     let (faces, (edges, arcs, graph, wmin)) = rayon::join(
-        || face_frames(hull, &rims, extra, 1),
+        || face_frames(hull, &rims, extra, 1, stop),
         || {
             let (edges, arcs) = edges(hull, &rims);
             let graph = Graph::new(&hull.vertices, &rims);
@@ -640,13 +644,16 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Mat
             (edges, arcs, graph, wmin)
         },
     );
-    let Some(&(face_volume, face)) = faces?.first() else {
-        return Some(Matrix3::identity());
+    let Some(faces) = faces? else {
+        return Ok(None);
+    };
+    let Some(&(face_volume, face)) = faces.first() else {
+        return Ok(Some(Matrix3::identity()));
     };
     // No box holds less than the hull: a face box within rounding of the
     // hull's volume (a box-shaped hull) is already the minimum.
     if face_volume <= hull.volume() * (1.0 + 1e-9) {
-        return Some(face);
+        return Ok(Some(face));
     }
     // Boxes larger than the face rule's cannot win (the slack covers the
     // two ways of rounding a volume), so they bound the search from the start.
@@ -692,7 +699,7 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Mat
         .map_init(
             || (Vec::new(), Vec::new(), Vec::new()),
             |(flags, near, opposed): &mut (Vec<(u32, u8)>, Vec<u32>, Vec<u32>), i| {
-                if pairs.load(Ordering::Relaxed) > PAIR_WORK {
+                if pairs.load(Ordering::Relaxed) > PAIR_WORK || stop.is_set() {
                     return (Vec::new(), Vec::new());
                 }
                 arcs.scan(i, flags);
@@ -721,8 +728,9 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Mat
             },
         )
         .unzip();
+    stop.check()?;
     if pairs.load(Ordering::Relaxed) > PAIR_WORK {
-        return None;
+        return Ok(None);
     }
     let around = Sidepodal::new(&near);
     // The configurations the loops below enumerate, counted before them.
@@ -736,7 +744,7 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Mat
         })
         .sum();
     if triples > TRIPLE_WORK {
-        return None;
+        return Ok(None);
     }
     let best = (0..edges.len())
         .into_par_iter()
@@ -748,6 +756,9 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Mat
             |(mark, proj), i| {
                 let ei = &edges[i];
                 let mut best: Option<(f64, [Vector3<f64>; 3])> = None;
+                if stop.is_set() {
+                    return best;
+                }
                 let mut take = |f: [Vector3<f64>; 3], touch: [(usize, u32); 3]| {
                     if let Some(v) = graph.volume_below(&f, touch, bound.get())
                         && best.is_none_or(|b| v < b.0)
@@ -839,14 +850,15 @@ pub fn min_volume_frame(hull: &ConvexHull, extra: &[Matrix3<f64>]) -> Option<Mat
         )
         .flatten()
         .min_by(|a, b| a.0.total_cmp(&b.0));
+    stop.check()?;
     // The winner's volume is taken again over every vertex: steepest ascent
     // can stop short where the hull keeps non-extreme (coplanar) vertices,
     // and then the face rule's box must win.
-    Some(
+    Ok(Some(
         best.map(|(_, f)| Matrix3::from_columns(&f))
             .filter(|f| box_volume(f, &hull.vertices) < face_volume)
             .unwrap_or(face),
-    )
+    ))
 }
 
 /// Edge pairs the exact search may keep (sidepodal and opposed lists)

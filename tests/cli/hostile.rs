@@ -1,7 +1,8 @@
 //! Files from the wild, round two (issue 34), through the binary: the glTF
 //! export reads only confined regular files and no unused buffer, a FIFO or
 //! device given as the model is refused at once, pose input is streamed with
-//! bounded memory and strict keys, a failed write keeps the previous file,
+//! bounded memory and strict keys, a failed write (a size limit, a full
+//! disk) keeps the previous file,
 //! count options have ranges, and control characters never reach the
 //! terminal raw. Every hostile input is built here, in a scratch folder.
 
@@ -289,6 +290,79 @@ fn a_failed_write_keeps_the_previous_file_whole() {
             .filter(|n| n.to_str().unwrap().ends_with(".tmp"))
             .collect();
         assert!(left.is_empty(), "{name}: temporary files left: {left:?}");
+    }
+}
+
+/// What `a_full_disk_keeps_the_previous_file_whole` runs in a private
+/// mount namespace: a 512 KiB tmpfs on `$1`, the write (`$3…` then the
+/// path `$1/$2`) done once and kept as `$1/../good`, the disk filled but
+/// for one 4 KiB page, the write again with its stderr in `$1/../err`;
+/// then the exit code, whether the file is still the good one, and the
+/// folder's names.
+const FULL_DISK: &str = r#"
+set -u
+D="$1"; OUT="$2"; shift 2
+mount -t tmpfs -o size=512k tmpfs "$D" || exit 77
+"$@" "$D/$OUT" >/dev/null 2>&1 || { echo "the first write failed"; exit 3; }
+cp "$D/$OUT" "$D/../good"
+cat /dev/zero > "$D/fill" 2>/dev/null
+truncate -s -4096 "$D/fill"
+"$@" "$D/$OUT" >/dev/null 2>"$D/../err"
+echo "exit $?"
+cmp -s "$D/$OUT" "$D/../good" && echo same || echo differs
+ls -A "$D"
+"#;
+
+/// A real full disk (ENOSPC, not a size limit): in a user and mount
+/// namespace of its own (`unshare -r -m`), a 512 KiB tmpfs holds the good
+/// picture, export and SDF file and is then filled but for one page; the
+/// same write again exits 1 with one line naming the file and the error,
+/// and leaves the good file whole and nothing else behind. Where user
+/// namespaces are refused it says so and passes, except under `CI=true`.
+#[test]
+fn a_full_disk_keeps_the_previous_file_whole() {
+    for (name, args) in [
+        ("pic.png", vec!["render", TORUS, "--size", "320x240", "-o"]),
+        (
+            "col.glb",
+            vec!["export", TORUS, "--format", "gltf", "--shape", "hull", "-o"],
+        ),
+        (
+            "sd.npz",
+            vec!["sdf", TORUS, "--near", "2000", "--uniform", "100", "-o"],
+        ),
+    ] {
+        let dir = scratch(&format!("full-{name}"));
+        let disk = dir.join("disk");
+        std::fs::create_dir(&disk).unwrap();
+        let mut cmd = Command::new("unshare");
+        cmd.args(["-r", "-m", "sh", "-c", FULL_DISK, "sh"])
+            .arg(&disk)
+            .arg(name)
+            .arg(EXE)
+            .args(&args);
+        let (code, out, err) = run_within(cmd, None, Duration::from_secs(20));
+        if code != 0 && std::env::var("CI").as_deref() != Ok("true") {
+            eprintln!("no private tmpfs here (unshare -r -m: exit {code}, {err}): skipped");
+            return;
+        }
+        assert_eq!(code, 0, "{out}{err}");
+        let good = std::fs::read(dir.join("good")).unwrap();
+        assert!(good.len() > 8192, "{name}: {} bytes", good.len());
+        let err = std::fs::read_to_string(dir.join("err")).unwrap();
+        let mut lines = out.lines();
+        assert_eq!(lines.next(), Some("exit 1"), "{name}: {out}{err}");
+        assert_eq!(lines.next(), Some("same"), "{name}: the good file is gone");
+        let mut left: Vec<_> = lines.collect();
+        let mut want = vec!["fill", name];
+        left.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(left, want, "{name}: files left");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let at = disk.join(name);
+        assert!(err.contains(at.to_str().unwrap()), "{err}");
+        assert!(err.contains("No space left on device"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

@@ -90,6 +90,29 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// JSON text `json` with every character [`printable`] escapes, but the
+/// line break, written as JSON's own `\uXXXX` escape: serde_json escapes
+/// only U+0000–U+001F, `"` and `\` in strings, and leaves DEL, the C1
+/// controls and the bidirectional overrides and isolates raw; outside its
+/// strings JSON text holds no control character but the line breaks of
+/// pretty printing, which stay. The result is valid JSON, the same
+/// document, and safe on a terminal. All such characters are in the Basic
+/// Multilingual Plane: one escape each.
+pub fn json_printable(json: &str) -> Cow<'_, str> {
+    let raw = |c: char| c != '\n' && is_control(c);
+    if !json.chars().any(raw) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        match c {
+            c if raw(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `n` and the noun, singular for one: `count(1, "triangle")` is
 /// `1 triangle`, `count(2, "triangle")` is `2 triangles`.
 pub fn count(n: usize, noun: &str) -> String {

@@ -2,9 +2,10 @@
 //! in a stable order, every file processed even when some fail, each failure
 //! reported in its place, and exit 1 at the end if any failed.
 
+use super::output::out_lines;
 use super::output::{Failure, Outcome, out, out_json};
 use super::progress::Progress;
-use super::stream::{SummaryLine, out_lines};
+use super::stream::SummaryLine;
 use bvtool::Error;
 use bvtool::load::{LoadOptions, load};
 use bvtool::mesh::Scene;

@@ -1,10 +1,11 @@
 //! `bvtool collide`.
 
+use super::output::out_lines;
 use super::output::{Failure, Outcome, out, out_json, wrote};
 use super::poses::PoseArgs;
 use super::progress::Progress;
 use super::render::Look;
-use super::stream::{SummaryLine, out_lines, pose_lines};
+use super::stream::{SummaryLine, pose_lines};
 use super::{NodeFitArg, load_pair};
 use bvtool::Error;
 use bvtool::Pose;

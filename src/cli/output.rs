@@ -7,7 +7,7 @@
 //! is not an error: the command stops at once and exits 0, as ripgrep does.
 
 use bvtool::Error;
-use bvtool::error::printable;
+use bvtool::error::{json_printable, printable};
 use std::io::{ErrorKind, Write};
 use std::path::Path;
 
@@ -72,10 +72,58 @@ pub fn out_bytes(bytes: &[u8]) -> Outcome {
     stdout
         .write_all(bytes)
         .and_then(|()| stdout.flush())
-        .map_err(|e| match e.kind() {
-            ErrorKind::BrokenPipe => Failure::ClosedPipe,
-            _ => Failure::Input(Error::Input(format!("cannot write to stdout: {e}"))),
-        })
+        .map_err(|e| stdout_failure(e.kind(), &e))
+}
+
+/// A failed write to stdout: a closed pipe stops quietly
+/// ([`Failure::ClosedPipe`]), anything else is one line.
+fn stdout_failure(kind: ErrorKind, e: &dyn std::fmt::Display) -> Failure {
+    match kind {
+        ErrorKind::BrokenPipe => Failure::ClosedPipe,
+        _ => Failure::Input(Error::Input(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+/// Stdout for JSON, buffered, each piece serde_json writes (whole
+/// characters) passed through [`json_printable`]: a document streamed
+/// this way is never held whole, stays valid JSON and never puts a
+/// control character on the terminal raw.
+struct JsonOut<W: Write>(W);
+
+impl<W: Write> Write for JsonOut<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .write_all(json_printable(&String::from_utf8_lossy(buf)).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Runs `write` on stdout as [`JsonOut`], then flushes.
+fn json_out(write: impl FnOnce(&mut dyn Write) -> serde_json::Result<()>) -> Outcome {
+    let mut w = JsonOut(std::io::BufWriter::with_capacity(
+        1 << 16,
+        std::io::stdout().lock(),
+    ));
+    write(&mut w).map_err(|e| match e.io_error_kind() {
+        Some(kind) => stdout_failure(kind, &e),
+        None => Failure::Input(Error::Input(format!("JSON output: {e}"))),
+    })?;
+    w.flush().map_err(|e| stdout_failure(e.kind(), &e))
+}
+
+/// Writes each value as one compact JSON line ([`JsonOut`]).
+pub fn out_lines<T: serde::Serialize>(values: &[T]) -> Outcome {
+    json_out(|w| {
+        for v in values {
+            serde_json::to_writer(&mut *w, v)?;
+            w.write_all(b"\n").map_err(serde_json::Error::io)?;
+        }
+        Ok(())
+    })
 }
 
 /// Writes `text` to stdout (see [`out_bytes`]), every control character
@@ -97,15 +145,17 @@ pub fn json_compact(asked: bool) {
     COMPACT.store(compact, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Prints a value as JSON on stdout: compact or pretty ([`json_compact`]).
+/// Prints a value as JSON on stdout, compact or pretty ([`json_compact`]),
+/// streamed as it is serialized ([`JsonOut`]).
 pub fn out_json<T: serde::Serialize>(value: &T) -> Outcome {
-    let text = if COMPACT.load(std::sync::atomic::Ordering::Relaxed) {
-        serde_json::to_string(value)
-    } else {
-        serde_json::to_string_pretty(value)
-    }
-    .map_err(|e| Error::Input(format!("JSON output: {e}")))?;
-    out(&(text + "\n"))
+    let compact = COMPACT.load(std::sync::atomic::Ordering::Relaxed);
+    json_out(|w| {
+        match compact {
+            true => serde_json::to_writer(&mut *w, value)?,
+            false => serde_json::to_writer_pretty(&mut *w, value)?,
+        }
+        w.write_all(b"\n").map_err(serde_json::Error::io)
+    })
 }
 
 /// The one habit of every command that writes a file: `wrote PATH (what)`

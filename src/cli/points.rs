@@ -1,7 +1,8 @@
 //! `bvtool points` and `bvtool rays`.
 
+use super::output::out_lines;
 use super::output::{Outcome, out_json, wrote};
-use super::stream::{SummaryLine, out_lines};
+use super::stream::SummaryLine;
 use bvtool::Error;
 use bvtool::batch::collide::CHUNK;
 use bvtool::export::npy::{Array, Data, write_npy};

@@ -1,7 +1,8 @@
 //! `bvtool robot`.
 
+use super::output::out_lines;
 use super::output::{Failure, Outcome, out, out_json};
-use super::stream::{SummaryLine, out_lines};
+use super::stream::SummaryLine;
 use bvtool::Error;
 use bvtool::batch::collide::CHUNK;
 use bvtool::load::LoadOptions;

@@ -2,9 +2,8 @@
 //! compact JSON object a line, the last line `{"summary": {...}}` — so that
 //! memory holds one chunk of answers however many there are.
 
-use super::output::{Failure, Outcome, out};
+use super::output::{Failure, Outcome, out_lines};
 use super::poses::PoseArgs;
-use bvtool::Error;
 use bvtool::Pose;
 use bvtool::batch::collide::CHUNK;
 use serde::Serialize;
@@ -15,16 +14,6 @@ use serde::Serialize;
 pub struct SummaryLine<T> {
     /// What the command's summary holds.
     pub summary: T,
-}
-
-/// Writes each value as one compact JSON line, all in one write.
-pub fn out_lines<T: Serialize>(values: &[T]) -> Outcome {
-    let mut text = String::new();
-    for v in values {
-        text += &serde_json::to_string(v).map_err(|e| Error::Input(format!("JSON output: {e}")))?;
-        text.push('\n');
-    }
-    out(&text)
 }
 
 /// What answers a chunk of poses, given the index of its first.

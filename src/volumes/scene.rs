@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// An axis-aligned box as JSON: its two corners.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct AabbJson {
     /// Lowest corner.
     pub min: [f64; 3],
@@ -185,7 +185,7 @@ impl FitOptions {
 }
 
 /// An AABB with its measures.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct AabbFit {
     /// The lowest and highest corners.
     #[serde(flatten)]
@@ -201,7 +201,7 @@ pub struct AabbFit {
 }
 
 /// An OBB as JSON.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ObbFit {
     /// The method that fitted it.
     pub method: ObbMethod,
@@ -254,7 +254,7 @@ impl ObbFit {
 }
 
 /// A k-DOP as JSON.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct KdopFit {
     /// Which family (`6`, `10x`, `10y`, `10z`, `14`, `18`, `26`).
     pub kind: KdopKind,
@@ -304,7 +304,7 @@ impl KdopFit {
 }
 
 /// A convex hull under a vertex and face budget as JSON.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct BudgetHullFit {
     /// The budget: at most this many vertices and this many faces.
     pub max: usize,
@@ -348,7 +348,7 @@ impl BudgetHullFit {
 }
 
 /// A capsule as JSON.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct CapsuleFit {
     /// The centre of its segment.
     pub center: [f64; 3],
@@ -392,7 +392,7 @@ impl CapsuleFit {
 }
 
 /// A cylinder as JSON.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct CylinderFit {
     /// The centre.
     pub center: [f64; 3],
@@ -430,7 +430,7 @@ impl CylinderFit {
 }
 
 /// A sphere as JSON.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SphereFit {
     /// The method that fitted it.
     pub method: SphereMethod,
@@ -465,7 +465,7 @@ impl SphereFit {
 /// choice), among the axis-aligned box, the reported OBB, the reported
 /// sphere, the capsule and the cylinder; on a tie the earlier in that order
 /// (the simpler shape). Its parameters are in its own field.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Best {
     /// `aabb`, `obb`, `sphere`, `capsule` or `cylinder`.
     pub shape: &'static str,
@@ -500,7 +500,7 @@ impl Best {
 }
 
 /// The volumes fitted to one point set.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Volumes {
     /// Triangles the points come from.
     pub triangles: usize,
@@ -960,6 +960,84 @@ pub(crate) fn fit_instance_until(
     fit_points_until(scene, &set, n, frame, tree.as_ref(), opts, stop)
 }
 
+/// The volumes of each mesh instance with triangles, in `opts.frame`, in
+/// scene order, fitted in parallel (the stop checked inside each fit).
+/// Instances whose fits have the same input share one: in the local frame
+/// those of one geometry, in the world frame those of one geometry placed
+/// by bitwise the same world transform (GPU instances stacked at one
+/// spot); a fit used once is made straight into its instance's record, so
+/// no fit is held twice; the error is the first instance's in scene
+/// order.
+fn per_mesh_until(
+    scene: &Scene,
+    opts: &FitOptions,
+    stop: Stop<'_>,
+) -> std::result::Result<Vec<MeshVolumes>, Halt> {
+    use rayon::prelude::*;
+    type Key = (*const Geometry, Option<[u64; 16]>);
+    let key = |inst: &MeshInstance| -> Key {
+        let placed = (opts.frame == Frame::World).then(|| {
+            let mut bits = [0u64; 16];
+            for (b, x) in bits.iter_mut().zip(inst.transform.iter()) {
+                *b = x.to_bits();
+            }
+            bits
+        });
+        (Arc::as_ptr(&inst.geometry), placed)
+    };
+    let instances: Vec<&MeshInstance> = (scene.instances.iter())
+        .filter(|i| !i.geometry.triangles.is_empty())
+        .collect();
+    // Each instance's input, as an index into the distinct ones, and how
+    // many instances share each.
+    let mut first: HashMap<Key, usize> = HashMap::new();
+    let mut distinct: Vec<&MeshInstance> = Vec::new();
+    let fit_of: Vec<usize> = (instances.iter())
+        .map(|inst| {
+            *first.entry(key(inst)).or_insert_with(|| {
+                distinct.push(inst);
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    let mut uses = vec![0usize; distinct.len()];
+    fit_of.iter().for_each(|&k| uses[k] += 1);
+    let fit = |inst: &MeshInstance| fit_instance_until(scene, inst, opts.frame, opts, stop);
+    crate::threads::on_pool(|| {
+        let shared: Vec<Option<Volumes>> = (distinct.par_iter().zip(&uses))
+            .map(|(inst, &n)| (n > 1).then(|| fit(inst)).transpose())
+            .collect::<std::result::Result<_, Halt>>()?;
+        let mut made = Vec::new();
+        (instances.par_iter().zip(&fit_of))
+            .map(|(inst, &k)| {
+                let volumes = match &shared[k] {
+                    Some(v) => v.clone(),
+                    None => fit(inst)?,
+                };
+                Ok(MeshVolumes {
+                    node: inst.node,
+                    node_name: inst.node_name.as_deref().map(str::to_owned),
+                    instance: inst.instance,
+                    mesh: inst.mesh,
+                    mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
+                    primitive: inst.primitive,
+                    volumes,
+                })
+            })
+            .collect_into_vec(&mut made);
+        // The first failure in scene order; then the records, collected in
+        // place (the same allocation: no second copy of them).
+        if let Some(k) = made.iter().position(Result::is_err)
+            && let Err(e) = made.swap_remove(k)
+        {
+            return Err(e);
+        }
+        Ok((made.into_iter())
+            .map(|m| m.unwrap_or_else(|_| unreachable!("no error left")))
+            .collect())
+    })
+}
+
 /// Placed hull vertices the world fit gathers before reducing them to
 /// their own hull's vertices.
 const SUPPORT_CHUNK: usize = 1 << 20;
@@ -1195,23 +1273,7 @@ impl FileVolumes {
             fit_world(scene, tree.as_ref(), opts, stop)?
         };
         let meshes = if opts.per_mesh {
-            let mut out = Vec::new();
-            for inst in scene
-                .instances
-                .iter()
-                .filter(|i| !i.geometry.triangles.is_empty())
-            {
-                out.push(MeshVolumes {
-                    node: inst.node,
-                    node_name: inst.node_name.as_deref().map(str::to_owned),
-                    instance: inst.instance,
-                    mesh: inst.mesh,
-                    mesh_name: inst.mesh_name.as_deref().map(str::to_owned),
-                    primitive: inst.primitive,
-                    volumes: fit_instance_until(scene, inst, opts.frame, opts, stop)?,
-                });
-            }
-            Some(out)
+            Some(per_mesh_until(scene, opts, stop)?)
         } else {
             None
         };

@@ -399,4 +399,20 @@ fn control_characters_in_names_never_reach_the_terminal_raw() {
         out.contains(r"\u{1b}[2J\u{1b}]0;owned\u{7}bad\rname\u{202e}"),
         "{out}"
     );
+    // As JSON (the whole document and a JSON Lines stream), the name is
+    // escaped the JSON way: the text holds no raw control character and
+    // reads back as the name itself.
+    for args in [vec!["--json"], vec!["--jsonl"]] {
+        let (code, out, err) =
+            bvtool(&[&["fit", path.to_str().unwrap(), "--per-mesh"], &args[..]].concat());
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            !out.chars()
+                .any(|c| c != '\n' && (c.is_control() || c == '\u{202e}')),
+            "raw control characters in {out}"
+        );
+        let doc: Value = serde_json::from_str(out.lines().next().unwrap()).expect("valid JSON");
+        let file = doc.get("files").map_or(&doc, |f| &f[0]);
+        assert_eq!(file["meshes"][0]["node_name"], name, "{args:?}");
+    }
 }

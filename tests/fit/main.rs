@@ -10,6 +10,7 @@ mod hull_budget;
 mod kdop;
 mod min_obb;
 mod obb;
+mod per_mesh;
 mod round;
 mod round_hulls;
 mod sphere;

@@ -245,10 +245,10 @@ fn pose_sources_that_are_folders_fifos_or_dev_stdin_are_told_apart() {
     assert_eq!(count(bvtool_fed(&args, text(two))), 2);
 }
 
-#[test]
-fn a_failed_write_keeps_the_previous_file_whole() {
-    let dir = scratch("atomic");
-    for (name, args) in [
+/// The writes the failed-write tests repeat: the output's name and the
+/// command before its path (a picture, a glTF export, an SDF sample file).
+fn writes() -> [(&'static str, Vec<&'static str>); 3] {
+    [
         ("pic.png", vec!["render", TORUS, "--size", "320x240", "-o"]),
         (
             "col.glb",
@@ -258,7 +258,13 @@ fn a_failed_write_keeps_the_previous_file_whole() {
             "sd.npz",
             vec!["sdf", TORUS, "--near", "2000", "--uniform", "100", "-o"],
         ),
-    ] {
+    ]
+}
+
+#[test]
+fn a_failed_write_keeps_the_previous_file_whole() {
+    let dir = scratch("atomic");
+    for (name, args) in writes() {
         let out = dir.join(name);
         let out_s = out.to_str().unwrap().to_string();
         let mut args = args.clone();
@@ -321,17 +327,7 @@ ls -A "$D"
 /// namespaces are refused it says so and passes, except under `CI=true`.
 #[test]
 fn a_full_disk_keeps_the_previous_file_whole() {
-    for (name, args) in [
-        ("pic.png", vec!["render", TORUS, "--size", "320x240", "-o"]),
-        (
-            "col.glb",
-            vec!["export", TORUS, "--format", "gltf", "--shape", "hull", "-o"],
-        ),
-        (
-            "sd.npz",
-            vec!["sdf", TORUS, "--near", "2000", "--uniform", "100", "-o"],
-        ),
-    ] {
+    for (name, args) in writes() {
         let dir = scratch(&format!("full-{name}"));
         let disk = dir.join("disk");
         std::fs::create_dir(&disk).unwrap();

@@ -92,8 +92,16 @@ struct JsonOut<W: Write>(W);
 
 impl<W: Write> Write for JsonOut<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .write_all(json_printable(&String::from_utf8_lossy(buf)).as_bytes())?;
+        // Every character to escape starts with a byte below 0x20 (but the
+        // line break), DEL, or 0xC2 (C1) or 0xE2 (the bidirectional ones)
+        // in UTF-8: a piece without any goes out as it is, undecoded.
+        let plain = |b: &u8| (*b >= 0x20 || *b == b'\n') && !matches!(b, 0x7f | 0xc2 | 0xe2);
+        match buf.iter().all(plain) {
+            true => self.0.write_all(buf)?,
+            false => self
+                .0
+                .write_all(json_printable(&String::from_utf8_lossy(buf)).as_bytes())?,
+        }
         Ok(buf.len())
     }
 

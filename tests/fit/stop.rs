@@ -203,7 +203,7 @@ fn the_box_searches_stop_or_give_the_plain_box() {
         assert!(matches!(got, Err(Stopped)), "{m:?}");
         // The quicker of two plain searches: the other tests of this binary
         // share the cores, so one search may take several times another.
-        let mut timed = || {
+        let timed = || {
             let start = Instant::now();
             let plain = obb_certified(&points, &hull, || cov, m).unwrap();
             (start.elapsed(), plain)

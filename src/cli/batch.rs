@@ -2,8 +2,7 @@
 //! in a stable order, every file processed even when some fail, each failure
 //! reported in its place, and exit 1 at the end if any failed.
 
-use super::output::out_lines;
-use super::output::{Failure, Outcome, out, out_json};
+use super::output::{Failure, Outcome, out, out_json, out_lines};
 use super::progress::Progress;
 use super::stream::SummaryLine;
 use bvtool::Error;

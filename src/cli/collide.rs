@@ -1,7 +1,6 @@
 //! `bvtool collide`.
 
-use super::output::out_lines;
-use super::output::{Failure, Outcome, out, out_json, wrote};
+use super::output::{Failure, Outcome, out, out_json, out_lines, wrote};
 use super::poses::PoseArgs;
 use super::progress::Progress;
 use super::render::Look;

@@ -1,8 +1,7 @@
 //! `bvtool distance`.
 
 use super::collide::non_negative;
-use super::output::out_lines;
-use super::output::{Failure, Outcome, out, out_json, wrote};
+use super::output::{Failure, Outcome, out, out_json, out_lines, wrote};
 use super::poses::PoseArgs;
 use super::progress::Progress;
 use super::render::Look;

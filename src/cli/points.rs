@@ -1,7 +1,6 @@
 //! `bvtool points` and `bvtool rays`.
 
-use super::output::out_lines;
-use super::output::{Outcome, out_json, wrote};
+use super::output::{Outcome, out_json, out_lines, wrote};
 use super::stream::SummaryLine;
 use bvtool::Error;
 use bvtool::batch::collide::CHUNK;

@@ -1,7 +1,6 @@
 //! `bvtool robot`.
 
-use super::output::out_lines;
-use super::output::{Failure, Outcome, out, out_json};
+use super::output::{Failure, Outcome, out, out_json, out_lines};
 use super::stream::SummaryLine;
 use bvtool::Error;
 use bvtool::batch::collide::CHUNK;

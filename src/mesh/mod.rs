@@ -157,6 +157,16 @@ impl MeshInstance {
     pub fn to_world(&self, p: &Point3<f64>) -> Point3<f64> {
         self.transform.transform_point(p)
     }
+
+    /// What places this instance's world points, bit for bit: its
+    /// geometry (by identity) and its transform's bits. Instances with one
+    /// key place the same world points.
+    pub fn placement_key(&self) -> (*const Geometry, Matrix4<u64>) {
+        (
+            Arc::as_ptr(&self.geometry),
+            self.transform.map(f64::to_bits),
+        )
+    }
 }
 
 /// The file format a scene was read from.
@@ -240,7 +250,7 @@ impl Scene {
         let mut seen = HashSet::new();
         self.instances
             .iter()
-            .filter(move |i| seen.insert((Arc::as_ptr(&i.geometry), i.transform.map(f64::to_bits))))
+            .filter(move |i| seen.insert(i.placement_key()))
     }
 
     /// Checks the numeric policy: every vertex within [`MAX_COORDINATE`] in

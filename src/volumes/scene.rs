@@ -974,16 +974,10 @@ fn per_mesh_until(
     stop: Stop<'_>,
 ) -> std::result::Result<Vec<MeshVolumes>, Halt> {
     use rayon::prelude::*;
-    type Key = (*const Geometry, Option<[u64; 16]>);
+    type Key = (*const Geometry, Option<nalgebra::Matrix4<u64>>);
     let key = |inst: &MeshInstance| -> Key {
-        let placed = (opts.frame == Frame::World).then(|| {
-            let mut bits = [0u64; 16];
-            for (b, x) in bits.iter_mut().zip(inst.transform.iter()) {
-                *b = x.to_bits();
-            }
-            bits
-        });
-        (Arc::as_ptr(&inst.geometry), placed)
+        let (geometry, placed) = inst.placement_key();
+        (geometry, (opts.frame == Frame::World).then_some(placed))
     };
     let instances: Vec<&MeshInstance> = (scene.instances.iter())
         .filter(|i| !i.geometry.triangles.is_empty())

@@ -14,6 +14,7 @@ pub mod broad;
 pub mod contain;
 pub(crate) mod detect;
 mod embedded_star;
+mod fan_cone;
 pub(crate) mod parts;
 pub(crate) mod self_intersect;
 mod severity;

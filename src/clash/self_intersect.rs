@@ -12,7 +12,9 @@
 //! tested when formed (and pushed only if its boxes overlap), and in a leaf
 //! pair each triangle's box is tested against the other leaf's before its
 //! pairs' own boxes are compared. A pair sharing a vertex whose star is
-//! certified embedded (`embedded_star`) is settled without a test;
+//! certified embedded (`embedded_star`) is settled without a test, and
+//! two nodes of one fan whose directions around the shared vertex are apart
+//! (`fan_cone`) are dropped as boxes apart are;
 //! the exact rules then read each triangle's plane (`Plane`), built once
 //! before the descent. The descent is split into
 //! independent node pairs near the root and run on every thread (rayon).
@@ -21,6 +23,7 @@
 
 use super::adjacency::{adjacent_planes_intersect, adjacent_triangles_intersect, is_degenerate};
 use super::embedded_star::embedded_corners;
+use super::fan_cone::FanCones;
 use crate::mesh::weld::welded_triangles;
 use crate::mesh::{Scene, TriMesh, TriangleSource};
 use crate::query::pair::intersect_triangle_triangle::Plane;
@@ -70,6 +73,9 @@ struct Ctx<'a> {
     /// no pair). Flags rather than an empty box: a copy of the tree's boxes
     /// would cost more fresh memory than the flag's test costs time.
     flags: Vec<u8>,
+    /// Per node, the cap of directions around a vertex all its triangles
+    /// share: nodes of one fan hold that vertex in every box.
+    fans: FanCones<'a>,
 }
 
 /// The flag of a degenerate triangle in [`Ctx::flags`].
@@ -112,12 +118,13 @@ impl Ctx<'_> {
         shared & embedded != 0
     }
 
-    /// Pushes the node pair `(i, j)`, `i ≠ j`, when their boxes overlap
-    /// (tested here, not when popped: most pairs offered are apart).
+    /// Pushes the node pair `(i, j)`, `i ≠ j`, when their boxes overlap and
+    /// they are not two parts of a fan apart around its vertex (tested
+    /// here, not when popped: most pairs offered are apart).
     #[inline]
     fn offer(&self, i: u32, j: u32, stack: &mut Vec<(u32, u32)>) {
         let nodes = &self.tree.nodes;
-        if nodes[i as usize].bx.overlaps(&nodes[j as usize].bx) {
+        if nodes[i as usize].bx.overlaps(&nodes[j as usize].bx) && !self.fans.apart(i, j) {
             stack.push((i, j));
         }
     }
@@ -130,9 +137,12 @@ impl Ctx<'_> {
         if i == j {
             if a.is_leaf() {
                 let (s, n) = (a.start as usize, a.count as usize);
+                let caps = self.fans.leaf_caps(i, i);
                 for k in s..s + n {
                     for l in k + 1..s + n {
-                        self.test(k, l, out);
+                        if !caps.as_ref().is_some_and(|c| c.apart(k, c, l)) {
+                            self.test(k, l, out);
+                        }
                     }
                 }
             } else {
@@ -149,13 +159,18 @@ impl Ctx<'_> {
             self.offer(i, b.right, stack);
         } else {
             let (sa, sb) = (a.start as usize, b.start as usize);
+            // Two leaves of one fan: each triangle's directions, to drop
+            // the pairs that meet only at the fan's vertex.
+            let caps = self.fans.leaf_caps(i, j).zip(self.fans.leaf_caps(j, i));
             for k in sa..sa + a.count as usize {
                 // Most of a leaf's triangles miss the other leaf's box.
                 if !self.tree.boxes[k].overlaps(&b.bx) {
                     continue;
                 }
                 for l in sb..sb + b.count as usize {
-                    self.test(k, l, out);
+                    if !caps.as_ref().is_some_and(|(ca, cb)| ca.apart(k, cb, l)) {
+                        self.test(k, l, out);
+                    }
                 }
             }
         }
@@ -198,9 +213,9 @@ pub fn self_intersections_until(
 /// [`self_intersections`], but `None` as soon as more than `max`
 /// intersecting pairs are found: every pair of n stacked copies of a
 /// triangle intersects, n²/2 pairs, so the descent stops rather than hold
-/// them. Memory: the planes and flags (about 50 bytes a triangle) and 8
-/// bytes a pair, at most `max` pairs (and a leaf pair's worth more per
-/// thread).
+/// them. Memory: the planes, flags and fan caps (about 60 bytes a
+/// triangle) and 8 bytes a pair, at most `max` pairs (and a leaf pair's
+/// worth more per thread).
 pub fn self_intersections_at_most(tree: &AabbTree, max: usize) -> Option<SelfIntersections> {
     unstopped(|stop| search(tree, max, stop))
 }
@@ -214,12 +229,17 @@ fn search(
 ) -> Result<Option<SelfIntersections>, Stopped> {
     // The stars' certificate begins with a sequential pass: beside the
     // planes, not before them.
-    let (planes, mut flags) = rayon::join(
-        || -> Vec<Plane> {
-            (0..tree.triangles.len())
-                .into_par_iter()
-                .map(|k| Plane::new(&tree.corners(k)))
-                .collect()
+    let ((planes, fans), mut flags) = rayon::join(
+        || -> (Vec<Plane>, FanCones) {
+            rayon::join(
+                || {
+                    (0..tree.triangles.len())
+                        .into_par_iter()
+                        .map(|k| Plane::new(&tree.corners(k)))
+                        .collect()
+                },
+                || FanCones::new(tree),
+            )
         },
         || embedded_corners(tree),
     );
@@ -232,6 +252,7 @@ fn search(
         tree,
         planes,
         flags,
+        fans,
     };
     let mut pairs = Vec::new();
     if !tree.nodes.is_empty() {

@@ -49,7 +49,9 @@ pub fn newell_normal(points: &[Point3<f64>]) -> Vector3<f64> {
 /// with holes); (2) a collinear or repeated corner, clipped as a zero-area
 /// triangle, which does not change the area left; (3) a convex corner with no
 /// such corner strictly inside. If none exists (self-intersecting input), the
-/// remainder is fanned (as it is when the work budget runs out). For a
+/// remainder is fanned (as it is when the work budget runs out: then from
+/// the corner the last ears were clipped round, so a convex polygon past
+/// the budget is one exact fan). For a
 /// simple polygon, planar or not too warped, within the budget, the
 /// triangles tile the projected polygon: their unsigned areas sum to its area
 /// and none is inverted. All orientation tests use Shewchuk's exact
@@ -212,7 +214,12 @@ impl<'b> EarClipper<'b> {
         let (mut cur, mut pass, mut tried) = (0, Pass::Strict, 0);
         while remaining > 3 {
             if *self.budget == 0 {
-                out.extend(fan(&self.ring_from(cur)));
+                // From the corner the last ears were clipped round (each
+                // clip moves on to the next corner, so the ears of a convex
+                // stretch are a fan from the corner before it): a convex
+                // polygon is then one fan, whose triangles all share that
+                // corner, not two fans from neighbouring corners.
+                out.extend(fan(&self.ring_from(self.prev[cur])));
                 return out;
             }
             if tried >= remaining {

@@ -426,7 +426,7 @@ fn o3_sign(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>, d: &Point3<f64>) -
     (v > 0.0) as i8 - (v < 0.0) as i8
 }
 
-fn mesh(points: &[[f64; 3]], tris: &[[u32; 3]]) -> TriMesh {
+pub(super) fn mesh(points: &[[f64; 3]], tris: &[[u32; 3]]) -> TriMesh {
     TriMesh {
         vertices: points.iter().map(|p| Point3::from(*p)).collect(),
         triangles: tris.to_vec(),
@@ -436,7 +436,7 @@ fn mesh(points: &[[f64; 3]], tris: &[[u32; 3]]) -> TriMesh {
     }
 }
 
-fn selfx(m: &TriMesh) -> SelfIntersections {
+pub(super) fn selfx(m: &TriMesh) -> SelfIntersections {
     let want = self_intersections_brute_force(m);
     for leaf in [1, 3, bvtool::tree::AABB_LEAF_SIZE] {
         let got = self_intersections(&AabbTree::build_with_leaf_size(m, leaf));

@@ -4,4 +4,5 @@
 //! the suite links once, not once per file.
 
 mod detect;
+mod fans;
 mod stop;

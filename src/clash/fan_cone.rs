@@ -21,6 +21,17 @@
 //! `v` share its direction, so their caps are never apart: they are always
 //! tested.
 //!
+//! Two fans round different vertices whose boxes hold each other's
+//! vertex (a closed cone's side, fanned from the apex, and its base, fanned
+//! from the centre) are compared the same way from one fan's vertex `A`:
+//! the other node's triangles lie in the right circular cone from its own
+//! vertex `C` along its axis, of its half-angle and its reach (the farthest
+//! corner from `C`), so inside the hull of `C` and a ball; seen from `A`
+//! outside that hull, they lie within the arc from the direction of `C` to
+//! the ball's centre widened by the ball's angular radius (when that makes
+//! less than 1 rad), and the pair is dropped when the first node's cap is
+//! apart from that widened arc.
+//!
 //! In a pair of leaves of one fan whose caps are not apart (neighbours
 //! along the fan), each triangle's own cap (about the bisector of its two
 //! directions) is compared with the other's before the exact test: in a
@@ -102,6 +113,9 @@ pub(crate) struct FanCones<'a> {
     vertex: Vec<u32>,
     /// The cap, meaningful where `vertex` is not [`NONE`].
     caps: Vec<Cap>,
+    /// The largest distance from the vertex to a corner of the node's
+    /// triangles, rounded up.
+    reach: Vec<f64>,
 }
 
 impl<'a> FanCones<'a> {
@@ -118,6 +132,7 @@ impl<'a> FanCones<'a> {
         let mut common = vec![[NONE; 3]; n];
         let mut vertex = vec![NONE; n];
         let mut caps = vec![Cap::WIDE; n];
+        let mut reach = vec![0.0f64; n];
         for i in (0..n).rev() {
             let node = &tree.nodes[i];
             let range = node.start as usize..(node.start + node.count) as usize;
@@ -133,30 +148,90 @@ impl<'a> FanCones<'a> {
             if v == NONE {
                 continue;
             }
-            let cap = if !node.is_leaf() && vertex[left] == v && vertex[right] == v {
-                Some(merged(&caps[left], &caps[right]))
+            let (cap, far) = if !node.is_leaf() && vertex[left] == v && vertex[right] == v {
+                (
+                    Some(merged(&caps[left], &caps[right])),
+                    reach[left].max(reach[right]),
+                )
             } else {
-                measured(tree, v, range)
+                (measured(tree, v, range.clone()), farthest(tree, v, range))
             };
             if let Some(cap) = cap {
-                (vertex[i], caps[i]) = (v, cap);
+                (vertex[i], caps[i], reach[i]) = (v, cap, far);
             }
         }
-        FanCones { tree, vertex, caps }
+        FanCones {
+            tree,
+            vertex,
+            caps,
+            reach,
+        }
     }
 
     /// Whether no triangle of node `i` meets one of node `j` but at a fan
     /// vertex, by the directions around it: the two nodes share a fan
     /// vertex and their caps are apart by more than [`MARGIN`], or one is
-    /// a leaf whose every triangle is apart from the other, an inner node
-    /// of a fan ([`FanCones::leaf_apart`]).
+    /// seen from the other's fan vertex apart from its cap
+    /// ([`FanCones::seen_apart`]), or one is a leaf whose every triangle is
+    /// apart from the other, an inner node of a fan
+    /// ([`FanCones::leaf_apart`]).
     #[inline]
     pub(crate) fn apart(&self, i: u32, j: u32) -> bool {
         let (i, j) = (i as usize, j as usize);
         let (v, w) = (self.vertex[i], self.vertex[j]);
         (v != NONE && v == w && self.caps[i].apart(&self.caps[j]))
-            || (w != NONE && self.leaf_apart(i, j))
-            || (v != NONE && self.leaf_apart(j, i))
+            || (w != NONE && (self.seen_apart(i, j) || self.leaf_apart(i, j)))
+            || (v != NONE && (self.seen_apart(j, i) || self.leaf_apart(j, i)))
+    }
+
+    /// Whether node `i`'s triangles, seen from node `j`'s fan vertex `A`,
+    /// lie in directions apart from `j`'s cap, so that no point of them is
+    /// on a ray from `A` into `j`'s triangles: a fan against another fan
+    /// whose boxes hold each other's vertex (a closed cone's side, fanned
+    /// from the apex, against its base, fanned from the centre).
+    ///
+    /// `i`'s triangles lie in the right circular cone from its own fan
+    /// vertex `C` along its cap's axis `u`, half-angle `θ`, height `r` (its
+    /// reach): the hull of `C` and the ball about `X = C + r·u` of radius
+    /// `ρ = r·tan θ`. When `A` lies outside that cone's hull (its direction
+    /// from `C` is farther from `u` than `asin(ρ / r)`), the directions
+    /// from `A` into it are the spherical hull of the direction to `C` and
+    /// the cap of the ball, which lies within the arc from the first to the
+    /// ball's centre widened by the ball's angular radius (when the two
+    /// make less than 1 rad). The caps are apart when `j`'s axis is farther
+    /// from that arc than both half-angles and [`MARGIN`].
+    fn seen_apart(&self, i: usize, j: usize) -> bool {
+        let (v, w) = (self.vertex[i], self.vertex[j]);
+        let (own, cap) = (&self.caps[i], &self.caps[j]);
+        if v == NONE || v == w || own.half_angle.is_infinite() || cap.half_angle.is_infinite() {
+            return false;
+        }
+        let (c, a) = (
+            &self.tree.vertices[v as usize],
+            &self.tree.vertices[w as usize],
+        );
+        let r = self.reach[i];
+        // Rounded up by far more than the rounding of `r`, the axis and
+        // the tangent.
+        let rho = r * own.half_angle.tan() * (1.0 + 1e-9) + r * 1e-12;
+        let x = c + own.axis * r;
+        let (Some(from_c), Some(to_c), Some(to_x)) =
+            (direction(c, a), direction(a, c), direction(a, &x))
+        else {
+            return false;
+        };
+        let ax = (x - a).norm();
+        if !(rho < r && rho < ax && ax.is_finite()) {
+            return false;
+        }
+        let widened = (rho / ax).asin();
+        // Within 1 rad, the widened arc holds the hull (a geodesic from
+        // the arc's start to a point of the ball's cap strays from the
+        // arc's great circle by no more than its end does when it is
+        // shorter than π/2; longer ones stray farther).
+        angle(&to_c, &to_x) + widened < 1.0
+            && angle(&from_c, &own.axis) > (rho / r).asin() + MARGIN
+            && from_arc(&cap.axis, &to_c, &to_x) > cap.half_angle + widened + MARGIN
     }
 
     /// Whether node `i` is a leaf and node `j` an inner node with a fan
@@ -276,19 +351,54 @@ fn measured(tree: &AabbTree, v: u32, range: std::ops::Range<usize>) -> Option<Ca
             directions.push(direction(apex, &tree.vertices[c as usize])?);
         }
     }
+    Some(cap_of(&directions))
+}
+
+/// The cap of unit `directions`: their normalised sum as axis, the widest
+/// angle to it as half-angle; [`Cap::WIDE`] past [`WIDEST`] or when they
+/// sum to zero.
+fn cap_of(directions: &[Vector3<f64>]) -> Cap {
     let sum: Vector3<f64> = directions.iter().sum();
     let Some(axis) = direction(&Point3::origin(), &Point3::from(sum)) else {
-        return Some(Cap::WIDE);
+        return Cap::WIDE;
     };
     let half_angle = directions
         .iter()
         .map(|d| angle(&axis, d))
         .fold(0.0, f64::max);
-    Some(if half_angle < WIDEST {
+    if half_angle < WIDEST {
         Cap { axis, half_angle }
     } else {
         Cap::WIDE
-    })
+    }
+}
+
+/// The largest distance from vertex `v` to a corner of the triangles of
+/// slots `range`, rounded up (by far more than the norm's rounding).
+fn farthest(tree: &AabbTree, v: u32, range: std::ops::Range<usize>) -> f64 {
+    let apex = &tree.vertices[v as usize];
+    let far = tree.triangles[range]
+        .iter()
+        .flatten()
+        .map(|&c| (tree.vertices[c as usize] - apex).norm())
+        .fold(0.0, f64::max);
+    far * (1.0 + 1e-12)
+}
+
+/// The angle from unit `p` to the shorter great-circle arc between unit
+/// `s` and `e`: to the foot on the arc's circle when it falls between
+/// them, else to the nearer end.
+fn from_arc(p: &Vector3<f64>, s: &Vector3<f64>, e: &Vector3<f64>) -> f64 {
+    let ends = angle(p, s).min(angle(p, e));
+    let Some(n) = direction(&Point3::origin(), &Point3::from(s.cross(e))) else {
+        return ends;
+    };
+    let foot = p - n * p.dot(&n);
+    if s.cross(&foot).dot(&n) >= 0.0 && foot.cross(e).dot(&n) >= 0.0 {
+        p.dot(&n).abs().min(1.0).asin()
+    } else {
+        ends
+    }
 }
 
 /// A cap holding caps `a` and `b`: one of them when it holds the other,
@@ -359,6 +469,21 @@ mod tests {
         assert!(wide.half_angle.is_infinite());
         assert!(merged(&a, &wide).half_angle.is_infinite());
         assert!(!wide.apart(&a) && !a.apart(&wide));
+    }
+
+    #[test]
+    fn angles_to_an_arc() {
+        // The arc from longitude 0 to 1 rad on the equator.
+        let (s, e) = (Vector3::x(), Vector3::new(1f64.cos(), 1f64.sin(), 0.0));
+        let at = |lon: f64, lat: f64| {
+            Vector3::new(lat.cos() * lon.cos(), lat.cos() * lon.sin(), lat.sin())
+        };
+        assert!((from_arc(&at(0.5, 0.0), &s, &e)).abs() < 1e-15);
+        assert!((from_arc(&at(0.5, 0.3), &s, &e) - 0.3).abs() < 1e-15);
+        assert!((from_arc(&Vector3::z(), &s, &e) - std::f64::consts::FRAC_PI_2).abs() < 1e-15);
+        // Beyond an end: the angle to that end.
+        assert!((from_arc(&at(1.4, 0.0), &s, &e) - 0.4).abs() < 1e-15);
+        assert!((from_arc(&at(-0.2, 0.1), &s, &e) - angle(&at(-0.2, 0.1), &s)).abs() < 1e-15);
     }
 
     #[test]

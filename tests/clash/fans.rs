@@ -95,11 +95,65 @@ fn fans_against_the_brute_force() {
     assert!(crossing > 0, "some crumpled fan crosses itself");
 }
 
+/// Two fans whose boxes hold each other's vertex, against the brute force
+/// at leaf sizes 1, 3 and 8: closed cones (the side fanned from the apex,
+/// the base from its centre) with the apex above the base, on it (a flat,
+/// doubled disc: pairs everywhere), below it through the base's plane (the
+/// side crossing the base), off-centre and at 18 random heights; every
+/// other one with a ragged rim (random radius and height per corner).
+#[test]
+fn fans_round_two_vertices_against_the_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3434);
+    let n = 240u32;
+    let mut found = [0usize; 2];
+    let mut heights = vec![1.0, 0.0, -0.5, 2.0, 0.3, -1.0];
+    heights.extend((0..18).map(|_| rng.random_range(-1.5..1.5)));
+    for (round, height) in heights.into_iter().enumerate() {
+        let apex = [
+            rng.random_range(-0.3..0.3),
+            rng.random_range(-0.3..0.3),
+            height,
+        ];
+        let centre = [
+            rng.random_range(-0.1..0.1),
+            rng.random_range(-0.1..0.1),
+            0.0,
+        ];
+        let mut p = vec![apex, centre];
+        for k in 0..n {
+            let (s, c) = (std::f64::consts::TAU * f64::from(k) / f64::from(n)).sin_cos();
+            // Every other round, a ragged rim: radius and height vary.
+            let (r, z) = if round % 2 == 0 {
+                (1.0, 0.0)
+            } else {
+                (rng.random_range(0.5..1.5), rng.random_range(-0.05..0.05))
+            };
+            p.push([r * c, r * s, z]);
+        }
+        let t: Vec<[u32; 3]> = (0..n)
+            .flat_map(|k| {
+                let (a, b) = (2 + k, 2 + (k + 1) % n);
+                [[0, a, b], [1, b, a]]
+            })
+            .collect();
+        let pairs = selfx(&mesh(&p, &t)).pairs.len();
+        found[usize::from(pairs > 0)] += 1;
+        if height == 0.0 && round % 2 == 0 {
+            assert!(pairs > 0, "a flat cone is a doubled disc");
+        }
+    }
+    assert!(
+        found[0] > 0 && found[1] > 0,
+        "{found:?}: cones with and without pairs"
+    );
+}
+
 /// Fans of 10⁵ triangles that the box descent alone would meet pair by
 /// pair (5·10⁹ of them): a regular 10⁵-gon fanned from a corner (the
-/// triangulation of a large OBJ face past its ear-clipping budget) and a
-/// cylinder of 10⁵ segments with its caps fanned from their centres.
-/// Neither intersects itself.
+/// triangulation of a large OBJ face past its ear-clipping budget), a
+/// closed cone (its side fanned from the apex, its base from the centre:
+/// every side box holds the centre) and a cylinder with its caps fanned
+/// from their centres, each of 10⁵ segments. None intersects itself.
 #[test]
 fn fans_of_100000_triangles_have_no_pairs() {
     let n = 100_000;
@@ -110,8 +164,19 @@ fn fans_of_100000_triangles_have_no_pairs() {
         })
         .collect();
     let (p, t) = fan(circle[0], &circle[1..]);
+    let polygon = mesh(&p, &t);
+    // The cone: apex 0, base centre 1, the circle from 2 on.
+    let mut p = vec![[0.0, 0.0, 1.0], [0.0; 3]];
+    p.extend_from_slice(&circle);
+    let t: Vec<[u32; 3]> = (0..n)
+        .flat_map(|k| {
+            let (a, b) = (2 + k, 2 + (k + 1) % n);
+            [[0, a, b], [1, b, a]]
+        })
+        .collect();
     for (name, m) in [
-        ("polygon", mesh(&p, &t)),
+        ("polygon", polygon),
+        ("cone", mesh(&p, &t)),
         ("cylinder", closed_cylinder(n, 1.0, 2.0)),
     ] {
         let found = self_intersections(&AabbTree::build(&m));

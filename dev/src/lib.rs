@@ -139,6 +139,20 @@ pub fn world_tree(inst: &bvtool::mesh::MeshInstance) -> bvtool::tree::ObbTree {
     bvtool::tree::ObbTree::build(&shapes::mesh(vertices, triangles))
 }
 
+/// A folder for one test's files, `name` under the test binary's
+/// `CARGO_TARGET_TMPDIR` (target/tmp), created if missing (not emptied:
+/// tests of one binary may share it, each with its own file names). Test
+/// runs leave nothing in the system's temporary folder, and a rerun writes
+/// over the last run's files rather than beside them.
+#[macro_export]
+macro_rules! scratch {
+    ($name:expr) => {{
+        let dir = ::std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join($name);
+        ::std::fs::create_dir_all(&dir).expect("a scratch folder under target/tmp");
+        dir
+    }};
+}
+
 /// Runs the `bvtool` binary of the test that calls it (`bvtool!(&["info",
 /// "models/torus.obj"])`); returns its exit code, stdout and stderr.
 #[macro_export]

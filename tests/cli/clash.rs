@@ -129,8 +129,7 @@ fn self_json() {
 
 #[test]
 fn render_writes_the_picture() {
-    let dir = std::env::temp_dir().join(format!("bvtool-clash-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("clash");
     let png = dir.join("clash.png");
     let (code, _, err) = bvtool!(&[
         "clash",
@@ -220,8 +219,7 @@ fn three_cubes(dir: &Path) -> String {
 /// by part without depths, and the text's deepest line.
 #[test]
 fn clash_depths() {
-    let dir = std::env::temp_dir().join(format!("bvtool-clash-depth-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("clash-depth");
     let file = three_cubes(&dir);
     let run = |extra: &[&str]| {
         let mut args = vec![

@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// A folder of its own for one test.
 fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-clashinst-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    bvtool_dev::scratch!(format!("clashinst-{test}"))
 }
 
 /// The unit cube's corners, centred on the origin (half side 0.5).

@@ -11,9 +11,7 @@ const EXE: &str = env!("CARGO_BIN_EXE_bvtool");
 const CHAIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
 
 fn folder(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bvtool-colliders-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    bvtool_dev::scratch!(format!("colliders-{name}"))
 }
 
 /// An OBJ object: the box of half extents `h` about `c`, outward.

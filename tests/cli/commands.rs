@@ -314,8 +314,7 @@ fn clearance_pairs_match_brute_force() {
 /// segment between the closest points in the first palette colour.
 #[test]
 fn distance_render_draws_the_closest_points() {
-    let dir = std::env::temp_dir().join(format!("bvtool-distance-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("distance");
     let png = dir.join("closest.png");
     let (code, _, err) = bvtool!(&[
         "distance",

@@ -45,8 +45,7 @@ fn xyz(v: &Value) -> Vector3<f64> {
 
 #[test]
 fn slab_through_cube_and_apart() {
-    let d = std::env::temp_dir().join(format!("bvtool-cli-depth-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let d = bvtool_dev::scratch!("cli-depth");
     let slab = cuboid(&d, "slab.obj", [2.0, 2.0, 0.1]);
     let cube = cuboid(&d, "cube.obj", [1.0; 3]);
     let base = ["distance", &slab, &cube, "--signed", "--json"];
@@ -122,8 +121,7 @@ fn depth_options_need_signed_and_a_positive_tolerance() {
 /// option refused without `--all-pairs` or with `--clearance`.
 #[test]
 fn contacts_of_a_sunk_box_are_one_patch() {
-    let d = std::env::temp_dir().join(format!("bvtool-cli-contacts-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let d = bvtool_dev::scratch!("cli-contacts");
     let cube = cuboid(&d, "cube.obj", [1.0; 3]);
     let small = cuboid(&d, "small.obj", [0.25; 3]);
     let args = [
@@ -181,8 +179,7 @@ fn contacts_of_a_sunk_box_are_one_patch() {
 /// `decompose` and the options without `--convex` refused.
 #[test]
 fn convex_shapes_by_closed_forms() {
-    let d = std::env::temp_dir().join(format!("bvtool-cli-convex-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let d = bvtool_dev::scratch!("cli-convex");
     let cube = cuboid(&d, "cube.obj", [1.0; 3]);
     let small = cuboid(&d, "small.obj", [0.25; 3]);
     let sqrt3 = 3f64.sqrt();

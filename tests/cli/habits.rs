@@ -49,7 +49,7 @@ fn json(args: &[&str]) -> Value {
 
 /// A fresh, empty scratch folder for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-habits-{}-{test}", std::process::id()));
+    let dir = bvtool_dev::scratch!(format!("habits-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

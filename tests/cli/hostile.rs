@@ -44,8 +44,7 @@ fn one_line_refusal((code, _, err): (i32, String, String), words: &[&str]) {
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("bvtool-cli-hostile-{}-{test}", std::process::id()));
+    let dir = bvtool_dev::scratch!(format!("cli-hostile-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

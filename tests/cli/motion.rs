@@ -113,8 +113,7 @@ fn first_contact_and_clearance_along_x() {
 
 #[test]
 fn a_path_names_the_segment() {
-    let dir = std::env::temp_dir().join(format!("bvtool-motion-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("motion");
     let path = dir.join("path.jsonl");
     std::fs::write(
         &path,
@@ -311,8 +310,7 @@ fn render_shows_the_ghosts_the_path_and_the_contact() {
     use bvtool::render::{Layout, RenderOptions, View, cameras};
     use nalgebra::Point3;
 
-    let dir = std::env::temp_dir().join(format!("bvtool-motion-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("motion-render");
     let png = dir.join("sweep.png");
     let file = png.to_str().unwrap();
     let look = ["--view", "front", "--size", "480x360"];

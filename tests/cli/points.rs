@@ -23,9 +23,7 @@ fn cube(dir: &Path) -> String {
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("bvtool-cli-points-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    bvtool_dev::scratch!(format!("cli-points-{name}"))
 }
 
 #[test]

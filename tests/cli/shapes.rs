@@ -70,8 +70,7 @@ fn export_shapes_take_their_parameters_and_refuse_what_no_export_carries() {
 
 #[test]
 fn render_volumes_take_the_canonical_names_and_the_aliases() {
-    let dir = std::env::temp_dir().join(format!("bvtool-cli-shapes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("cli-shapes");
     let draw = |volumes: &str, name: &str| {
         let png = dir.join(name);
         let (code, _, err) = bvtool!(&[

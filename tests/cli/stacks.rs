@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 
 /// A folder of its own for one test.
 fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-stacks-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    bvtool_dev::scratch!(format!("stacks-{test}"))
 }
 
 /// A glTF of one tetrahedron (4 triangles) placed `count` times by an

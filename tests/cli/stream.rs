@@ -216,8 +216,7 @@ fn collide_jsonl_streams_100k_poses_in_flat_memory() {
         assert_eq!(r["intersecting"], exact.intersecting, "{r}");
     }
     // ... and against --json on the same pose text.
-    let dir = std::env::temp_dir().join(format!("bvtool-jsonl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("jsonl");
     let file = dir.join("sample.jsonl");
     let sample: Vec<&str> = (0..BIG)
         .filter(|&i| sampled(i))
@@ -267,8 +266,7 @@ fn collide_jsonl_streams_100k_poses_in_flat_memory() {
 /// force over every triangle pair within their rounding bound.
 #[test]
 fn distance_jsonl_agrees_with_json_and_brute_force() {
-    let dir = std::env::temp_dir().join(format!("bvtool-djsonl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("djsonl");
     let file = dir.join("poses.jsonl");
     std::fs::write(&file, pose_lines(1_000, 42).join("\n")).unwrap();
     let poses = file.to_str().unwrap();
@@ -392,8 +390,7 @@ fn a_file_named_twice_is_worked_on_once() {
 /// every triangle, then the summary with the count.
 #[test]
 fn points_jsonl_rows_match_json_and_brute_force() {
-    let dir = std::env::temp_dir().join(format!("bvtool-pjsonl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("pjsonl");
     let mut rng = ChaCha8Rng::seed_from_u64(43);
     let pts: Vec<[f64; 3]> = (0..5_000)
         .map(|_| std::array::from_fn(|_| rng.random_range(-2.0..2.0)))

@@ -7,6 +7,7 @@
 //! Skipped (with a message) when no C compiler is found, except under
 //! `CI=true`, where that is a failure.
 
+use crate::scratch;
 use bvtool_dev::export_check as export_support;
 
 use bvtool::export::bin_collider::{self, Colliders};
@@ -16,7 +17,7 @@ use bvtool::fit::{ObbMethod, SphereMethod};
 use bvtool::mesh::Format;
 use export_support::bin_check::assert_matches_json;
 use export_support::{ALL_SHAPES, fit_options, scene};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn compiler() -> Option<String> {
@@ -33,12 +34,6 @@ fn compiler() -> Option<String> {
         eprintln!("skipping: no C compiler ({cc}) found");
     }
     found.then_some(cc)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-export-c-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Compiles `main.c` in `dir` and runs it with `args`; its stdout.

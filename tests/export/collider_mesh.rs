@@ -7,6 +7,7 @@
 //! under its node, contains the node's vertices as the file places both,
 //! and passes the Khronos validator.
 
+use crate::scratch;
 use bvtool_dev as common;
 use bvtool_dev::export_check as export_support;
 
@@ -17,7 +18,7 @@ use bvtool::export::gltf::{GltfOptions, write};
 use bvtool::export::obj;
 use bvtool::fit::ConvexHull;
 use bvtool::mesh::Format;
-use export_support::gltf_check::{parse, scratch, validator_errors, world_nodes};
+use export_support::gltf_check::{parse, validator_errors, world_nodes};
 use export_support::{ALL_SHAPES, doc_with, scene};
 use nalgebra::Point3;
 use std::collections::HashMap;

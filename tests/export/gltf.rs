@@ -9,6 +9,7 @@
 //! and the npm `gltf-validator` package are present (`$GLTF_VALIDATOR_DIR`,
 //! default `target/node-tools` in the crate).
 
+use crate::scratch;
 use bvtool_dev as common;
 use bvtool_dev::export_check as export_support;
 
@@ -17,7 +18,7 @@ use bvtool::export::gltf::{GltfOptions, write};
 use bvtool::fit::ShapeSpec;
 use bvtool::mesh::Format;
 use export_support::gltf_check::{
-    assert_contains, bvtool_reload, colliders, drawn, holds, parse, scratch, validator_errors,
+    assert_contains, bvtool_reload, colliders, drawn, holds, parse, validator_errors,
 };
 use export_support::{ALL_SHAPES, doc, doc_with, scene};
 use serde_json::Value;

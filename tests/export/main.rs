@@ -9,3 +9,8 @@ mod collider_mesh;
 mod gltf;
 mod json;
 mod skinned;
+
+/// A folder for one test's files (`bvtool_dev::scratch!`).
+fn scratch(name: &str) -> std::path::PathBuf {
+    bvtool_dev::scratch!(format!("export-{name}"))
+}

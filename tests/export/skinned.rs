@@ -10,6 +10,7 @@
 //! skins are one-line errors naming the file. The synthetic "arm" runs
 //! always; SimpleSkin, CesiumMan and Fox from the corpus are `#[ignore]`d.
 
+use crate::scratch;
 use bvtool_dev as common;
 use bvtool_dev::export_check as export_support;
 
@@ -19,7 +20,7 @@ use bvtool::export::{ExportDoc, bin, obj};
 use bvtool::fit::ConvexHull;
 use bvtool::fit::ShapeSpec;
 use export_support::gltf_check::{
-    Collider, Out, colliders, holds, parse, scratch, validator_errors, world_nodes,
+    Collider, Out, colliders, holds, parse, validator_errors, world_nodes,
 };
 use export_support::schema::schema_errors;
 use export_support::skin_oracle::{self, Primitive};

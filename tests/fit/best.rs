@@ -14,8 +14,7 @@ type Shape = (Vec<[f64; 3]>, Vec<[usize; 3]>);
 
 /// Writes `points` and `triangles` as an OBJ into a fresh temporary folder.
 fn obj(name: &str, points: &[[f64; 3]], triangles: &[[usize; 3]]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-best-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!(format!("best-{name}"));
     let mut s = String::new();
     for p in points {
         writeln!(s, "v {} {} {}", p[0], p[1], p[2]).unwrap();

@@ -112,7 +112,7 @@ impl Doc {
 
 /// A fresh scratch folder for one test.
 pub(crate) fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bvtool-gltf-{}-{name}", std::process::id()));
+    let d = bvtool_dev::scratch!(format!("gltf-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -65,9 +65,7 @@ fn refused(args: &[&str], file: &str, words: &[&str]) {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-hostile-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    bvtool_dev::scratch!(format!("hostile-{name}"))
 }
 
 /// Every number in a JSON document is finite (serde_json writes NaN and

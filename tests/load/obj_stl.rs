@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to a fresh file `name` in a folder unique to this test.
 fn write(test: &str, name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-objstl-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!(format!("objstl-{test}"));
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path

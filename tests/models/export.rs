@@ -14,9 +14,7 @@ use bvtool::export::gltf::GltfOptions;
 use bvtool::export::{ExportDoc, ExportOptions, Format, bin, c_header, json, render};
 use bvtool::fit::{ObbMethod, SphereMethod};
 use export_support::bin_check::{assert_holds_every_vertex, assert_matches_json};
-use export_support::gltf_check::{
-    assert_contains, bvtool_reload, drawn, parse, scratch, validator_errors,
-};
+use export_support::gltf_check::{assert_contains, bvtool_reload, drawn, parse, validator_errors};
 use export_support::schema::schema_errors;
 use export_support::{ALL_SHAPES, fit_options};
 
@@ -35,7 +33,7 @@ fn real_models_export_in_every_format() {
     let Some(dir) = common::models_dir() else {
         return;
     };
-    let out = scratch("models");
+    let out = bvtool_dev::scratch!("models-export");
     for rel in MODELS {
         let path = dir.join(rel);
         let scene = match bvtool::load::load(&path, &Default::default()) {
@@ -135,7 +133,7 @@ fn real_gltf_hierarchies_get_colliders_on_their_nodes() {
     let Some(dir) = common::models_dir() else {
         return;
     };
-    let out = scratch("hierarchies");
+    let out = bvtool_dev::scratch!("models-hierarchies");
     for rel in [
         "gltf/OrientationTest/glTF-Binary/OrientationTest.glb",
         "gltf/NegativeScaleTest/glTF-Binary/NegativeScaleTest.glb",

@@ -326,7 +326,7 @@ fn absolute_and_parent_uris_are_refused() {
     let bin =
         std::fs::canonicalize(src.with_file_name(root["buffers"][0]["uri"].as_str().unwrap()))
             .unwrap();
-    let tmp = std::env::temp_dir().join(format!("bvtool-models-gltf-{}", std::process::id()));
+    let tmp = bvtool_dev::scratch!("models-gltf");
     std::fs::create_dir_all(tmp.join("sub")).unwrap();
     std::fs::copy(&bin, tmp.join("x.bin")).unwrap();
     for (name, uri) in [

@@ -27,8 +27,7 @@ fn grid_scene_answers_are_known() {
     let Some(models) = common::models_dir() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("bvtool-grid-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("grid");
     let glb = dir.join("grid.glb");
     let made = grid_scene::write(&glb, 1_000_000, &models).unwrap();
     assert_eq!(made.pairs, 3, "one partner pair per model");

@@ -52,8 +52,7 @@ fn compare(rel: &str) {
     // One folder per test: the tests of this file run in parallel and each
     // removes its own folder when done.
     let name = rel.replace('/', "_");
-    let tmp = std::env::temp_dir().join(format!("bvtool-selfx-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = bvtool_dev::scratch!(format!("selfx-{name}"));
     let (obj_path, pairs_path) = (tmp.join(&name), tmp.join(format!("{name}.pairs")));
     std::fs::write(&obj_path, obj).unwrap();
     let out = Command::new(&cgal)

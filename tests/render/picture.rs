@@ -224,7 +224,7 @@ fn rendering_is_deterministic_and_grid_has_four_labelled_panels() {
     let one = render(&scene, &o).unwrap();
     let two = render(&scene, &o).unwrap();
     assert_eq!(one.as_raw(), two.as_raw());
-    let dir = std::env::temp_dir();
+    let dir = bvtool_dev::scratch!("render-picture");
     let (p1, p2) = (
         dir.join("bvtool_render_det1.png"),
         dir.join("bvtool_render_det2.png"),

@@ -412,8 +412,7 @@ fn render_draws_each_fitted_shape() {
 /// (exit 2) in one line naming the accepted range.
 #[test]
 fn command_line_shapes() {
-    let dir = std::env::temp_dir().join(format!("bvtool-render-shapes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = bvtool_dev::scratch!("render-shapes");
     let png = dir.join("chain.png");
     let chain = concat!(env!("CARGO_MANIFEST_DIR"), "/models/chain.gltf");
     let png_path = png.to_str().unwrap();

@@ -342,14 +342,6 @@ pub fn assert_contains(o: &Out, s: &Scene, doc: &ExportDoc) -> Seen {
     seen
 }
 
-/// A fresh scratch folder for one test, under the system's temp folder.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("bvtool-export-gltf-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Runs the Khronos validator on `file` if it is installed; the number of
 /// errors it reports (`None` when not installed).
 pub fn validator_errors(file: &Path) -> Option<(u64, String)> {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// A folder of its own for one test.
 pub fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bvtool-robots-{}-{test}", std::process::id()));
+    let dir = bvtool_dev::scratch!(format!("robots-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -250,7 +250,7 @@ impl<'a> FanCones<'a> {
             && (start..start + leaf.count as usize).all(|k| {
                 !self.tree.boxes[k].overlaps(&node.bx)
                     || (self.tree.triangles[k].contains(&v)
-                        && measured(self.tree, v, k..k + 1).is_some_and(|c| c.apart(cap)))
+                        && triangle_cap(self.tree, v, k).is_some_and(|c| c.apart(cap)))
             })
     }
 
@@ -265,7 +265,7 @@ impl<'a> FanCones<'a> {
         }
         let mut caps = [None; AABB_LEAF_SIZE];
         for (cap, k) in caps.iter_mut().zip(start as usize..).take(count as usize) {
-            *cap = measured(self.tree, v, k..k + 1);
+            *cap = triangle_cap(self.tree, v, k);
         }
         Some(LeafCaps { start, caps })
     }
@@ -352,6 +352,19 @@ fn measured(tree: &AabbTree, v: u32, range: std::ops::Range<usize>) -> Option<Ca
         }
     }
     Some(cap_of(&directions))
+}
+
+/// [`measured`] of the one triangle in slot `k`, with no heap buffer: the
+/// leaf tests ask it per triangle.
+fn triangle_cap(tree: &AabbTree, v: u32, k: usize) -> Option<Cap> {
+    let apex = &tree.vertices[v as usize];
+    let mut directions = [Vector3::zeros(); 3];
+    let mut n = 0;
+    for &c in tree.triangles[k].iter().filter(|&&c| c != v) {
+        directions[n] = direction(apex, &tree.vertices[c as usize])?;
+        n += 1;
+    }
+    Some(cap_of(&directions[..n]))
 }
 
 /// The cap of unit `directions`: their normalised sum as axis, the widest
